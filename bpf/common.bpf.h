@@ -1,0 +1,92 @@
+/* common.bpf.h - what every mrtrace BPF object shares: the process filters,
+ * the ring buffer, the counters, and the task facts stamped on each event. */
+#ifndef MRTRACE_COMMON_BPF_H
+#define MRTRACE_COMMON_BPF_H
+
+#include "mrtrace.h"
+
+#define MAX_ERRNO 4095
+#define IS_ERR_VALUE(x) ((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
+
+/* Filters, set by user space before load. */
+const volatile __u32 targ_tgid = 0; /* one process (0: all) */
+const volatile bool filter_tgid_map = false; /* a process tree: watched_tgids */
+const volatile bool filter_cgroup = false; /* a cgroup subtree: cgroup_filter */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32); /* tgid */
+	__type(value, __u8);
+} watched_tgids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup_filter SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, MRT_CNT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+static __always_inline void count(__u32 which)
+{
+	__u64 *v = bpf_map_lookup_elem(&counters, &which);
+	if (v)
+		*v += 1;
+}
+
+/* Is the current task one we were asked to watch? */
+static __always_inline bool task_wanted(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	if (targ_tgid && tgid != targ_tgid)
+		return false;
+	if (filter_tgid_map && !bpf_map_lookup_elem(&watched_tgids, &tgid))
+		return false;
+	if (filter_cgroup && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
+		return false;
+	return true;
+}
+
+static __always_inline void fill_task(struct mrt_event *ev)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 id = bpf_get_current_pid_tgid();
+
+	ev->pid = id >> 32;
+	ev->tid = (__u32)id;
+	ev->uid = (__u32)bpf_get_current_uid_gid();
+	ev->ts_ns = bpf_ktime_get_ns();
+	ev->cgroup_id = bpf_get_current_cgroup_id();
+	ev->userns_inum = BPF_CORE_READ(task, cred, user_ns, ns.inum);
+	ev->userns_level = BPF_CORE_READ(task, cred, user_ns, level);
+	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+}
+
+/* A process tree (-- CMD, or -p with its children): every fork inside it
+ * joins watched_tgids.  Each BPF object carries its own copy of the map and
+ * of this program, so each object filters on its own. */
+#define MRT_FORK_FOLLOWER(name)                                                        \
+	SEC("tracepoint/sched/sched_process_fork")                                      \
+	int name(struct trace_event_raw_sched_process_fork *ctx)                        \
+	{                                                                               \
+		__u32 parent = bpf_get_current_pid_tgid() >> 32, child = ctx->child_pid; \
+		__u8 one = 1;                                                           \
+		if (filter_tgid_map && bpf_map_lookup_elem(&watched_tgids, &parent))    \
+			bpf_map_update_elem(&watched_tgids, &child, &one, BPF_ANY);     \
+		return 0;                                                               \
+	}
+
+#endif

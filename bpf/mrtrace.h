@@ -1,0 +1,137 @@
+/* mrtrace.h - what the BPF programs hand to user space.
+ *
+ * Shared by the BPF objects and user/: fixed-size types only.  One registration
+ * attempt in the kernel is followed per thread: every nested site it passes
+ * through appends a step to its trail, and when the outermost site returns
+ * an error the whole record is sent as one event.
+ */
+#ifndef MRTRACE_H
+#define MRTRACE_H
+
+#define MRT_COMM_LEN 16
+#define MRT_TRAIL_MAX 32 /* a power of two: the BPF side masks indexes with it */
+
+/* Event kinds in the ring buffer. */
+enum mrt_kind {
+	MRT_EV_REG_FAILURE = 1, /* a failed MR registration (kernel path) */
+	MRT_EV_MLOCK_FAILURE = 2, /* mlock()/mlock2()/mlockall() failed */
+	MRT_EV_RLIMIT_SET = 3, /* setrlimit/prlimit64 on RLIMIT_MEMLOCK */
+	MRT_EV_USER_CALL = 4, /* a libibverbs call that failed (uprobe) */
+};
+
+/* Sites a registration can pass through.  Stable numbers: recorded trails
+ * (tests/fixtures/trails) use them. */
+enum mrt_site {
+	MRT_SITE_NONE = 0,
+	MRT_SITE_UVERBS_REG_MR = 1, /* ib_uverbs_reg_mr: the REG_MR command */
+	MRT_SITE_UVERBS_REG_DMABUF = 2, /* UVERBS_METHOD_REG_DMABUF_MR handler */
+	MRT_SITE_UVERBS_REREG_MR = 3, /* ib_uverbs_rereg_mr */
+	MRT_SITE_DRIVER_REG = 4, /* driver reg_user_mr (rxe, mlx5, ...) */
+	MRT_SITE_UMEM_GET = 5, /* ib_umem_get */
+	MRT_SITE_CAP_IPC_LOCK = 6, /* capable(CAP_IPC_LOCK) */
+	MRT_SITE_PIN = 7, /* pin_user_pages_fast / get_user_pages */
+	MRT_SITE_SG_ALLOC = 8, /* sg_alloc_append_table_from_pages */
+	MRT_SITE_DMA_MAP = 9, /* dma_map_sgtable */
+	MRT_SITE_IOVA_ALLOC = 10, /* alloc_iova_fast */
+	MRT_SITE_DMABUF_GET = 11, /* ib_umem_dmabuf_get* */
+	MRT_SITE_DMABUF_ATTACH = 12, /* dma_buf_dynamic_attach */
+	MRT_SITE_DMABUF_PIN = 13, /* dma_buf_pin */
+	MRT_SITE_DMABUF_MAP = 14, /* dma_buf_map_attachment */
+	MRT_SITE_MLX5_REG = 15, /* mlx5 create_real_mr / reg_create */
+	MRT_SITE_MLX5_CMD = 16, /* mlx5 firmware command */
+	MRT_SITE_PEER_GET = 17, /* MOFED ib_peer_umem_get */
+	MRT_SITE_RDMACG_CHARGE = 18, /* ib_rdmacg_try_charge */
+	MRT_SITE_MIGRATE = 19, /* migrate_pages for a long-term pin */
+	MRT_SITE_UOBJ_ALLOC = 20, /* rdma_alloc_begin_uobject */
+	MRT_SITE_MAX
+};
+
+/* One step of a trail.  a0..a2 are site-specific:
+ *   UMEM_GET:    a0 addr, a1 size, a2 access
+ *   CAP_IPC_LOCK: ret 1/0 (capable result)
+ *   PIN:         a0 start addr, a1 pages requested, a2 vm_flags of the VMA
+ *                at start (MRT_VMA_UNKNOWN when it could not be read)
+ *   DMA_MAP:     a0 nents
+ *   IOVA_ALLOC:  a0 size (pages), a1 limit pfn, a2 flush_rcache
+ *   MLX5_CMD:    a0 opcode, a1 status, a2 syndrome
+ *   RDMACG_CHARGE: a0 resource index
+ *   DRIVER_REG:  a0 start, a1 length, a2 iova
+ */
+struct mrt_step {
+	unsigned short site;
+	unsigned short flags; /* MRT_STEP_* */
+	int ret; /* return value, errno negative */
+	unsigned long long a0, a1, a2;
+};
+
+#define MRT_STEP_EXITED 0x1 /* ret is valid (the site returned) */
+#define MRT_VMA_UNKNOWN 0xffffffffffffffffULL
+#define MRT_VMA_NONE 0xfffffffffffffffeULL /* no VMA at that address */
+
+/* What the kernel said about memlock at the moment of ib_umem_get entry. */
+struct mrt_memlock {
+	unsigned long long limit_cur; /* RLIMIT_MEMLOCK soft, bytes */
+	unsigned long long limit_max; /* RLIMIT_MEMLOCK hard, bytes */
+	unsigned long long pinned_pages_before; /* mm->pinned_vm at entry */
+	unsigned long long locked_pages; /* mm->locked_vm */
+	unsigned long long requested_pages; /* pages this umem needs */
+	unsigned long long addr, len; /* of this umem */
+	unsigned int access;
+	unsigned char valid; /* ib_umem_get was reached */
+	unsigned char cap_checked; /* capable(CAP_IPC_LOCK) was called */
+	unsigned char cap_result; /* ...and its result */
+	unsigned char pad;
+	/* MRs of this process that mrtrace saw pinned and not yet released,
+	 * and their pages: only those registered since mrtrace started. */
+	unsigned int live_mrs;
+	unsigned int live_pad;
+	unsigned long long live_pages;
+};
+
+/* Per process: umems seen pinned (ib_umem_get ok) minus released. */
+struct mrt_live {
+	unsigned long long mrs;
+	unsigned long long pages;
+};
+
+struct mrt_event {
+	unsigned int kind; /* enum mrt_kind */
+	unsigned int pid; /* tgid */
+	unsigned int tid;
+	unsigned int uid;
+	unsigned long long ts_ns; /* bpf_ktime_get_ns */
+	unsigned long long cgroup_id;
+	unsigned int userns_inum; /* task's user namespace */
+	unsigned int userns_level; /* 0 = initial */
+	char comm[MRT_COMM_LEN];
+	int err; /* positive errno */
+	unsigned int opener; /* enum mrt_site that opened the trail */
+	/* the command as the application sent it (REG_MR), when readable */
+	unsigned long long cmd_start, cmd_length, cmd_iova;
+	unsigned int cmd_access;
+	unsigned int cmd_valid;
+	int dmabuf_fd;
+	unsigned int nsteps; /* may exceed MRT_TRAIL_MAX: the rest were lost */
+	struct mrt_memlock ml;
+	/* MLOCK_FAILURE / RLIMIT_SET */
+	unsigned long long sys_len; /* mlock len, or new rlimit cur */
+	unsigned long long sys_arg; /* mlockall flags, or new rlimit max */
+	int sysno;
+	int pad;
+	struct mrt_step steps[MRT_TRAIL_MAX];
+};
+
+/* Counters (one per-CPU array, indexed by these). */
+enum mrt_counter {
+	MRT_CNT_EVENTS = 0, /* events emitted */
+	MRT_CNT_DROPS = 1, /* ring buffer full: event lost */
+	MRT_CNT_TRAIL_OVERFLOW = 2, /* steps beyond MRT_TRAIL_MAX */
+	MRT_CNT_CTX_FULL = 3, /* per-thread context map full */
+	MRT_CNT_REGS = 4, /* registrations seen (ok or failed) */
+	MRT_CNT_MAX
+};
+
+#define MRT_CAP_IPC_LOCK 14
+#define MRT_RLIMIT_MEMLOCK 8
+
+#endif

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0
+/* regpath.bpf.c - the RDMA memory registration path, from the uverbs command
+ * down to page pinning, DMA mapping and dma-buf.
+ *
+ * Every site has an fentry/fexit flavour and, where the kernel refuses those,
+ * a kprobe/kretprobe flavour; user space (user/attach.c) enables one flavour
+ * per site at run time and never both.  All programs funnel into the
+ * per-thread context of trail.bpf.h.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "trail.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1ULL << PAGE_SHIFT)
+#define PAGE_MASK (~(PAGE_SIZE - 1))
+
+/* ---- the REG_MR command: ib_uverbs_reg_mr(attrs) ---------------------------
+ * The command's fields (start, length, hca_va, access) are still in user
+ * memory at entry: attrs->ucore.inbuf points at them on both the write() and
+ * the ioctl(INVOKE_WRITE) paths.  Reading them here is what lets mrtrace
+ * explain EINVALs returned before any deeper site runs. */
+static __always_inline void reg_mr_enter(struct uverbs_attr_bundle *attrs)
+{
+	struct mrt_ctx *c = ctx_open(MRT_SITE_UVERBS_REG_MR);
+	struct ib_uverbs_reg_mr cmd = {};
+	const void *inbuf;
+
+	if (!c || c->depth != 1)
+		return;
+	inbuf = BPF_CORE_READ(attrs, ucore.inbuf);
+	if (inbuf && !bpf_probe_read_user(&cmd, sizeof(cmd), inbuf)) {
+		c->ev.cmd_start = cmd.start;
+		c->ev.cmd_length = cmd.length;
+		c->ev.cmd_iova = cmd.hca_va;
+		c->ev.cmd_access = cmd.access_flags;
+		c->ev.cmd_valid = 1;
+	}
+}
+
+static __always_inline void opener_exit(__u16 site, long ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (!c)
+		return;
+	step_add(c, site, (int)ret, 0, 0, 0);
+	ctx_close(c, ret);
+}
+
+SEC("fentry/ib_uverbs_reg_mr")
+int BPF_PROG(fentry_reg_mr, struct uverbs_attr_bundle *attrs)
+{
+	reg_mr_enter(attrs);
+	return 0;
+}
+
+SEC("fexit/ib_uverbs_reg_mr")
+int BPF_PROG(fexit_reg_mr, struct uverbs_attr_bundle *attrs, int ret)
+{
+	opener_exit(MRT_SITE_UVERBS_REG_MR, ret);
+	return 0;
+}
+
+SEC("kprobe/ib_uverbs_reg_mr")
+int BPF_KPROBE(kprobe_reg_mr, struct uverbs_attr_bundle *attrs)
+{
+	reg_mr_enter(attrs);
+	return 0;
+}
+
+SEC("kretprobe/ib_uverbs_reg_mr")
+int BPF_KRETPROBE(kretprobe_reg_mr, int ret)
+{
+	opener_exit(MRT_SITE_UVERBS_REG_MR, ret);
+	return 0;
+}
+
+/* ---- dma-buf MR method handler ---------------------------------------------
+ * Its arguments sit in ioctl attributes; the fd, offset and length are taken
+ * at ib_umem_dmabuf_get below (or from the libibverbs uprobe). */
+SEC("fentry/ib_uverbs_handler_UVERBS_METHOD_REG_DMABUF_MR")
+int BPF_PROG(fentry_reg_dmabuf, struct uverbs_attr_bundle *attrs)
+{
+	ctx_open(MRT_SITE_UVERBS_REG_DMABUF);
+	return 0;
+}
+
+SEC("fexit/ib_uverbs_handler_UVERBS_METHOD_REG_DMABUF_MR")
+int BPF_PROG(fexit_reg_dmabuf, struct uverbs_attr_bundle *attrs, int ret)
+{
+	opener_exit(MRT_SITE_UVERBS_REG_DMABUF, ret);
+	return 0;
+}
+
+SEC("kprobe/ib_uverbs_handler_UVERBS_METHOD_REG_DMABUF_MR")
+int BPF_KPROBE(kprobe_reg_dmabuf)
+{
+	ctx_open(MRT_SITE_UVERBS_REG_DMABUF);
+	return 0;
+}
+
+SEC("kretprobe/ib_uverbs_handler_UVERBS_METHOD_REG_DMABUF_MR")
+int BPF_KRETPROBE(kretprobe_reg_dmabuf, int ret)
+{
+	opener_exit(MRT_SITE_UVERBS_REG_DMABUF, ret);
+	return 0;
+}
+
+/* ---- ib_umem_get(device, addr, size, access) ---------------------------------
+ * 5.6+; 5.4 had (udata, addr, size, access, dmasync): addr, size and access
+ * sit in the same argument slots, so one program serves both.
+ * The memlock evidence is taken at entry: at exit pinned_vm already holds a
+ * successful request, and on failure the add has been rolled back. */
+static __always_inline void umem_enter(__u64 addr, __u64 size, __u32 access)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct mrt_ctx *c = ctx_open(MRT_SITE_UMEM_GET);
+
+	if (!c)
+		return;
+	c->umem_depth++;
+	c->ev.ml.valid = 1;
+	c->ev.ml.cap_checked = 0;
+	c->ev.ml.addr = addr;
+	c->ev.ml.len = size;
+	c->ev.ml.access = access;
+	c->ev.ml.requested_pages =
+		((addr + size + PAGE_SIZE - 1) & PAGE_MASK) - (addr & PAGE_MASK);
+	c->ev.ml.requested_pages >>= PAGE_SHIFT;
+	c->ev.ml.limit_cur = BPF_CORE_READ(task, signal, rlim[MRT_RLIMIT_MEMLOCK].rlim_cur);
+	c->ev.ml.limit_max = BPF_CORE_READ(task, signal, rlim[MRT_RLIMIT_MEMLOCK].rlim_max);
+	c->ev.ml.pinned_pages_before = BPF_CORE_READ(task, mm, pinned_vm.counter);
+	c->ev.ml.locked_pages = BPF_CORE_READ(task, mm, locked_vm);
+}
+
+/* Live MRs per process, so a failure can say "already pinned X by N MRs". */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32); /* tgid */
+	__type(value, struct mrt_live);
+} live_umems SEC(".maps");
+
+static __always_inline void live_add(__u64 pages)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct mrt_live *l = bpf_map_lookup_elem(&live_umems, &tgid), init = {};
+
+	if (!l) {
+		bpf_map_update_elem(&live_umems, &tgid, &init, BPF_NOEXIST);
+		l = bpf_map_lookup_elem(&live_umems, &tgid);
+		if (!l)
+			return;
+	}
+	__sync_fetch_and_add(&l->mrs, 1);
+	__sync_fetch_and_add(&l->pages, pages);
+}
+
+static __always_inline void umem_exit(const void *umem)
+{
+	struct mrt_ctx *c = ctx_get();
+	long ret = ptr_ret(umem);
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct mrt_live *l;
+
+	if (!c)
+		return;
+	if (ret == 0)
+		live_add(c->ev.ml.requested_pages);
+	l = bpf_map_lookup_elem(&live_umems, &tgid);
+	if (l && ret) {
+		c->ev.ml.live_mrs = l->mrs;
+		c->ev.ml.live_pages = l->pages;
+	}
+	if (c->umem_depth > 0)
+		c->umem_depth--;
+	step_add(c, MRT_SITE_UMEM_GET, (int)ret, c->ev.ml.addr, c->ev.ml.len, c->ev.ml.access);
+	ctx_close(c, ret);
+}
+
+SEC("fentry/ib_umem_get")
+int BPF_PROG(fentry_umem_get, void *device, unsigned long addr, size_t size, int access)
+{
+	umem_enter(addr, size, access);
+	return 0;
+}
+
+SEC("fexit/ib_umem_get")
+int BPF_PROG(fexit_umem_get, void *device, unsigned long addr, size_t size, int access,
+	     struct ib_umem *umem)
+{
+	umem_exit(umem);
+	return 0;
+}
+
+SEC("kprobe/ib_umem_get")
+int BPF_KPROBE(kprobe_umem_get, void *device, unsigned long addr, size_t size, int access)
+{
+	umem_enter(addr, size, access);
+	return 0;
+}
+
+SEC("kretprobe/ib_umem_get")
+int BPF_KRETPROBE(kretprobe_umem_get, void *umem)
+{
+	umem_exit(umem);
+	return 0;
+}
+
+/* ib_umem_release(umem): the MR's pages leave pinned_vm.  Runs in the
+ * owner's context (dereg, or exit while the mm is still around). */
+static __always_inline void umem_release(struct ib_umem *umem)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct mrt_live *l = bpf_map_lookup_elem(&live_umems, &tgid);
+	__u64 addr, len, pages;
+
+	if (!l || !umem)
+		return;
+	addr = BPF_CORE_READ(umem, address);
+	len = BPF_CORE_READ(umem, length);
+	pages = (((addr + len + PAGE_SIZE - 1) & PAGE_MASK) - (addr & PAGE_MASK)) >> PAGE_SHIFT;
+	if (l->mrs > 0)
+		__sync_fetch_and_add(&l->mrs, -1);
+	if (l->pages >= pages)
+		__sync_fetch_and_add(&l->pages, -pages);
+}
+
+SEC("fentry/ib_umem_release")
+int BPF_PROG(fentry_umem_release, struct ib_umem *umem)
+{
+	umem_release(umem);
+	return 0;
+}
+
+SEC("kprobe/ib_umem_release")
+int BPF_KPROBE(kprobe_umem_release, struct ib_umem *umem)
+{
+	umem_release(umem);
+	return 0;
+}
+
+/* ---- capable(CAP_IPC_LOCK) -------------------------------------------------
+ * Observing the result is both simpler and more faithful than reading
+ * credentials: capable() checks the *initial* user namespace, and
+ * kernel_cap_t changed layout in 6.3.  Hot system-wide, so the cap number is
+ * tested before any map lookup. */
+static __always_inline void cap_result(int ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (!c || !c->umem_depth)
+		return;
+	c->ev.ml.cap_checked = 1;
+	c->ev.ml.cap_result = ret ? 1 : 0;
+	step_add(c, MRT_SITE_CAP_IPC_LOCK, ret ? 1 : 0, 0, 0, 0);
+}
+
+SEC("fexit/capable")
+int BPF_PROG(fexit_capable, int cap, bool ret)
+{
+	if (cap == MRT_CAP_IPC_LOCK)
+		cap_result(ret);
+	return 0;
+}
+
+SEC("kprobe/capable")
+int BPF_KPROBE(kprobe_capable, int cap)
+{
+	struct mrt_ctx *c;
+
+	if (cap != MRT_CAP_IPC_LOCK)
+		return 0;
+	c = ctx_get();
+	if (c)
+		c->pend[MRT_SITE_CAP_IPC_LOCK][0] = 1;
+	return 0;
+}
+
+SEC("kretprobe/capable")
+int BPF_KRETPROBE(kretprobe_capable, bool ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (!c || !c->pend[MRT_SITE_CAP_IPC_LOCK][0])
+		return 0;
+	c->pend[MRT_SITE_CAP_IPC_LOCK][0] = 0;
+	cap_result(ret);
+	return 0;
+}
+
+/* ---- driver reg_user_mr(pd, start, length, iova, access, udata) ----------
+ * Same signature for every driver (ib_device_ops.reg_user_mr). */
+static __always_inline void driver_exit(__u64 start, __u64 len, __u64 iova, const void *mr)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), start, len, iova);
+}
+
+SEC("fexit/rxe_reg_user_mr")
+int BPF_PROG(fexit_rxe_reg, void *pd, u64 start, u64 len, u64 iova, int access, void *udata,
+	     void *mr)
+{
+	driver_exit(start, len, iova, mr);
+	return 0;
+}
+
+SEC("kretprobe/rxe_reg_user_mr")
+int BPF_KRETPROBE(kretprobe_rxe_reg, void *mr)
+{
+	driver_exit(0, 0, 0, mr);
+	return 0;
+}
+
+SEC("fexit/mlx5_ib_reg_user_mr")
+int BPF_PROG(fexit_mlx5_reg, void *pd, u64 start, u64 len, u64 iova, int access, void *udata,
+	     void *mr)
+{
+	driver_exit(start, len, iova, mr);
+	return 0;
+}
+
+SEC("kretprobe/mlx5_ib_reg_user_mr")
+int BPF_KRETPROBE(kretprobe_mlx5_reg, void *mr)
+{
+	driver_exit(0, 0, 0, mr);
+	return 0;
+}
+
+/* ---- page pinning ------------------------------------------------------------
+ * pin_user_pages_fast(start, nr_pages, gup_flags, pages): >= 0 pages pinned
+ * (may be partial), < 0 errno.  On failure the VMA's flags at the address say
+ * why: VM_IO|VM_PFNMAP (device/GPU BAR memory), VM_HUGETLB (empty pool), or
+ * no VMA at all. */
+struct vma_probe {
+	__u64 flags;
+};
+
+static long vma_flags_cb(struct task_struct *task, struct vm_area_struct *vma, void *data)
+{
+	struct vma_probe *p = data;
+
+	p->flags = BPF_CORE_READ(vma, vm_flags);
+	return 0;
+}
+
+static __always_inline __u64 vma_flags_at(__u64 addr)
+{
+	struct vma_probe p = { .flags = MRT_VMA_NONE };
+
+	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_find_vma))
+		return MRT_VMA_UNKNOWN;
+	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_flags_cb, &p, 0) == -2 /* ENOENT: no VMA */)
+		return MRT_VMA_NONE;
+	return p.flags;
+}
+
+static __always_inline void pin_result(__u64 start, __u64 nr, int ret)
+{
+	struct mrt_ctx *c = ctx_get();
+	__u64 flags = 0;
+
+	if (!c || !c->umem_depth)
+		return;
+	if (ret < 0 || (__u64)ret < nr)
+		flags = vma_flags_at(start + (ret > 0 ? (__u64)ret << PAGE_SHIFT : 0));
+	step_add(c, MRT_SITE_PIN, ret, start, nr, flags);
+}
+
+SEC("fexit/pin_user_pages_fast")
+int BPF_PROG(fexit_pin_fast, unsigned long start, int nr_pages, unsigned int gup_flags,
+	     void *pages, int ret)
+{
+	pin_result(start, nr_pages, ret);
+	return 0;
+}
+
+SEC("kprobe/pin_user_pages_fast")
+int BPF_KPROBE(kprobe_pin_fast, unsigned long start, int nr_pages)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c) {
+		c->pend[MRT_SITE_PIN][0] = start;
+		c->pend[MRT_SITE_PIN][1] = nr_pages;
+	}
+	return 0;
+}
+
+SEC("kretprobe/pin_user_pages_fast")
+int BPF_KRETPROBE(kretprobe_pin_fast, int ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		pin_result(c->pend[MRT_SITE_PIN][0], c->pend[MRT_SITE_PIN][1], ret);
+	return 0;
+}
+
+/* ---- rdma cgroup and uobject allocation -------------------------------------
+ * The rdma controller's hca_object limit fails the uobject allocation with
+ * EAGAIN before the driver is called. */
+SEC("fexit/ib_rdmacg_try_charge")
+int BPF_PROG(fexit_rdmacg, void *cg_obj, void *device, int index, int ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		step_add(c, MRT_SITE_RDMACG_CHARGE, ret, index, 0, 0);
+	return 0;
+}
+
+SEC("fexit/rdma_alloc_begin_uobject")
+int BPF_PROG(fexit_uobj_alloc, void *obj, void *attrs, void *ret)
+{
+	struct mrt_ctx *c = ctx_get();
+	long r = ptr_ret(ret);
+
+	if (c && r)
+		step_add(c, MRT_SITE_UOBJ_ALLOC, (int)r, 0, 0, 0);
+	return 0;
+}
+
+/* ---- sg table, DMA mapping, IOVA ----------------------------------------------
+ * Only failures are recorded: successful maps carry no explanation. */
+SEC("fexit/sg_alloc_append_table_from_pages")
+int BPF_PROG(fexit_sg_alloc, void *sgt, void *pages, unsigned int n_pages, unsigned int offset,
+	     unsigned long size, unsigned int max_segment, unsigned int left_pages, gfp_t gfp,
+	     int ret)
+{
+	struct mrt_ctx *c;
+
+	if (ret >= 0)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_SG_ALLOC, ret, n_pages, size, 0);
+	return 0;
+}
+
+SEC("fexit/dma_map_sgtable")
+int BPF_PROG(fexit_dma_map, void *dev, struct sg_table *sgt, int dir, unsigned long attrs, int ret)
+{
+	struct mrt_ctx *c;
+
+	if (ret >= 0)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_DMA_MAP, ret, BPF_CORE_READ(sgt, orig_nents), 0, 0);
+	return 0;
+}
+
+/* alloc_iova_fast returns 0 when no IOVA range fits; with flush_rcache true
+ * that is the last attempt (the caches were flushed): the space is full. */
+SEC("fexit/alloc_iova_fast")
+int BPF_PROG(fexit_iova, void *iovad, unsigned long size, unsigned long limit_pfn,
+	     bool flush_rcache, unsigned long ret)
+{
+	struct mrt_ctx *c;
+
+	if (ret)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_IOVA_ALLOC, -12 /* ENOMEM */, size, limit_pfn, flush_rcache);
+	return 0;
+}
+
+/* ---- dma-buf ----------------------------------------------------------------- */
+SEC("fexit/ib_umem_dmabuf_get")
+int BPF_PROG(fexit_umem_dmabuf, void *device, unsigned long offset, size_t size, int fd,
+	     int access, void *ops, void *ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (!c)
+		return 0;
+	c->ev.dmabuf_fd = fd;
+	step_add(c, MRT_SITE_DMABUF_GET, (int)ptr_ret(ret), offset, size, access);
+	return 0;
+}
+
+SEC("fexit/dma_buf_dynamic_attach")
+int BPF_PROG(fexit_dmabuf_attach, struct dma_buf *dmabuf, void *dev, void *importer_ops,
+	     void *importer_priv, void *ret)
+{
+	struct mrt_ctx *c;
+	long r = ptr_ret(ret);
+
+	if (!r)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_DMABUF_ATTACH, (int)r, BPF_CORE_READ(dmabuf, size), 0, 0);
+	return 0;
+}
+
+SEC("fexit/dma_buf_pin")
+int BPF_PROG(fexit_dmabuf_pin, void *attach, int ret)
+{
+	struct mrt_ctx *c;
+
+	if (!ret)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_DMABUF_PIN, ret, 0, 0, 0);
+	return 0;
+}
+
+SEC("fexit/dma_buf_map_attachment")
+int BPF_PROG(fexit_dmabuf_map, void *attach, int dir, void *ret)
+{
+	struct mrt_ctx *c;
+	long r = ptr_ret(ret);
+
+	if (!r)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_DMABUF_MAP, (int)r, 0, 0, 0);
+	return 0;
+}
+
+MRT_FORK_FOLLOWER(tp_fork_regpath)

@@ -1,0 +1,132 @@
+/* trail.bpf.h - the per-thread registration context, shared by every BPF
+ * program on the registration path.
+ *
+ * A registration opens a context keyed by thread id at its outermost site
+ * (the uverbs command handler, or ib_umem_get when the handler cannot be
+ * probed).  Nested sites append steps.  When the outermost site returns, the
+ * context is closed: on error it becomes exactly one ring-buffer event; on
+ * success it is dropped.  Nothing is emitted per step, so the ring buffer
+ * sees one record per failed registration, whatever the trail length.
+ */
+#ifndef MRTRACE_TRAIL_BPF_H
+#define MRTRACE_TRAIL_BPF_H
+
+#include "common.bpf.h"
+
+struct mrt_ctx {
+	int depth; /* nesting of opener sites */
+	int umem_depth; /* inside ib_umem_get */
+	unsigned long long pend[MRT_SITE_MAX][3]; /* kprobe entry args, for kretprobes */
+	struct mrt_event ev;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 512); /* threads registering at once */
+	__type(key, __u32); /* tid */
+	__type(value, struct mrt_ctx);
+} trail_ctx SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct mrt_ctx);
+} ctx_zero SEC(".maps");
+
+static __always_inline struct mrt_ctx *ctx_get(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	return bpf_map_lookup_elem(&trail_ctx, &tid);
+}
+
+/* Open (or nest into) the current thread's context at an opener site.
+ * Returns NULL when the task is filtered out or the map is full. */
+static __always_inline struct mrt_ctx *ctx_open(__u32 site)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct mrt_ctx *c = bpf_map_lookup_elem(&trail_ctx, &tid);
+	__u32 zero = 0;
+
+	if (c) {
+		c->depth++;
+		return c;
+	}
+	if (!task_wanted())
+		return NULL;
+	c = bpf_map_lookup_elem(&ctx_zero, &zero);
+	if (!c)
+		return NULL;
+	if (bpf_map_update_elem(&trail_ctx, &tid, c, BPF_NOEXIST)) {
+		count(MRT_CNT_CTX_FULL);
+		return NULL;
+	}
+	c = bpf_map_lookup_elem(&trail_ctx, &tid);
+	if (!c)
+		return NULL;
+	c->depth = 1;
+	c->ev.kind = MRT_EV_REG_FAILURE;
+	c->ev.opener = site;
+	c->ev.dmabuf_fd = -1;
+	fill_task(&c->ev);
+	return c;
+}
+
+/* Append a step; repeated successful calls of one site (page pinning runs
+ * in chunks of up to 512 pages) are folded into the previous step: a1 adds
+ * up, a2 keeps the last value. */
+static __always_inline void step_add(struct mrt_ctx *c, __u16 site, int ret, __u64 a0, __u64 a1,
+				     __u64 a2)
+{
+	__u32 n = c->ev.nsteps;
+
+	if (n > 0 && n <= MRT_TRAIL_MAX && site == MRT_SITE_PIN && ret >= 0) {
+		struct mrt_step *prev = &c->ev.steps[(n - 1) & (MRT_TRAIL_MAX - 1)];
+		if (prev->site == site && prev->ret >= 0) {
+			prev->ret += ret;
+			prev->a1 += a1;
+			prev->a2 = a2;
+			return;
+		}
+	}
+	c->ev.nsteps = n + 1;
+	if (n >= MRT_TRAIL_MAX) {
+		count(MRT_CNT_TRAIL_OVERFLOW);
+		return;
+	}
+	struct mrt_step *s = &c->ev.steps[n & (MRT_TRAIL_MAX - 1)];
+	s->site = site;
+	s->flags = MRT_STEP_EXITED;
+	s->ret = ret;
+	s->a0 = a0;
+	s->a1 = a1;
+	s->a2 = a2;
+}
+
+/* Close one level of the context at an opener's exit; the outermost level
+ * emits the event when the registration failed. */
+static __always_inline void ctx_close(struct mrt_ctx *c, long ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	if (--c->depth > 0)
+		return;
+	count(MRT_CNT_REGS);
+	if (ret < 0 && ret >= -MAX_ERRNO) {
+		c->ev.err = (int)-ret;
+		c->ev.ts_ns = bpf_ktime_get_ns();
+		if (bpf_ringbuf_output(&events, &c->ev, sizeof(c->ev), 0))
+			count(MRT_CNT_DROPS);
+		else
+			count(MRT_CNT_EVENTS);
+	}
+	bpf_map_delete_elem(&trail_ctx, &tid);
+}
+
+/* Pointer-returning functions: the errno, or 0 on success. */
+static __always_inline long ptr_ret(const void *p)
+{
+	return IS_ERR_VALUE(p) ? (long)p : 0;
+}
+
+#endif

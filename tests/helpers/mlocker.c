@@ -1,0 +1,31 @@
+/* mlocker - lock LEN bytes of fresh anonymous memory with mlock() (or
+ * mlockall with -a), print the result, exit 0 on success and 1 on failure.
+ * A host test workload: mlock is held to the same RLIMIT_MEMLOCK as MRs.
+ *
+ * Usage: mlocker [-a] LEN_BYTES */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	int all = argc > 1 && !strcmp(argv[1], "-a");
+	if (argc != 2 + all) {
+		fprintf(stderr, "usage: %s [-a] LEN_BYTES\n", argv[0]);
+		return 2;
+	}
+	size_t len = strtoull(argv[1 + all], NULL, 0);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	int r = all ? mlockall(MCL_CURRENT) : mlock(p, len);
+	int e = errno;
+	printf("pid=%d %s len=%zu result=%s errno=%d\n", getpid(), all ? "mlockall" : "mlock", len,
+	       r ? "FAIL" : "OK", r ? e : 0);
+	return r ? 1 : 0;
+}

@@ -1,0 +1,58 @@
+/* main.c - mrtrace: explain why RDMA memory registration failed.
+ * Dispatches to the subcommands; each parses its own options. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *what;
+} commands[] = {
+	{ "watch", cmd_watch, "trace failed registrations and explain them (BPF)" },
+	{ "check", cmd_check, "the troubleshooting checklist for this node or a process (no BPF)" },
+	{ "diff", cmd_diff, "compare `check --json` reports from several nodes" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: mrtrace COMMAND [OPTIONS]\n"
+		"\n"
+		"Explains why RDMA memory registration failed (NCCL's \"ibv_reg_mr_iova2 failed\n"
+		"with error Cannot allocate memory\", ncclSystemError) from kernel evidence, and\n"
+		"says what to change where the job runs.\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].what);
+	fprintf(out, "\n"
+		     "Run 'mrtrace COMMAND --help' for a command's options. Examples:\n"
+		     "  sudo mrtrace watch -- ./train.sh\n"
+		     "  mrtrace check -p $(pgrep -f train.py | head -1)\n"
+		     "  mrtrace diff node*.json\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name)) {
+			/* argv[0] becomes "mrtrace watch" for argp's messages */
+			static char prog[64];
+			snprintf(prog, sizeof(prog), "mrtrace %s", commands[i].name);
+			argv[1] = prog;
+			return commands[i].fn(argc - 1, argv + 1);
+		}
+	fprintf(stderr, "mrtrace: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return 2;
+}
