@@ -531,3 +531,77 @@ int BPF_PROG(fexit_dmabuf_map, void *attach, int dir, void *ret)
 }
 
 MRT_FORK_FOLLOWER(tp_fork_regpath)
+
+/* ---- kretprobe flavours of the failure-only sites ---------------------------
+ * Where trampolines are refused for a function (too many arguments on older
+ * kernels, ftrace conflicts), the return value alone still tells that the
+ * site failed; site-specific arguments are then recorded as 0. */
+static __always_inline void ret_int_step(__u16 site, long ret)
+{
+	struct mrt_ctx *c;
+
+	if (ret >= 0)
+		return;
+	c = ctx_get();
+	if (c)
+		step_add(c, site, (int)ret, 0, 0, 0);
+}
+
+SEC("kretprobe/ib_rdmacg_try_charge")
+int BPF_KRETPROBE(kretprobe_rdmacg, int ret)
+{
+	ret_int_step(MRT_SITE_RDMACG_CHARGE, ret);
+	return 0;
+}
+
+SEC("kretprobe/rdma_alloc_begin_uobject")
+int BPF_KRETPROBE(kretprobe_uobj_alloc, void *ret)
+{
+	ret_int_step(MRT_SITE_UOBJ_ALLOC, ptr_ret(ret));
+	return 0;
+}
+
+SEC("kretprobe/sg_alloc_append_table_from_pages")
+int BPF_KRETPROBE(kretprobe_sg_alloc, int ret)
+{
+	ret_int_step(MRT_SITE_SG_ALLOC, ret);
+	return 0;
+}
+
+SEC("kretprobe/dma_map_sgtable")
+int BPF_KRETPROBE(kretprobe_dma_map, int ret)
+{
+	ret_int_step(MRT_SITE_DMA_MAP, ret);
+	return 0;
+}
+
+SEC("kretprobe/ib_umem_dmabuf_get")
+int BPF_KRETPROBE(kretprobe_umem_dmabuf, void *ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		step_add(c, MRT_SITE_DMABUF_GET, (int)ptr_ret(ret), 0, 0, 0);
+	return 0;
+}
+
+SEC("kretprobe/dma_buf_dynamic_attach")
+int BPF_KRETPROBE(kretprobe_dmabuf_attach, void *ret)
+{
+	ret_int_step(MRT_SITE_DMABUF_ATTACH, ptr_ret(ret));
+	return 0;
+}
+
+SEC("kretprobe/dma_buf_pin")
+int BPF_KRETPROBE(kretprobe_dmabuf_pin, int ret)
+{
+	ret_int_step(MRT_SITE_DMABUF_PIN, ret);
+	return 0;
+}
+
+SEC("kretprobe/dma_buf_map_attachment")
+int BPF_KRETPROBE(kretprobe_dmabuf_map, void *ret)
+{
+	ret_int_step(MRT_SITE_DMABUF_MAP, ptr_ret(ret));
+	return 0;
+}

@@ -52,23 +52,23 @@ static const struct site_def reg_sites[] = {
 	{ "pin", "pin_user_pages_fast", "page pinning result and the VMA's flags", false, NULL,
 	  "fexit_pin_fast", "kprobe_pin_fast", "kretprobe_pin_fast" },
 	{ "rdmacg", "ib_rdmacg_try_charge", "rdma cgroup charge result", false, NULL,
-	  "fexit_rdmacg", NULL, NULL },
+	  "fexit_rdmacg", NULL, "kretprobe_rdmacg" },
 	{ "uobj_alloc", "rdma_alloc_begin_uobject", "uverbs object allocation result", false, NULL,
-	  "fexit_uobj_alloc", NULL, NULL },
+	  "fexit_uobj_alloc", NULL, "kretprobe_uobj_alloc" },
 	{ "sg_alloc", "sg_alloc_append_table_from_pages", "scatterlist allocation failure", false,
-	  NULL, "fexit_sg_alloc", NULL, NULL },
+	  NULL, "fexit_sg_alloc", NULL, "kretprobe_sg_alloc" },
 	{ "dma_map", "dma_map_sgtable", "DMA mapping failure", false, NULL, "fexit_dma_map", NULL,
-	  NULL },
+	  "kretprobe_dma_map" },
 	{ "iova", "alloc_iova_fast", "IOVA space exhaustion", false, NULL, "fexit_iova", NULL,
 	  NULL },
 	{ "dmabuf_get", "ib_umem_dmabuf_get", "dma-buf fd, offset, size and result", false, NULL,
-	  "fexit_umem_dmabuf", NULL, NULL },
+	  "fexit_umem_dmabuf", NULL, "kretprobe_umem_dmabuf" },
 	{ "dmabuf_attach", "dma_buf_dynamic_attach", "dma-buf attach failure", false, NULL,
-	  "fexit_dmabuf_attach", NULL, NULL },
+	  "fexit_dmabuf_attach", NULL, "kretprobe_dmabuf_attach" },
 	{ "dmabuf_pin", "dma_buf_pin", "dma-buf pin failure", false, NULL, "fexit_dmabuf_pin",
-	  NULL, NULL },
+	  NULL, "kretprobe_dmabuf_pin" },
 	{ "dmabuf_map", "dma_buf_map_attachment", "dma-buf map failure", false, NULL,
-	  "fexit_dmabuf_map", NULL, NULL },
+	  "fexit_dmabuf_map", NULL, "kretprobe_dmabuf_map" },
 };
 #define N_REG_SITES (sizeof(reg_sites) / sizeof(reg_sites[0]))
 
@@ -156,24 +156,26 @@ static int find_btf_func(const char *func, struct btf_hit *hit)
  * possible fexit program: this is what fails on kernels that refuse
  * fentry/fexit (EPERM), on functions with too many arguments for the
  * trampoline, or on notrace functions. */
-static int probe_fexit(const struct btf_hit *hit, char *reason, size_t rlen)
+static int probe_trampoline(const struct btf_hit *hit, enum bpf_attach_type type, char *reason,
+			    size_t rlen)
 {
+	const char *what = type == BPF_TRACE_FEXIT ? "fexit" : "fentry";
 	struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FEXIT,
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = type,
 		    .attach_btf_id = hit->type_id, .attach_btf_obj_fd = hit->obj_fd);
 	int prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "mrt_probe", "GPL", insns, 2, &opts);
 	if (prog < 0) {
-		snprintf(reason, rlen, "fexit load refused: %s", strerror(errno));
+		snprintf(reason, rlen, "%s load refused: %s", what, strerror(errno));
 		return -1;
 	}
 	int link = bpf_raw_tracepoint_open(NULL, prog);
 	int e = errno;
 	close(prog);
 	if (link < 0) {
-		snprintf(reason, rlen, "fexit attach refused: %s", strerror(e));
+		snprintf(reason, rlen, "%s attach refused: %s", what, strerror(e));
 		return -1;
 	}
 	close(link);
@@ -375,8 +377,11 @@ static int open_regpath(struct tracer *t, const struct tracer_opts *o, bool allo
 		}
 		if (want[i].found)
 			st->module = strdup(want[i].module);
-		if (allow_fentry && d->fexit && !find_btf_func(d->func, &hit)) {
-			int ok = probe_fexit(&hit, why, sizeof(why));
+		bool tramp = d->fentry || d->fexit;
+		if (allow_fentry && tramp && !find_btf_func(d->func, &hit)) {
+			/* fexit is the stricter of the two (it must model the return) */
+			int ok = probe_trampoline(&hit, d->fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY,
+						  why, sizeof(why));
 			if (!st->module)
 				st->module = strdup(hit.module);
 			if (hit.obj_fd > 0)
@@ -385,7 +390,7 @@ static int open_regpath(struct tracer *t, const struct tracer_opts *o, bool allo
 				st->mech = MECH_FENTRY;
 				continue;
 			}
-		} else if (allow_fentry && d->fexit) {
+		} else if (allow_fentry && tramp) {
 			snprintf(why, sizeof(why), "no BTF for %s", d->func);
 		}
 		if (d->kprobe || d->kretprobe) {

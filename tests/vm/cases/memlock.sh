@@ -1,0 +1,66 @@
+# tests/vm/cases/memlock.sh - the memlock causes, end to end on a real kernel:
+# mrprobe registers on soft-RoCE under the limits below while mrtrace watch
+# runs system-wide; every assertion reads mrtrace's JSON record.
+#   - nobody, 64 KiB limit, 16 MiB malloc'd buffer    -> memlock_limit, 4097 pages
+#   - nobody, limit 0                                  -> memlock_zero (EPERM)
+#   - root without CAP_IPC_LOCK, 64 KiB limit          -> memlock_limit, capable() false
+#   - nobody, 40 MiB limit, three 16 MiB MRs           -> third fails, 32 MiB already pinned by 2 MRs
+#   - root with CAP_IPC_LOCK, 64 KiB limit             -> succeeds, no report
+# vm-timeout: 240
+. "$TOP/tests/vm/mrt-lib.sh"
+
+check watch_starts mrt_start watch
+start=$(grep -m1 '"event":"start"' "$MRT_OUT")
+jq_true umem_get_armed "$start" '.sites[] | select(.site=="umem_get") | .armed'
+jq_true reg_mr_armed "$start" '.sites[] | select(.site=="reg_mr") | .armed'
+jq_true cap_armed "$start" '.sites[] | select(.site=="cap_ipc_lock") | .armed'
+note "mechanisms: $(echo "$start" | jq -r '[.sites[] | select(.armed) | "\(.site)=\(.mechanism)"] | join(" ")')"
+
+M16=$((16 << 20))
+
+# 1. the common container default: 64 KiB, unprivileged, a malloc'd 16 MiB buffer
+probe nobody64k with_memlock 65536 as_nobody -- --size 16M --mem malloc
+check nobody64k_probe_failed test "$PROBE_RC" = 1
+check nobody64k_reported mrt_wait_event "$PROBE_PID"
+ev=$(mrt_event "$PROBE_PID")
+jq_true nobody64k_cause "$ev" '.cause=="memlock_limit" and .errno==12 and .errno_name=="ENOMEM"'
+jq_true nobody64k_numbers "$ev" ".evidence.memlock_limit_bytes==65536 and .evidence.requested_pages==4097 and .evidence.pinned_bytes_before==0 and .len==$M16"
+jq_true nobody64k_no_cap "$ev" '.evidence.cap_ipc_lock==false and .evidence.cap_ipc_lock_checked==true'
+jq_true nobody64k_who "$ev" '.uid==65534 and .comm=="mrprobe" and .tid>0 and .api=="reg_mr"'
+jq_true nobody64k_fix "$ev" '(.fixes|length)>0 and (.summary|test("limit 64 KiB"))'
+
+# 2. limit 0: can_do_mlock() refuses before anything is pinned
+probe nobody0 with_memlock 0 as_nobody -- --size 16M
+check nobody0_reported mrt_wait_event "$PROBE_PID"
+ev=$(mrt_event "$PROBE_PID")
+jq_true nobody0_cause "$ev" '.cause=="memlock_zero" and .errno==1 and .errno_name=="EPERM"'
+jq_true nobody0_numbers "$ev" '.evidence.memlock_limit_bytes==0 and .evidence.cap_ipc_lock==false'
+
+# 3. root, but CAP_IPC_LOCK dropped: the limit applies to root too
+probe rootnocap with_memlock 65536 no_ipc_lock -- --size 16M
+check rootnocap_reported mrt_wait_event "$PROBE_PID"
+ev=$(mrt_event "$PROBE_PID")
+jq_true rootnocap_cause "$ev" '.cause=="memlock_limit" and .errno==12 and .uid==0'
+jq_true rootnocap_cap_false "$ev" '.evidence.cap_ipc_lock==false and .evidence.cap_ipc_lock_checked==true and .evidence.requested_pages==4096'
+
+# 4. cumulative: 40 MiB allows two 16 MiB MRs; the third sees 32 MiB pinned
+probe cumulative with_memlock 41943040 as_nobody -- --size 16M --count 3 --keep-going
+check cumulative_reported mrt_wait_event "$PROBE_PID"
+ev=$(mrt_event "$PROBE_PID")
+check cumulative_one_report test "$(printf '%s\n' "$ev" | grep -c .)" = 1
+jq_true cumulative_cause "$ev" '.cause=="memlock_limit" and .errno==12'
+jq_true cumulative_pinned "$ev" ".evidence.pinned_bytes_before==$((32 << 20)) and .evidence.requested_pages==4096 and .evidence.memlock_limit_bytes==41943040"
+jq_true cumulative_live_mrs "$ev" '.evidence.live_mrs_seen==2 and (.summary|test("by 2 MRs"))'
+probe_results() { jq -r 'select(.event=="mr") | .result' "$CASE_OUT/$1.probe.jsonl" | tr '\n' ' '; }
+two_ok_then_fail() { [ "$(probe_results cumulative)" = "OK OK FAIL " ]; }
+check cumulative_probe_two_ok two_ok_then_fail
+
+# 5. root with CAP_IPC_LOCK: the limit does not apply; no false report
+probe rootcap with_memlock 65536 -- --size 16M
+check rootcap_succeeds test "$PROBE_RC" = 0
+sleep 1
+check rootcap_no_report test -z "$(mrt_event "$PROBE_PID")"
+
+check watch_stops mrt_stop
+stop=$(grep -m1 '"event":"stop"' "$MRT_OUT")
+jq_true no_drops "$stop" '.drops==0 and .reported>=4'
