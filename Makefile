@@ -79,9 +79,11 @@ $(BUILD)/mrprobe: $(PROBE_OBJS) $(LIB)
 
 # Each unit test links its own file, the mrprobe library part (when it tests
 # mrprobe) and libmrtrace.a; cmocka prints the per-binary count.
-$(BUILD)/tests/test_%: tests/unit/test_%.c $(LIB) $(filter-out $(BUILD)/mrprobe.o/main.o,$(PROBE_OBJS)) | $(BUILD)/tests
+PROBE_LIB_OBJS := $(filter-out $(BUILD)/mrprobe.o/main.o,$(PROBE_OBJS))
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(PROBE_LIB_OBJS) $(LIB) | $(BUILD)/tests
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -Itools/mrprobe -Itests/unit -o $@ $^ $(LDLIBS) -libverbs -ldl -lcmocka
+	$(Q)$(CC) $(CFLAGS) -Itools/mrprobe -Itests/unit -o $@ $< $(PROBE_LIB_OBJS) $(LIB) \
+		$(LDLIBS) -libverbs -ldl -lcmocka
 
 $(BUILD)/tests/helpers/%: tests/helpers/%.c | $(BUILD)/tests/helpers
 	@echo "  CC      $@"

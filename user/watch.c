@@ -22,6 +22,7 @@
 struct watch_args {
 	int pid;
 	const char *cgroup;
+	const char *output; /* -o FILE, else stdout */
 	double duration;
 	bool json, verbose, list_probes, all, libbpf_debug;
 	enum syscalls_policy syscalls;
@@ -60,6 +61,9 @@ static const struct argp_option watch_opts[] = {
 	  "/sys/fs/cgroup)", 0 },
 	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line (docs/json.md)", 0 },
+	{ "output", 'o', "FILE", 0,
+	  "Write the records to FILE instead of stdout (keeps a command's own output out "
+	  "of the JSON stream with -- CMD)", 0 },
 	{ "verbose", 'v', NULL, 0, "Show each event's kernel trail", 0 },
 	{ "list-probes", OPT_LIST, NULL, 0,
 	  "Print every site, whether it is armed and how, then exit", 0 },
@@ -84,6 +88,7 @@ static error_t watch_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid PID '%s'", arg);
 		break;
 	case 'c': a->cgroup = arg; break;
+	case 'o': a->output = arg; break;
 	case 'd':
 		errno = 0;
 		a->duration = strtod(arg, &end);
@@ -141,10 +146,12 @@ static const char *api_of(const struct mrt_event *ev)
 	}
 }
 
+static FILE *out; /* records go here: stdout or -o FILE */
+
 static void print_json(struct json_object *o)
 {
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	fflush(stdout);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	fflush(out);
 }
 
 static int on_event(void *cookie, void *data, size_t size)
@@ -201,7 +208,7 @@ static int on_event(void *cookie, void *data, size_t size)
 		print_json(o);
 		json_object_put(o);
 	} else {
-		report_print_text(stdout, &r, w->a->verbose);
+		report_print_text(out, &r, w->a->verbose);
 	}
 	return 0;
 }
@@ -305,6 +312,11 @@ int cmd_watch(int argc, char **argv)
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
 		return 2;
+	out = stdout;
+	if (a.output && !(out = fopen(a.output, "w"))) {
+		fprintf(stderr, "mrtrace watch: cannot write %s: %s\n", a.output, strerror(errno));
+		return 2;
+	}
 	if (a.pid && a.ncmd) {
 		fprintf(stderr, "mrtrace watch: -p and -- COMMAND exclude each other\n");
 		return 2;

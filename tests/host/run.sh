@@ -1,0 +1,146 @@
+#!/bin/bash
+# tests/host/run.sh - live tests on the development kernel itself.
+#
+# This host is a realistic restricted kernel (DESIGN.md section 3): no
+# CONFIG_INFINIBAND, no kprobes, fentry/fexit refused; tracepoints work.
+# mrtrace must start, say plainly what it cannot see, and still explain
+# what it can: failing mlock() calls, which are held to the same
+# RLIMIT_MEMLOCK as MR registration.  Needs root.
+# Ends with "host: N passed, N failed".
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+MRTRACE=$TOP/build/mrtrace
+MLOCKER=$TOP/build/tests/helpers/mlocker
+OUT=$TOP/build/host-tests
+rm -rf "$OUT"; mkdir -p "$OUT"
+PASS=0 FAIL=0
+ok() { PASS=$((PASS + 1)); echo "ok $1"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
+check() { # check NAME CMD...
+	local n=$1; shift
+	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
+}
+jq_true() { # jq_true NAME JSON EXPR
+	if [ -n "$2" ] && printf '%s\n' "$2" | jq -e "$3" >/dev/null 2>&1; then ok "$1"
+	else bad "$1" "false: $3 on $(printf '%s' "$2" | cut -c1-300)"; fi
+}
+NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
+wait_line() { # FILE REGEX SECONDS
+	local i
+	for i in $(seq $(( $3 * 10 ))); do grep -Eq -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+	return 1
+}
+# start_watch NAME ARGS...: mrtrace watch --json in the background
+start_watch() {
+	local name=$1; shift
+	W=$OUT/$name.jsonl
+	"$MRTRACE" watch --json "$@" > "$W" 2> "$W.err" &
+	WPID=$!
+	wait_line "$W" '"event":"start"' 30 || { cat "$W.err"; return 1; }
+}
+stop_watch() {
+	kill -INT "$WPID" 2>/dev/null
+	local i
+	for i in $(seq 100); do kill -0 "$WPID" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$WPID" 2>/dev/null && { kill -KILL "$WPID"; return 1; }
+	wait "$WPID"
+}
+
+[ "$(id -u)" = 0 ] || { echo "host tests need root"; echo "host: 0 passed, 1 failed"; exit 1; }
+
+# ---- the command line teaches --------------------------------------------
+check help_main "$MRTRACE" --help
+for c in watch check diff; do
+	check "help_$c" sh -c "'$MRTRACE' $c --help | grep -q Usage"
+done
+check unknown_command_exit2 sh -c "'$MRTRACE' frobnicate; [ \$? = 2 ]"
+check bad_option_exit sh -c "'$MRTRACE' watch --syscalls=maybe; [ \$? != 0 ]"
+check pid_not_found_clear sh -c "'$MRTRACE' watch -p 999999999 2>&1 | grep -q 'no process'"
+
+# ---- startup on this restricted kernel ------------------------------------
+"$MRTRACE" watch --list-probes > "$OUT/list.txt" 2>&1; rc=$?
+check list_probes_exit0 test "$rc" = 0
+check list_probes_says_unavailable grep -Eq '^umem_get +no ' "$OUT/list.txt"
+check list_probes_gives_reason grep -Eq '^(cap_ipc_lock|pin) +no .*(refused|not supported|not in)' "$OUT/list.txt"
+check list_probes_consequence grep -q 'will NOT be seen from the kernel' "$OUT/list.txt"
+sites=$("$MRTRACE" watch --list-probes --json 2>/dev/null)
+jq_true list_json_sys_mlock_tracepoint "$sites" '.[] | select(.site=="sys_mlock") | .armed and .mechanism=="tracepoint"'
+jq_true list_json_umem_get_unarmed_with_note "$sites" '.[] | select(.site=="umem_get") | (.armed|not) and (.note|length>0)'
+
+# ---- a failing mlock() as an unprivileged process -------------------------
+if start_watch mlock; then
+	ok watch_starts
+	start=$(grep -m1 '"event":"start"' "$W")
+	jq_true start_record_honest "$start" '.registration_path_armed==false and .armed_sites>=1'
+	prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > "$OUT/m1.txt" 2>&1
+	pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$OUT/m1.txt")
+	check mlock_really_failed grep -q 'result=FAIL errno=12' "$OUT/m1.txt"
+	wait_line "$W" "\"event\":\"mlock_failure\",[^}]*\"pid\":$pid," 10
+	ev=$(jq -c "select(.event==\"mlock_failure\" and .pid==$pid)" "$W")
+	jq_true mlock_cause "$ev" '.cause=="memlock_limit" and .errno==12 and .uid==65534 and .api=="mlock"'
+	jq_true mlock_numbers "$ev" '.evidence.memlock_limit_bytes==65536 and .evidence.requested_pages==256 and .evidence.locked_bytes==0 and .len==1048576'
+	jq_true mlock_fix "$ev" '(.fixes|length)>0 and (.summary|test("limit 64 KiB"))'
+	jq_true mlock_no_environment_dump "$ev" '(.process|has("environ")|not) and (tostring|test("PATH=")|not)'
+	# limit 0: EPERM
+	prlimit --memlock=0:0 $NOBODY "$MLOCKER" 4096 > "$OUT/m0.txt" 2>&1
+	pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$OUT/m0.txt")
+	wait_line "$W" "\"event\":\"mlock_failure\",[^}]*\"pid\":$pid," 10
+	ev=$(jq -c "select(.event==\"mlock_failure\" and .pid==$pid)" "$W")
+	jq_true mlock_zero_cause "$ev" '.cause=="memlock_zero" and .errno==1'
+	# a successful mlock is not reported
+	prlimit --memlock=1048576:1048576 $NOBODY "$MLOCKER" 65536 > "$OUT/mok.txt" 2>&1
+	pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$OUT/mok.txt")
+	sleep 0.5
+	check mlock_ok_not_reported sh -c "! grep -q '\"event\":\"mlock_failure\",[^}]*\"pid\":$pid,' '$W'"
+	# the limit change that prlimit made is recorded
+	check rlimit_change_seen grep -q '"event":"memlock_limit_set".*"soft_bytes":65536' "$W"
+	stop_watch && ok watch_stops_on_sigint || bad watch_stops_on_sigint "exit status or hang"
+	stop=$(grep '"event":"stop"' "$W")
+	jq_true stop_record "$stop" '.drops==0 and .reported>=2'
+else
+	bad watch_starts "$(tail -3 "$W.err")"
+fi
+
+# ---- -- CMD: only the command's process tree, its exit status -------------
+W=$OUT/cmd.jsonl
+prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > /dev/null &   # not ours
+"$MRTRACE" watch --json -o "$W" -- prlimit --memlock=65536:65536 $NOBODY sh -c "sleep 0.5; '$MLOCKER' 2097152; exit 7" > "$OUT/cmd.stdout" 2> "$W.err"
+rc=$?
+wait
+check cmd_exit_status_propagated test "$rc" = 7
+n=$(jq -c 'select(.event=="mlock_failure")' "$W" | wc -l)
+check cmd_only_its_tree test "$n" = 1
+ev=$(jq -c 'select(.event=="mlock_failure")' "$W")
+jq_true cmd_event_is_child "$ev" '.len==2097152 and .comm=="mlocker"'
+
+# ---- -d SECONDS, SIGTERM --------------------------------------------------
+t0=$(date +%s)
+"$MRTRACE" watch --json -d 2 > "$OUT/d.jsonl" 2>/dev/null
+rc=$?; t1=$(date +%s)
+check duration_ends_run test "$rc" = 0 -a $((t1 - t0)) -le 10
+check duration_stop_record grep -q '"event":"stop"' "$OUT/d.jsonl"
+if start_watch term; then
+	kill -TERM "$WPID"; wait "$WPID"; rc=$?
+	check sigterm_clean_exit test "$rc" = 0
+	check sigterm_stop_record grep -q '"event":"stop"' "$W"
+fi
+# after detaching, nothing of ours stays attached
+check no_leftover_programs sh -c "! bpftool prog show 2>/dev/null | grep -q 'tp_exit_mlock'"
+
+# ---- -p PID --------------------------------------------------------------
+prlimit --memlock=65536:65536 $NOBODY sh -c "sleep 2; exec '$MLOCKER' 3145728" > "$OUT/p.txt" 2>&1 &
+target=$!
+sleep 0.3
+tpid=$(pgrep -P "$target" -x sh || echo "$target")
+if start_watch pid -p "$target"; then
+	prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > /dev/null 2>&1 # other process
+	wait "$target"
+	sleep 0.5
+	stop_watch
+	n=$(jq -c 'select(.event=="mlock_failure")' "$W" | wc -l)
+	check pid_filter_one_event test "$n" = 1
+	jq_true pid_filter_right_one "$(jq -c 'select(.event=="mlock_failure")' "$W")" ".len==3145728 and .pid==$target"
+fi
+
+echo "host: $PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
