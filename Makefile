@@ -107,7 +107,7 @@ test: deps
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all $(HELPER_BINS)
-	$(Q)tests/vm/run.sh --kernel $${KERNEL:-6.12} tools/demo.sh
+	$(Q)VM_QUIET=1 tests/vm/run.sh --kernel $${KERNEL:-6.12} tools/demo.sh
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -322,15 +322,16 @@ static bool explain_memlock(const struct mrt_event *ev, const struct proc_contex
 		    hb(v->need_bytes, n), hb(v->need_bytes - m->limit_cur, r));
 		say(v->explanation,
 		    "ib_umem_get adds the request to the process's pinned_vm (%llu + %llu = %llu "
-		    "pages) and refuses when that exceeds RLIMIT_MEMLOCK (%llu pages) unless "
-		    "capable(CAP_IPC_LOCK)%s. Free memory does not matter: the per-process "
-		    "memlock limit does, and it counts every live MR of the process.",
+		    "pages) and refuses when that exceeds RLIMIT_MEMLOCK (%llu pages)%s. Free "
+		    "memory does not matter: the per-process memlock limit does, and it counts "
+		    "every live MR of the process.",
 		    (unsigned long long)m->pinned_pages_before,
 		    (unsigned long long)m->requested_pages,
 		    (unsigned long long)(m->pinned_pages_before + m->requested_pages),
 		    (unsigned long long)limit_pages,
-		    m->cap_checked ? " returned false (it checks the initial user namespace)"
-				   : " (not observed)");
+		    m->cap_checked ? "; capable(CAP_IPC_LOCK), which would lift the limit, "
+				     "returned false (it checks the initial user namespace)"
+				   : "; CAP_IPC_LOCK was not observed (assumed absent)");
 		memlock_fixes(ev, ctx, nccl, v);
 		return true;
 	}
