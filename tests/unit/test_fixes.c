@@ -1,0 +1,442 @@
+/* test_fixes.c - the fix list chosen per setting (fixes.h), from the
+ * recorded /proc trees and from hand-built contexts. */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "context.h"
+#include "fixes.h"
+#include "nccl.h"
+
+static const char *fixture(const char *scenario)
+{
+	static char path[PATH_MAX + 64];
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, sizeof(path), "%s/../../tests/fixtures/proc/%s", exe, scenario);
+			if (access(path, F_OK) == 0)
+				return path;
+		}
+	}
+	snprintf(path, sizeof(path), "tests/fixtures/proc/%s", scenario);
+	return path;
+}
+
+struct scenario {
+	struct proc_context ctx;
+	struct nccl_info nccl;
+	struct fix_list fixes;
+};
+
+/* A 16 MiB malloc'd buffer pins 4097 pages; the process had 64 KiB pinned. */
+#define REQUEST (4097ULL * 4096)
+#define PINNED  (64ULL * 1024)
+
+static struct scenario *run(const char *name, int pid, const char *cause, bool with_nccl)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	assert_non_null(s);
+	assert_int_equal(proc_context_read(fixture(name), pid, &s->ctx), 0);
+	if (with_nccl)
+		assert_int_equal(nccl_info_read(fixture(name), &s->ctx, &s->nccl), 0);
+	struct fix_input in = { .cause = cause, .ctx = &s->ctx, .nccl = with_nccl ? &s->nccl : NULL,
+				.have_limit = true, .limit_bytes = s->ctx.memlock_soft,
+				.have_pinned = true, .pinned_before = PINNED,
+				.have_request = true, .request_bytes = REQUEST };
+	int n = fixes_for(&in, &s->fixes);
+	assert_true(n > 0);
+	assert_int_equal(n, s->fixes.n);
+	return s;
+}
+
+/* index of the first fix of `kind` containing `text`, or -1 */
+static int find(const struct fix_list *l, int kind, const char *text)
+{
+	for (int i = 0; i < l->n; i++)
+		if ((kind < 0 || (int)l->items[i].kind == kind) && strstr(l->items[i].text, text))
+			return i;
+	return -1;
+}
+
+static void assert_nowhere(const struct fix_list *l, const char *text)
+{
+	for (int i = 0; i < l->n; i++)
+		if (strstr(l->items[i].text, text))
+			fail_msg("fix %d mentions \"%s\": %s", i, text, l->items[i].text);
+}
+
+/* text may appear in notes (explaining why it does not work), never as advice */
+static void assert_not_advised(const struct fix_list *l, const char *text)
+{
+	for (int i = 0; i < l->n; i++)
+		if ((l->items[i].kind == FIX_PRIMARY || l->items[i].kind == FIX_ALTERNATIVE) &&
+		    strstr(l->items[i].text, text))
+			fail_msg("fix %d advises \"%s\": %s", i, text, l->items[i].text);
+}
+
+static void test_systemd_service(void **state)
+{
+	(void)state;
+	struct scenario *s = run("systemd_service", 777, "memlock_limit", false);
+	const struct fix_list *l = &s->fixes;
+	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
+	assert_non_null(strstr(l->items[0].text, "LimitMEMLOCK=infinity"));
+	assert_non_null(strstr(l->items[0].text, "systemctl edit trainer.service"));
+	assert_non_null(strstr(l->items[0].text, "systemctl daemon-reload && systemctl restart trainer.service"));
+	/* 64 KiB pinned + 4097 pages = 16.1 MiB against a 64 KiB limit */
+	assert_non_null(strstr(l->items[0].text, "needs at least 16.1 MiB (limit 64 KiB)"));
+	assert_true(find(l, FIX_NOTE, "limits.conf does not apply to services") >= 0);
+	assert_nowhere(l, "ulimit -l");
+	assert_not_advised(l, "limits.conf");
+	free(s);
+}
+
+static void test_docker(void **state)
+{
+	(void)state;
+	struct scenario *s = run("docker", 4242, "memlock_limit", false);
+	const struct fix_list *l = &s->fixes;
+	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
+	assert_non_null(strstr(l->items[0].text, "--ulimit memlock=-1:-1"));
+	assert_non_null(strstr(l->items[0].text, "3f1e2d4c5b6a"));	/* which container */
+	assert_non_null(strstr(l->items[0].text, "limit 8 MiB"));
+	int cap = find(l, FIX_ALTERNATIVE, "--cap-add IPC_LOCK");
+	assert_true(cap > 0);
+	assert_non_null(strstr(l->items[cap].text, "rootful"));
+	assert_non_null(strstr(l->items[cap].text, "initial user namespace"));
+	assert_not_advised(l, "limits.conf");
+	assert_not_advised(l, "LimitMEMLOCK");
+	free(s);
+}
+
+static void test_k8s_containerd(void **state)
+{
+	(void)state;
+	struct scenario *s = run("k8s_containerd", 5151, "memlock_limit", true);
+	const struct fix_list *l = &s->fixes;
+	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
+	assert_non_null(strstr(l->items[0].text, "systemctl edit containerd"));
+	assert_non_null(strstr(l->items[0].text, "LimitMEMLOCK=infinity"));
+	assert_non_null(strstr(l->items[0].text, "delete the pod"));
+	assert_true(find(l, FIX_ALTERNATIVE, "securityContext") >= 0);
+	assert_true(find(l, FIX_NOTE, "1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d") >= 0);
+	assert_nowhere(l, "crio");
+	/* the user believes NCCL_IB_DISABLE_GDR did something */
+	assert_true(find(l, FIX_NOTE, "NCCL_IB_DISABLE_GDR") >= 0);
+	free(s);
+}
+
+static void test_slurm(void **state)
+{
+	(void)state;
+	struct scenario *s = run("slurm_step", 3010, "memlock_limit", false);
+	const struct fix_list *l = &s->fixes;
+	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
+	assert_non_null(strstr(l->items[0].text, "PropagateResourceLimitsExcept=MEMLOCK"));
+	assert_non_null(strstr(l->items[0].text, "slurmd.service"));
+	assert_non_null(strstr(l->items[0].text, "job 4711, step 0"));
+	assert_true(find(l, FIX_ALTERNATIVE, "login nodes") >= 0);
+	/* the step's hard limit is unlimited, so the script may raise its own */
+	assert_true(find(l, FIX_ALTERNATIVE, "`ulimit -l unlimited` at the top of the batch script") >= 0);
+	free(s);
+}
+
+static void test_mpirun_remote(void **state)
+{
+	(void)state;
+	struct scenario *s = run("mpirun_sshd", 6100, "memlock_limit", false);
+	const struct fix_list *l = &s->fixes;
+	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
+	assert_non_null(strstr(l->items[0].text, "prted(6050)"));
+	assert_non_null(strstr(l->items[0].text, "/etc/security/limits.d/ on EVERY node"));
+	assert_non_null(strstr(l->items[0].text, "UsePAM yes"));
+	assert_true(find(l, FIX_NOTE, "mpirun -x") >= 0);
+	assert_not_advised(l, "--ulimit");
+	free(s);
+}
+
+static void test_rootless(void **state)
+{
+	(void)state;
+	struct scenario *s = run("rootless_podman", 9001, "memlock_limit", false);
+	const struct fix_list *l = &s->fixes;
+	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
+	assert_non_null(strstr(l->items[0].text, "host side, for uid 1000"));
+	assert_non_null(strstr(l->items[0].text, "user@1000.service"));
+	int note = find(l, FIX_NOTE, "initial user namespace");
+	assert_true(note > 0);
+	assert_non_null(strstr(l->items[note].text, "has CAP_IPC_LOCK"));
+	assert_not_advised(l, "--cap-add");
+	free(s);
+}
+
+static void test_shell_hard_unlimited(void **state)
+{
+	(void)state;
+	struct scenario *s = run("shell", 3333, "memlock_limit", false);
+	const struct fix_list *l = &s->fixes;
+	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
+	assert_non_null(strstr(l->items[0].text, "ulimit -l unlimited"));
+	assert_non_null(strstr(l->items[0].text, "hard limit is unlimited"));
+	free(s);
+}
+
+/* Same shell, but the hard limit is low: ulimit alone cannot work. */
+static void test_shell_hard_low(void **state)
+{
+	(void)state;
+	struct proc_context c;
+	proc_context_init(&c, 10);
+	c.have = CTX_HAVE_MEMLOCK | CTX_HAVE_MEMLOCK_HARD | CTX_HAVE_LAUNCHERS;
+	c.memlock_soft = c.memlock_hard = 8 << 20;
+	c.n_launchers = 1;
+	c.launchers[0] = (struct ctx_launcher){ .pid = 9, .kind = CTX_L_SHELL, .comm = "bash" };
+	struct fix_input in = { .cause = "memlock_limit", .ctx = &c, .have_request = true,
+				.request_bytes = 32 << 20 };
+	struct fix_list l;
+	assert_true(fixes_for(&in, &l) > 0);
+	assert_non_null(strstr(l.items[0].text, "/etc/security/limits.d/"));
+	assert_non_null(strstr(l.items[0].text, "needs at least 32 MiB (limit 8 MiB)"));
+	assert_true(find(&l, FIX_NOTE, "alone fails here") >= 0);
+	assert_not_advised(&l, "ulimit -l unlimited");
+}
+
+static void test_memlock_zero(void **state)
+{
+	(void)state;
+	struct scenario *s = calloc(1, sizeof(*s));
+	assert_int_equal(proc_context_read(fixture("docker"), 4242, &s->ctx), 0);
+	assert_int_equal(nccl_info_read(fixture("docker"), &s->ctx, &s->nccl), 0);
+	struct fix_input in = { .cause = "memlock_zero", .ctx = &s->ctx, .nccl = &s->nccl,
+				.have_limit = true, .limit_bytes = 0 };
+	assert_true(fixes_for(&in, &s->fixes) > 0);
+	const struct fix_list *l = &s->fixes;
+	assert_int_equal(l->items[0].kind, FIX_NOTE);
+	assert_non_null(strstr(l->items[0].text, "RLIMIT_MEMLOCK is 0"));
+	assert_true(find(l, FIX_PRIMARY, "--ulimit memlock=-1:-1") > 0);
+	assert_int_equal(find(l, FIX_STOPGAP, ""), -1);	/* no NCCL knob helps at 0 */
+	free(s);
+}
+
+static void test_nccl_stopgaps(void **state)
+{
+	(void)state;
+	struct scenario *s = run("docker", 4242, "memlock_limit", true);
+	const struct fix_list *l = &s->fixes;
+	/* defaults: 2 channels x (1+1) x 9.2 MiB = 36.8 MiB without GDR, LL only
+	 * (2 MiB) with it; 1 MiB Simple buffers: 2 x 2 x 6.2 MiB = 24.8 MiB */
+	int i = find(l, FIX_STOPGAP, "NCCL_BUFFSIZE=1048576");
+	assert_true(i > 0);
+	assert_non_null(strstr(l->items[i].text, "from about 2 MiB-36.8 MiB to 2 MiB-24.8 MiB"));
+	assert_null(strstr(l->items[i].text, "still above the limit"));	/* 8 MiB limit, 2 MiB floor */
+	int c = find(l, FIX_STOPGAP, "NCCL_MAX_NCHANNELS");
+	assert_true(c > i);
+	assert_non_null(strstr(l->items[c].text, "18.4 MiB of pinned host memory per channel"));
+	int g = find(l, FIX_STOPGAP, "NCCL_NET_GDR_LEVEL=LOC");
+	assert_true(g > c);
+	assert_non_null(strstr(l->items[g].text, "peer memory"));
+	/* stopgaps come after the real fix */
+	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
+	free(s);
+
+	/* 64 MiB buffers against a 64 KiB limit: smaller buffers are not enough */
+	s = run("systemd_service", 777, "memlock_limit", true);
+	i = find(&s->fixes, FIX_STOPGAP, "NCCL_BUFFSIZE=1048576");
+	assert_true(i > 0);
+	assert_non_null(strstr(s->fixes.items[i].text, "from about 2 MiB-276.8 MiB"));
+	assert_non_null(strstr(s->fixes.items[i].text, "still above the limit (64 KiB)"));
+	free(s);
+
+	/* k8s: NCCL_BUFFSIZE is already tiny ("8M" = 8 bytes) and GDR is off */
+	s = run("k8s_containerd", 5151, "memlock_limit", true);
+	assert_int_equal(find(&s->fixes, -1, "NCCL_BUFFSIZE=1048576"), -1);
+	assert_int_equal(find(&s->fixes, FIX_STOPGAP, "NCCL_NET_GDR_LEVEL=LOC"), -1);
+	g = find(&s->fixes, FIX_NOTE, "turns GPUDirect RDMA off");
+	assert_true(g > 0);
+	assert_non_null(strstr(s->fixes.items[g].text, "about 20.8 MiB"));
+	/* the floor NCCL needs with GDR off (20.8 MiB) beats the 16 MiB request */
+	assert_non_null(strstr(s->fixes.items[0].text, "needs at least 20.8 MiB (limit 64 KiB)"));
+	free(s);
+}
+
+/* Settings without a recorded tree: a context from cgroup text (and a
+ * launcher where the setting needs one); the first fix must fit it. */
+static void test_setting_table(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *cgroup;
+		enum ctx_launcher_kind launcher;
+		enum ctx_setting setting;
+		const char *primary;	/* must be in the first PRIMARY fix */
+		const char *absent;	/* must not be advised (notes may explain it), or NULL */
+	} t[] = {
+		{ "0::/user.slice/user-1000.slice/user@1000.service/app.slice/jupyter.service\n", CTX_L_OTHER,
+		  CTX_SET_SYSTEMD_USER, "systemctl --user edit jupyter.service", "ulimit -l" },
+		{ "0::/kubepods.slice/kubepods-pod1b2c3d4e_5f60_4a7b_8c9d_0e1f2a3b4c5d.slice/crio-"
+		  "9b8a7c6d5e4f30211203f4e5d6c7b8a99a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d.scope\n",
+		  CTX_L_OTHER, CTX_SET_KUBERNETES, "default_ulimits = [\"memlock=-1:-1\"]", "containerd" },
+		{ "0::/machine.slice/libpod-c0ffee00deadbeef0123456789abcdef0123456789abcdef0123456789abcdef.scope\n",
+		  CTX_L_OTHER, CTX_SET_PODMAN, "podman run --ulimit memlock=-1:-1", NULL },
+		{ "0::/system.slice/nerdctl-c0ffee00deadbeef0123456789abcdef0123456789abcdef0123456789abcdef.scope\n",
+		  CTX_L_OTHER, CTX_SET_CONTAINERD, "nerdctl run --ulimit memlock=-1:-1", NULL },
+		{ "0::/machine.slice/crio-c0ffee00deadbeef0123456789abcdef0123456789abcdef0123456789abcdef.scope\n",
+		  CTX_L_OTHER, CTX_SET_CRIO, "[crio.runtime]", NULL },
+		{ "0::/lxc/c0ffee00deadbeef0123456789abcdef0123456789abcdef0123456789abcdef\n", CTX_L_OTHER,
+		  CTX_SET_CONTAINER, "process.rlimits", NULL },
+		{ "0::/system.slice/docker-c0ffee00deadbeef0123456789abcdef0123456789abcdef0123456789abcdef.scope\n",
+		  CTX_L_OTHER, CTX_SET_USERNS, "runtime daemon's unit `LimitMEMLOCK=infinity`", "--cap-add" },
+		{ "0::/user.slice/user-1000.slice/session-4.scope\n", CTX_L_MPIRUN, CTX_SET_MPI_LOCAL,
+		  "the shell that ran mpirun", NULL },
+		{ "0::/user.slice/user-1000.slice/session-4.scope\n", CTX_L_SHELL, CTX_SET_SHELL,
+		  "/etc/security/limits.d/", NULL },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct proc_context c;
+		proc_context_init(&c, 100);
+		proc_context_parse_cgroup(t[i].cgroup, &c);
+		if (t[i].setting == CTX_SET_USERNS) {	/* docker with userns-remap */
+			c.have |= CTX_HAVE_USERNS;
+			c.in_userns = true;
+		}
+		c.have |= CTX_HAVE_LAUNCHERS;
+		c.n_launchers = 1;
+		c.launchers[0] = (struct ctx_launcher){ .pid = 99, .kind = t[i].launcher, .comm = "x" };
+		assert_int_equal(proc_context_setting(&c), t[i].setting);
+		struct fix_input in = { .cause = "memlock_limit", .ctx = &c, .have_limit = true,
+					.limit_bytes = 65536 };
+		struct fix_list l;
+		assert_true(fixes_for(&in, &l) > 0);
+		int p = find(&l, FIX_PRIMARY, "");
+		assert_true(p >= 0);
+		if (!strstr(l.items[p].text, t[i].primary))
+			fail_msg("case %zu: \"%s\" not in: %s", i, t[i].primary, l.items[p].text);
+		if (t[i].absent)
+			assert_not_advised(&l, t[i].absent);
+	}
+}
+
+/* Every fix for every recorded setting fits its slot whole. */
+static void test_texts_fit(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		int pid;
+	} all[] = { { "docker", 4242 }, { "k8s_containerd", 5151 }, { "systemd_service", 777 },
+		    { "slurm_step", 3010 }, { "rootless_podman", 9001 }, { "mpirun_sshd", 6100 },
+		    { "shell", 3333 } };
+	static const char *const causes[] = { "memlock_limit", "memlock_zero" };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		for (size_t k = 0; k < 2; k++) {
+			struct scenario *s = run(all[i].name, all[i].pid, causes[k], true);
+			assert_false(s->fixes.truncated);
+			for (int j = 0; j < s->fixes.n; j++) {
+				size_t n = strlen(s->fixes.items[j].text);
+				if (n >= FIX_TEXT_MAX - 1)
+					fail_msg("%s/%s fix %d is cut: %s", all[i].name, causes[k], j,
+						 s->fixes.items[j].text);
+			}
+			free(s);
+		}
+	}
+}
+
+static void test_no_context(void **state)
+{
+	(void)state;
+	struct fix_input in = { .cause = "memlock_limit", .have_limit = true, .limit_bytes = 65536 };
+	struct fix_list l;
+	assert_true(fixes_for(&in, &l) > 0);
+	assert_int_equal(l.items[0].kind, FIX_PRIMARY);
+	assert_non_null(strstr(l.items[0].text, "LimitMEMLOCK=infinity"));
+	assert_non_null(strstr(l.items[0].text, "--ulimit memlock=-1:-1"));
+	assert_non_null(strstr(l.items[0].text, "limit now 64 KiB"));
+}
+
+static int custom_calls;
+static void custom_gen(const struct fix_input *in, struct fix_list *out)
+{
+	custom_calls++;
+	fix_add(out, FIX_PRIMARY, "load nvidia-peermem (%s)", in->cause);
+}
+
+static void test_registry(void **state)
+{
+	(void)state;
+	struct fix_input in = { .cause = "pin_device_memory" };
+	struct fix_list l;
+	assert_int_equal(fixes_for(&in, &l), -ENOENT);
+	assert_int_equal(l.n, 0);
+	assert_int_equal(fixes_register("pin_device_memory", custom_gen), 0);
+	assert_int_equal(fixes_register("pin_device_memory", custom_gen), -EEXIST);
+	assert_int_equal(fixes_register("memlock_limit", custom_gen), -EEXIST);
+	assert_int_equal(fixes_for(&in, &l), 1);
+	assert_int_equal(custom_calls, 1);
+	assert_string_equal(l.items[0].text, "load nvidia-peermem (pin_device_memory)");
+	assert_int_equal(fixes_for(NULL, &l), -EINVAL);
+
+	/* the list never overflows */
+	for (int i = 0; i < FIX_MAX + 3; i++)
+		fix_add(&l, FIX_NOTE, "n%d", i);
+	assert_int_equal(l.n, FIX_MAX);
+	assert_true(l.truncated);
+	assert_string_equal(fix_kind_name(FIX_STOPGAP), "stopgap");
+}
+
+static void test_needed_bytes(void **state)
+{
+	(void)state;
+	struct fix_input in = { .have_request = true, .request_bytes = REQUEST, .have_pinned = true,
+				.pinned_before = PINNED };
+	assert_true(fixes_needed_bytes(&in) == REQUEST + PINNED);
+	in.have_pinned = false;
+	assert_true(fixes_needed_bytes(&in) == REQUEST);
+	struct fix_input none = { 0 };
+	assert_true(fixes_needed_bytes(&none) == 0);
+
+	/* NCCL's floor counts when it is larger (and only when NCCL is mapped) */
+	struct nccl_info *n = calloc(1, sizeof(*n));
+	n->estimate.host_min = 64ULL << 20;
+	in.nccl = n;
+	assert_true(fixes_needed_bytes(&in) == REQUEST);
+	n->lib.found = true;
+	assert_true(fixes_needed_bytes(&in) == 64ULL << 20);
+	free(n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_systemd_service),
+		cmocka_unit_test(test_docker),
+		cmocka_unit_test(test_k8s_containerd),
+		cmocka_unit_test(test_slurm),
+		cmocka_unit_test(test_mpirun_remote),
+		cmocka_unit_test(test_rootless),
+		cmocka_unit_test(test_shell_hard_unlimited),
+		cmocka_unit_test(test_shell_hard_low),
+		cmocka_unit_test(test_memlock_zero),
+		cmocka_unit_test(test_nccl_stopgaps),
+		cmocka_unit_test(test_setting_table),
+		cmocka_unit_test(test_texts_fit),
+		cmocka_unit_test(test_no_context),
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_needed_bytes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
