@@ -109,7 +109,8 @@ struct mrt_event {
 	/* the command as the application sent it (REG_MR), when readable */
 	unsigned long long cmd_start, cmd_length, cmd_iova;
 	unsigned int cmd_access;
-	unsigned int cmd_valid;
+	unsigned int cmd_valid; /* 1: REG_MR command, 2: dma-buf attributes
+				 * (cmd_start = offset, dmabuf_fd) */
 	int dmabuf_fd;
 	unsigned int nsteps; /* may exceed MRT_TRAIL_MAX: the rest were lost */
 	struct mrt_memlock ml;

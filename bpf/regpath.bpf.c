@@ -80,6 +80,93 @@ int BPF_KRETPROBE(kretprobe_reg_mr, int ret)
 	return 0;
 }
 
+/* ---- the ioctl dispatcher: ib_uverbs_cmd_verbs(ufile, hdr, user_attrs) -------
+ * A dma-buf MR on a device whose driver lacks reg_user_mr_dmabuf never
+ * reaches the method handler: the method is absent from the device's uapi
+ * tree and the dispatcher refuses it.  So the dma-buf trail opens here, for
+ * object MR / method REG_DMABUF_MR only, and the attributes (fd, offset,
+ * length, iova, access) are read from the user's attribute array: they are
+ * what tells NCCL's harmless probe (fd -1, length 0) from a real failure. */
+#define UVERBS_OBJ_MR 7
+#define UVERBS_METH_REG_DMABUF_MR 4
+#define DMABUF_ATTRS_MAX 12
+
+static __always_inline bool is_reg_dmabuf(struct ib_uverbs_ioctl_hdr *hdr)
+{
+	return BPF_CORE_READ(hdr, object_id) == UVERBS_OBJ_MR &&
+	       BPF_CORE_READ(hdr, method_id) == UVERBS_METH_REG_DMABUF_MR;
+}
+
+static __always_inline void cmd_verbs_enter(struct ib_uverbs_ioctl_hdr *hdr, const void *uattrs)
+{
+	struct ib_uverbs_attr a;
+	struct mrt_ctx *c;
+	__u16 n;
+
+	if (!is_reg_dmabuf(hdr))
+		return;
+	c = ctx_open(MRT_SITE_UVERBS_REG_DMABUF);
+	if (!c)
+		return;
+	c->pend[MRT_SITE_UVERBS_REG_DMABUF][2] = 1; /* opened by the dispatcher */
+	if (c->depth != 1)
+		return;
+	n = BPF_CORE_READ(hdr, num_attrs);
+	for (int i = 0; i < DMABUF_ATTRS_MAX; i++) {
+		if (i >= n)
+			break;
+		if (bpf_probe_read_user(&a, sizeof(a), uattrs + i * sizeof(a)))
+			break;
+		switch (a.attr_id) {
+		case 2: c->ev.cmd_start = a.data; break; /* OFFSET */
+		case 3: c->ev.cmd_length = a.data; break; /* LENGTH */
+		case 4: c->ev.cmd_iova = a.data; break; /* IOVA */
+		case 5: c->ev.dmabuf_fd = (int)a.data; break; /* FD */
+		case 6: c->ev.cmd_access = (__u32)a.data; break; /* ACCESS_FLAGS */
+		}
+	}
+	c->ev.cmd_valid = 2; /* dma-buf attributes */
+}
+
+static __always_inline void cmd_verbs_exit(long ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (!c || !c->pend[MRT_SITE_UVERBS_REG_DMABUF][2] || c->depth != 1)
+		return;
+	step_add(c, MRT_SITE_UVERBS_REG_DMABUF, (int)ret, 0, 0, 0);
+	ctx_close(c, ret);
+}
+
+SEC("fentry/ib_uverbs_cmd_verbs")
+int BPF_PROG(fentry_cmd_verbs, void *ufile, struct ib_uverbs_ioctl_hdr *hdr, void *uattrs)
+{
+	cmd_verbs_enter(hdr, uattrs);
+	return 0;
+}
+
+SEC("fexit/ib_uverbs_cmd_verbs")
+int BPF_PROG(fexit_cmd_verbs, void *ufile, struct ib_uverbs_ioctl_hdr *hdr, void *uattrs, int ret)
+{
+	if (is_reg_dmabuf(hdr))
+		cmd_verbs_exit(ret);
+	return 0;
+}
+
+SEC("kprobe/ib_uverbs_cmd_verbs")
+int BPF_KPROBE(kprobe_cmd_verbs, void *ufile, struct ib_uverbs_ioctl_hdr *hdr, void *uattrs)
+{
+	cmd_verbs_enter(hdr, uattrs);
+	return 0;
+}
+
+SEC("kretprobe/ib_uverbs_cmd_verbs")
+int BPF_KRETPROBE(kretprobe_cmd_verbs, int ret)
+{
+	cmd_verbs_exit(ret);
+	return 0;
+}
+
 /* ---- dma-buf MR method handler ---------------------------------------------
  * Its arguments sit in ioctl attributes; the fd, offset and length are taken
  * at ib_umem_dmabuf_get below (or from the libibverbs uprobe). */
@@ -410,8 +497,11 @@ int BPF_KRETPROBE(kretprobe_pin_fast, int ret)
 SEC("fexit/ib_rdmacg_try_charge")
 int BPF_PROG(fexit_rdmacg, void *cg_obj, void *device, int index, int ret)
 {
-	struct mrt_ctx *c = ctx_get();
+	struct mrt_ctx *c;
 
+	if (ret >= 0)
+		return 0;
+	c = ctx_get();
 	if (c)
 		step_add(c, MRT_SITE_RDMACG_CHARGE, ret, index, 0, 0);
 	return 0;
@@ -529,6 +619,8 @@ int BPF_PROG(fexit_dmabuf_map, void *attach, int dir, void *ret)
 		step_add(c, MRT_SITE_DMABUF_MAP, (int)r, 0, 0, 0);
 	return 0;
 }
+
+#include "mlx5_sites.bpf.h"
 
 MRT_FORK_FOLLOWER(tp_fork_regpath)
 

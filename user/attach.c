@@ -35,6 +35,10 @@ struct site_def {
 static const struct site_def reg_sites[] = {
 	{ "reg_mr", "ib_uverbs_reg_mr", "REG_MR command args (start, iova, access) and final errno",
 	  true, "fentry_reg_mr", "fexit_reg_mr", "kprobe_reg_mr", "kretprobe_reg_mr" },
+	{ "uverbs_ioctl", "ib_uverbs_cmd_verbs",
+	  "dma-buf MR attributes (fd, offset, length) and errno, even where the driver lacks "
+	  "dma-buf",
+	  true, "fentry_cmd_verbs", "fexit_cmd_verbs", "kprobe_cmd_verbs", "kretprobe_cmd_verbs" },
 	{ "reg_dmabuf_mr", "ib_uverbs_handler_UVERBS_METHOD_REG_DMABUF_MR",
 	  "dma-buf MR method and final errno", true, "fentry_reg_dmabuf", "fexit_reg_dmabuf",
 	  "kprobe_reg_dmabuf", "kretprobe_reg_dmabuf" },
@@ -49,6 +53,16 @@ static const struct site_def reg_sites[] = {
 	  NULL, "kretprobe_rxe_reg" },
 	{ "mlx5_reg", "mlx5_ib_reg_user_mr", "mlx5 driver result", false, NULL, "fexit_mlx5_reg",
 	  NULL, "kretprobe_mlx5_reg" },
+	{ "mlx5_dmabuf_reg", "mlx5_ib_reg_user_mr_dmabuf", "mlx5 dma-buf MR result", false, NULL,
+	  "fexit_mlx5_reg_dmabuf", NULL, "kretprobe_mlx5_reg_dmabuf" },
+	{ "mlx5_reg_create", "reg_create", "mlx5 mkey creation result", false, NULL, NULL, NULL,
+	  "kretprobe_mlx5_reg_create" },
+	{ "mlx5_create_mr", "create_real_mr", "mlx5 MR creation result", false, NULL, NULL, NULL,
+	  "kretprobe_mlx5_create_real_mr" },
+	{ "mlx5_cmd", "mlx5_cmd_exec", "mlx5 firmware command opcode, status, syndrome", false,
+	  NULL, "fexit_mlx5_cmd", "kprobe_mlx5_cmd", "kretprobe_mlx5_cmd" },
+	{ "peer_get", "ib_peer_umem_get", "MLNX_OFED peer-memory client result (nvidia-peermem)",
+	  false, NULL, NULL, NULL, "kretprobe_peer_get" },
 	{ "pin", "pin_user_pages_fast", "page pinning result and the VMA's flags", false, NULL,
 	  "fexit_pin_fast", "kprobe_pin_fast", "kretprobe_pin_fast" },
 	{ "rdmacg", "ib_rdmacg_try_charge", "rdma cgroup charge result", false, NULL,
@@ -651,10 +665,10 @@ int tracer_armed_count(const struct tracer *t, bool openers_only)
 
 void tracer_print_sites(const struct tracer *t, FILE *out)
 {
-	fprintf(out, "%-14s %-10s %-10s %s\n", "SITE", "ARMED", "MODULE", "FUNCTION / NOTE");
+	fprintf(out, "%-16s %-10s %-10s %s\n", "SITE", "ARMED", "MODULE", "FUNCTION / NOTE");
 	for (int i = 0; i < t->nsites; i++) {
 		const struct site_status *s = &t->sites[i];
-		fprintf(out, "%-14s %-10s %-10s %s%s%s\n", s->name,
+		fprintf(out, "%-16s %-10s %-10s %s%s%s\n", s->name,
 			s->mech == MECH_NONE ? "no" : mech_name(s->mech),
 			s->module ? s->module : "-", s->func, s->reason[0] ? ": " : "", s->reason);
 	}

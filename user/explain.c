@@ -529,11 +529,18 @@ static bool explain_dmabuf(const struct mrt_event *ev, struct verdict *v, int er
 	if ((err == EOPNOTSUPP || err == EPROTONOSUPPORT) && get < 0) {
 		v->cause = CAUSE_DMABUF_UNSUPPORTED;
 		v->decisive_step = first_failed(ev, MRT_SITE_UVERBS_REG_DMABUF);
-		say(v->summary, "this RDMA device's driver does not support dma-buf MRs (%s)",
-		    errno_name(err));
+		if (ev->cmd_valid == 2)
+			say(v->summary,
+			    "this RDMA device's driver does not support dma-buf MRs (%s; fd %d, "
+			    "length %llu)",
+			    errno_name(err), ev->dmabuf_fd, (unsigned long long)ev->cmd_length);
+		else
+			say(v->summary, "this RDMA device's driver does not support dma-buf MRs (%s)",
+			    errno_name(err));
 		say(v->explanation,
 		    "The REG_DMABUF_MR method returned %s before looking at the fd: the driver has "
-		    "no reg_user_mr_dmabuf operation (soft-RoCE and older drivers).",
+		    "no reg_user_mr_dmabuf operation (soft-RoCE and older drivers), so the kernel "
+		    "does not even offer the method for this device.",
 		    errno_name(err));
 		fix(v, FIX_PRIMARY,
 		    "Use a NIC/driver with dma-buf support (mlx5 on kernel >= 5.12 with "
@@ -554,10 +561,13 @@ static bool nccl_dmabuf_probe_shape(const struct mrt_event *ev, int err)
 		return false;
 	if (err != EBADF && err != EOPNOTSUPP && err != EPROTONOSUPPORT)
 		return false;
-	/* With the fd seen, it must be -1 and the length 0. */
-	if (get >= 0 && (ev->dmabuf_fd != -1 || ev->steps[get].a1 != 0))
-		return false;
-	return true;
+	/* The shape must have been seen: the ioctl's attributes, or the fd and
+	 * size at ib_umem_dmabuf_get.  Without them mrtrace cannot tell. */
+	if (ev->cmd_valid == 2)
+		return ev->dmabuf_fd == -1 && ev->cmd_length == 0;
+	if (get >= 0)
+		return ev->dmabuf_fd == -1 && ev->steps[get].a1 == 0;
+	return false;
 }
 
 /* ---- the rest ------------------------------------------------------------- */

@@ -131,7 +131,14 @@ static struct json_object *evidence_to_json(const struct report *r)
 		add_u64(e, "live_mrs_seen", ev->ml.live_mrs);
 		add_u64(e, "live_pinned_bytes_seen", ev->ml.live_pages * PAGE_SZ);
 	}
-	if (ev->cmd_valid) {
+	if (ev->cmd_valid == 2) {
+		char acc[160];
+		add_u64(e, "dmabuf_offset", ev->cmd_start);
+		add_u64(e, "dmabuf_length", ev->cmd_length);
+		add_u64(e, "dmabuf_iova", ev->cmd_iova);
+		add_u64(e, "cmd_access", ev->cmd_access);
+		add_str(e, "cmd_access_names", access_names(ev->cmd_access, acc, sizeof(acc)));
+	} else if (ev->cmd_valid) {
 		char acc[160];
 		add_u64(e, "cmd_start", ev->cmd_start);
 		add_u64(e, "cmd_length", ev->cmd_length);

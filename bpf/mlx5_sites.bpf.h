@@ -1,0 +1,121 @@
+/* mlx5_sites.bpf.h - the mlx5 driver's part of a registration, included by
+ * regpath.bpf.c (the programs must share its per-thread trail map).
+ *
+ * mlx5_ib_reg_user_mr -> create_real_mr -> reg_create / the mkey cache ->
+ * mlx5_core_create_mkey -> mlx5_cmd_exec.  The firmware's verdict is in the
+ * command's output mailbox: status (out[0]) and syndrome (be32 at out[4]);
+ * the opcode is be16 at in[0].  Only failed commands join the trail: a
+ * registration issues several successful commands. */
+#ifndef MRTRACE_MLX5_SITES_BPF_H
+#define MRTRACE_MLX5_SITES_BPF_H
+
+static __always_inline void mlx5_cmd_result(const void *in, const void *out, int ret)
+{
+	struct mrt_ctx *c;
+	__u8 o[8] = {}, i[2] = {};
+
+	if (!ret)
+		return;
+	c = ctx_get();
+	if (!c)
+		return;
+	bpf_probe_read_kernel(i, sizeof(i), in);
+	bpf_probe_read_kernel(o, sizeof(o), out);
+	step_add(c, MRT_SITE_MLX5_CMD, ret, ((__u64)i[0] << 8) | i[1], o[0],
+		 ((__u64)o[4] << 24) | ((__u64)o[5] << 16) | ((__u64)o[6] << 8) | o[7]);
+}
+
+SEC("fexit/mlx5_cmd_exec")
+int BPF_PROG(fexit_mlx5_cmd, void *dev, void *in, int in_size, void *out, int out_size, int ret)
+{
+	mlx5_cmd_result(in, out, ret);
+	return 0;
+}
+
+SEC("kprobe/mlx5_cmd_exec")
+int BPF_KPROBE(kprobe_mlx5_cmd, void *dev, void *in, int in_size, void *out)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c) {
+		c->pend[MRT_SITE_MLX5_CMD][0] = (__u64)in;
+		c->pend[MRT_SITE_MLX5_CMD][1] = (__u64)out;
+	}
+	return 0;
+}
+
+SEC("kretprobe/mlx5_cmd_exec")
+int BPF_KRETPROBE(kretprobe_mlx5_cmd, int ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		mlx5_cmd_result((void *)c->pend[MRT_SITE_MLX5_CMD][0],
+				(void *)c->pend[MRT_SITE_MLX5_CMD][1], ret);
+	return 0;
+}
+
+/* reg_create(pd, umem, iova, access_flags, page_size, populate, access_mode)
+ * in 6.1 and 6.12; only its result is used, so a kretprobe serves any
+ * signature. */
+static __always_inline void mlx5_reg_result(const void *mr)
+{
+	long r = ptr_ret(mr);
+	struct mrt_ctx *c;
+
+	if (!r)
+		return;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_MLX5_REG, (int)r, 0, 0, 0);
+}
+
+SEC("kretprobe/reg_create")
+int BPF_KRETPROBE(kretprobe_mlx5_reg_create, void *mr)
+{
+	mlx5_reg_result(mr);
+	return 0;
+}
+
+SEC("kretprobe/create_real_mr")
+int BPF_KRETPROBE(kretprobe_mlx5_create_real_mr, void *mr)
+{
+	mlx5_reg_result(mr);
+	return 0;
+}
+
+SEC("fexit/mlx5_ib_reg_user_mr_dmabuf")
+int BPF_PROG(fexit_mlx5_reg_dmabuf, void *pd, u64 offset, u64 length, u64 virt_addr, int fd,
+	     int access_flags, void *attrs, void *mr)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), offset, length, virt_addr);
+	return 0;
+}
+
+SEC("kretprobe/mlx5_ib_reg_user_mr_dmabuf")
+int BPF_KRETPROBE(kretprobe_mlx5_reg_dmabuf, void *mr)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), 0, 0, 0);
+	return 0;
+}
+
+/* MLNX_OFED's peer-memory path: mlx5 calls ib_umem_get_peer -> __ib_umem_get
+ * and ib_peer_umem_get asks the peer clients (nvidia-peermem).  Out-of-tree
+ * modules rarely carry BTF: kprobes only; armed when the symbols exist. */
+SEC("kretprobe/ib_peer_umem_get")
+int BPF_KRETPROBE(kretprobe_peer_get, void *umem)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		step_add(c, MRT_SITE_PEER_GET, (int)ptr_ret(umem), 0, 0, 0);
+	return 0;
+}
+
+#endif

@@ -1,0 +1,77 @@
+# tests/vm/cases/sites.sh - the non-memlock failure sites on a real kernel:
+# each registration below fails for a different kernel reason, and mrtrace's
+# JSON must name that reason (cause) with the kernel's own evidence.
+#   [vvar] page (VM_IO|VM_PFNMAP, stands in for GPU BAR memory) -> pin_device_memory
+#   an address range just unmapped                               -> pin_fault
+#   a PROT_NONE mapping                                          -> pin_fault
+#   hugetlb mapping with an empty pool                           -> pin_hugetlb
+#   REMOTE_WRITE without LOCAL_WRITE                             -> bad_access_flags
+#   iova with another page offset than the address               -> iova_misaligned
+#   dma-buf MR on soft-RoCE (udmabuf fd)                         -> dmabuf_unsupported
+#   rdma cgroup hca_object limit                                 -> rdma_cgroup_limit
+# vm-timeout: 300
+. "$TOP/tests/vm/mrt-lib.sh"
+
+check watch_starts mrt_start watch
+
+expect() { # expect NAME CAUSE ERRNO_NAME JQ-EXTRA -- MRPROBE-ARGS
+	local name=$1 cause=$2 en=$3 extra=$4
+	shift 4
+	probe "$name" "$@"
+	mrt_wait_event "$PROBE_PID" || { _vm_line "FAIL $CASE:${name}_reported (no event for pid $PROBE_PID)"; return; }
+	local ev
+	ev=$(mrt_event "$PROBE_PID" | head -1)
+	jq_true "${name}_cause" "$ev" ".cause==\"$cause\" and .errno_name==\"$en\" and .certainty==\"proven\""
+	[ -n "$extra" ] && jq_true "${name}_evidence" "$ev" "$extra"
+}
+
+# VM_IO 0x4000 | VM_PFNMAP 0x400
+expect vvar pin_device_memory EFAULT \
+	'(.evidence.vm_flags | . as $f | ($f % 32768) >= 16384 or ($f % 2048) >= 1024) and .evidence.decisive_site=="pin_user_pages" and (.fixes|tostring|test("peermem"))' \
+	-- --mem vvar
+expect unmapped pin_fault EFAULT '.evidence.vma_present==false and (.summary|test("no mapping"))' \
+	-- --mem unmapped --size 64K
+expect protnone pin_fault EFAULT '.evidence.vma_present==true and (.summary|test("PROT_NONE"))' \
+	-- --mem prot-none --size 64K
+echo 0 > /proc/sys/vm/nr_hugepages
+expect hugetlb pin_hugetlb EFAULT '(.evidence.vm_flags / 4194304 | floor) % 2 == 1' \
+	-- --mem hugetlb --size 4M
+expect access bad_access_flags EINVAL '.evidence.cmd_access==2 and (.summary|test("LOCAL_WRITE"))' \
+	-- --access remote-write --size 64K
+expect iova iova_misaligned EINVAL '(.evidence.cmd_iova - .evidence.cmd_start) == 16' \
+	-- --api iova2 --iova-offset 16 --size 64K
+modprobe udmabuf 2>/dev/null
+if [ -c /dev/udmabuf ]; then
+	expect dmabuf dmabuf_unsupported EOPNOTSUPP '.api=="reg_dmabuf_mr"' \
+		-- --api dmabuf --mem udmabuf --size 64K
+	ev=$(mrt_event "$PROBE_PID" | head -1)
+	jq_true dmabuf_attrs "$ev" ".evidence.dmabuf_fd >= 0 and .evidence.dmabuf_length == 65536 and .harmless == false"
+else
+	note "no /dev/udmabuf on $(uname -r): dma-buf on rxe checked with fd -1 only"
+fi
+
+# NCCL's init probe: ibv_reg_dmabuf_mr(pd, 0, 0, 0, fd=-1, 0).  NCCL expects
+# EBADF (supported) or EOPNOTSUPP (not): mrtrace reports it as a harmless
+# probe, not as a failure, and hides it from text output.
+probe ncclprobe -- --api dmabuf --dmabuf-fd -1 --size 0
+check ncclprobe_reported mrt_wait_event "$PROBE_PID"
+ev=$(mrt_event "$PROBE_PID" | head -1)
+jq_true ncclprobe_harmless "$ev" '.event=="nccl_probe" and .harmless==true and .evidence.dmabuf_fd==-1 and .evidence.dmabuf_length==0 and (.errno_name=="EOPNOTSUPP" or .errno_name=="EBADF")'
+
+# rdma cgroup: a child cgroup allowing 1 verbs object (the PD) so the MR
+# object cannot be charged.
+cg=/sys/fs/cgroup/mrt-rdma
+rdma_cg() {
+	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup || return 1
+	grep -qw rdma /sys/fs/cgroup/cgroup.controllers || { echo "no rdma controller"; return 1; }
+	echo +rdma > /sys/fs/cgroup/cgroup.subtree_control || return 1
+	mkdir -p $cg && echo "rxe0 hca_handle=10 hca_object=1" > $cg/rdma.max && cat $cg/rdma.max
+}
+if check rdma_cgroup_setup rdma_cg; then
+	in_cg() { (echo $BASHPID > $cg/cgroup.procs && exec "$@"); }
+	export -f in_cg; export cg
+	expect cgroup rdma_cgroup_limit EAGAIN '.evidence.decisive_site=="ib_rdmacg_try_charge" or .evidence.decisive_site=="rdma_alloc_begin_uobject"' \
+		in_cg -- --size 64K
+fi
+
+check watch_stops mrt_stop
