@@ -1,0 +1,30 @@
+/* verbs.h - the RDMA device, its protection domain, and the three
+ * registration calls NCCL chooses between (DESIGN.md section 2). */
+#ifndef MRPROBE_VERBS_H
+#define MRPROBE_VERBS_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "memsrc.h"
+#include "names.h"
+
+struct rdma {
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	const char *name;
+};
+
+/* Opens the named device (NULL: the first) and allocates a PD.  Returns 0,
+ * or -1 with one sentence in err (no device at all, no such name, ...). */
+int mp_rdma_open(const char *want, struct rdma *r, char *err, size_t errlen);
+
+/* Registers b with the given API; NULL with the errno in *err on failure. */
+struct ibv_mr *mp_rdma_register(struct rdma *r, enum mr_api api, const struct mrbuf *b, uint64_t iova,
+			     unsigned access, int *err);
+
+void mp_rdma_close(struct rdma *r);
+
+#endif
