@@ -9,6 +9,7 @@
 #define MRTRACE_H
 
 #define MRT_COMM_LEN 16
+#define MRT_USTACK_MAX 16 /* user stack frames kept for a libibverbs call */
 #define MRT_TRAIL_MAX 32 /* a power of two: the BPF side masks indexes with it */
 
 /* Event kinds in the ring buffer. */
@@ -110,7 +111,8 @@ struct mrt_event {
 	unsigned long long cmd_start, cmd_length, cmd_iova;
 	unsigned int cmd_access;
 	unsigned int cmd_valid; /* 1: REG_MR command, 2: dma-buf attributes
-				 * (cmd_start = offset, dmabuf_fd) */
+				 * (cmd_start = offset, dmabuf_fd), 3: libibverbs
+				 * call arguments (uprobe) */
 	int dmabuf_fd;
 	unsigned int nsteps; /* may exceed MRT_TRAIL_MAX: the rest were lost */
 	struct mrt_memlock ml;
@@ -118,8 +120,23 @@ struct mrt_event {
 	unsigned long long sys_len; /* mlock len, or new rlimit cur */
 	unsigned long long sys_arg; /* mlockall flags, or new rlimit max */
 	int sysno;
-	int pad;
+	/* USER_CALL: whether libibverbs reached its ibv_cmd_* (the kernel), and
+	 * the user stack at the call (NCCL attribution) */
+	int cmd_reached;
+	unsigned int nustack;
+	unsigned int pad2;
+	unsigned long long ustack[MRT_USTACK_MAX];
 	struct mrt_step steps[MRT_TRAIL_MAX];
+};
+
+/* libibverbs entry points seen by uprobes (USER_CALL events: ev.opener). */
+enum mrt_api {
+	MRT_API_NONE = 0,
+	MRT_API_REG_MR = 1, /* ibv_reg_mr */
+	MRT_API_REG_MR_IOVA = 2, /* ibv_reg_mr_iova */
+	MRT_API_REG_MR_IOVA2 = 3, /* ibv_reg_mr_iova2 (NCCL with relaxed ordering) */
+	MRT_API_REG_DMABUF_MR = 4, /* ibv_reg_dmabuf_mr (NCCL's GPU buffers) */
+	MRT_API_MAX
 };
 
 /* Counters (one per-CPU array, indexed by these). */

@@ -23,6 +23,7 @@
 #include "mrtrace.h"
 #include "regpath.skel.h"
 #include "syscalls.skel.h"
+#include "libibverbs.skel.h"
 
 /* ---- the site table ----------------------------------------------------------
  * Program names refer to bpf/regpath.bpf.c.  NULL: no such flavour. */
@@ -107,6 +108,7 @@ const char *mech_name(enum mech m)
 	case MECH_FENTRY: return "fentry";
 	case MECH_KPROBE: return "kprobe";
 	case MECH_TRACEPOINT: return "tracepoint";
+	case MECH_UPROBE: return "uprobe";
 	default: return "none";
 	}
 }
@@ -567,6 +569,51 @@ static int open_syscalls(struct tracer *t, const struct tracer_opts *o)
 	return 0;
 }
 
+/* ---- libibverbs uprobes ----------------------------------------------------- */
+
+static void uprobe_site_update(struct tracer *t)
+{
+	struct site_status *st = &t->sites[t->up_site];
+	int funcs = 0;
+	size_t off = 0;
+
+	for (int i = 0; i < t->up.nlibs; i++)
+		funcs += t->up.libs[i].nfuncs;
+	st->mech = funcs ? MECH_UPROBE : MECH_NONE;
+	st->reason[0] = 0;
+	for (int i = 0; i < t->up.nlibs && off < SITE_REASON_MAX; i++)
+		if (t->up.libs[i].nfuncs)
+			off += snprintf(st->reason + off, SITE_REASON_MAX - off, "%s%s (%d)",
+					off ? ", " : "", t->up.libs[i].path, t->up.libs[i].nfuncs);
+	if (!funcs)
+		snprintf(st->reason, SITE_REASON_MAX, "%s", t->up.error);
+}
+
+static void open_uprobes(struct tracer *t, const struct tracer_opts *o)
+{
+	struct site_status *st = &t->sites[t->nsites];
+
+	t->up_site = t->nsites++;
+	st->name = "libibverbs";
+	st->func = "ibv_reg_mr*, ibv_reg_dmabuf_mr";
+	st->gives = "the API the application called, its arguments and user stack; refusals "
+		    "inside libibverbs";
+	st->opener = false;
+	st->module = strdup("user");
+	if (uprobes_open(&t->up, o)) {
+		st->mech = MECH_NONE;
+		snprintf(st->reason, SITE_REASON_MAX, "%s", t->up.error);
+		return;
+	}
+	uprobe_site_update(t);
+}
+
+void tracer_housekeeping(struct tracer *t)
+{
+	if (uprobes_scan(&t->up) > 0)
+		uprobe_site_update(t);
+}
+
 int tracer_open(struct tracer *t, const struct tracer_opts *o, tracer_event_fn fn, void *cookie)
 {
 	struct utsname u;
@@ -578,6 +625,7 @@ int tracer_open(struct tracer *t, const struct tracer_opts *o, tracer_event_fn f
 	ensure_tracefs();
 	if (open_regpath(t, o, true) || open_syscalls(t, o))
 		return -1;
+	open_uprobes(t, o);
 	if (!tracer_armed_count(t, false)) {
 		fprintf(stderr, "mrtrace: no evidence source could be armed on kernel %s\n",
 			t->kernel);
@@ -592,6 +640,13 @@ int tracer_open(struct tracer *t, const struct tracer_opts *o, tracer_event_fn f
 						 (ring_buffer_sample_fn)fn, cookie, NULL);
 		else if (ring_buffer__add(t->rb, bpf_map__fd(t->sys->maps.events),
 					  (ring_buffer_sample_fn)fn, cookie))
+			return -1;
+	}
+	if (t->up.skel) {
+		int fd = uprobes_events_fd(&t->up);
+		if (!t->rb)
+			t->rb = ring_buffer__new(fd, (ring_buffer_sample_fn)fn, cookie, NULL);
+		else if (ring_buffer__add(t->rb, fd, (ring_buffer_sample_fn)fn, cookie))
 			return -1;
 	}
 	if (!t->rb) {
@@ -611,6 +666,7 @@ int tracer_watch_tgid(struct tracer *t, int tgid)
 		err |= bpf_map_update_elem(bpf_map__fd(t->reg->maps.watched_tgids), &k, &one, 0);
 	if (t->sys_loaded)
 		err |= bpf_map_update_elem(bpf_map__fd(t->sys->maps.watched_tgids), &k, &one, 0);
+	err |= uprobes_watch_tgid(&t->up, tgid);
 	return err ? -1 : 0;
 }
 
@@ -621,6 +677,7 @@ void tracer_close(struct tracer *t)
 		bpf_link__destroy(t->links[i]);
 	regpath_bpf__destroy(t->reg);
 	syscalls_bpf__destroy(t->sys);
+	uprobes_close(&t->up);
 	for (int i = 0; i < t->nsites; i++)
 		free((void *)t->sites[i].module);
 	btf__free(vmlinux_btf);
@@ -652,6 +709,8 @@ void tracer_counters(const struct tracer *t, unsigned long long out[])
 		sum_counters(t->reg->maps.counters, out);
 	if (t->sys_loaded)
 		sum_counters(t->sys->maps.counters, out);
+	if (t->up.skel)
+		sum_counters(t->up.skel->maps.counters, out);
 }
 
 int tracer_armed_count(const struct tracer *t, bool openers_only)

@@ -17,6 +17,7 @@ enum mech {
 	MECH_FENTRY, /* fentry/fexit (BPF trampoline) */
 	MECH_KPROBE, /* kprobe/kretprobe */
 	MECH_TRACEPOINT, /* static tracepoint */
+	MECH_UPROBE, /* uprobe on a user-space library */
 };
 
 enum syscalls_policy {
@@ -33,7 +34,7 @@ struct tracer_opts {
 	bool verbose; /* libbpf's own messages */
 };
 
-#define SITE_REASON_MAX 200
+#define SITE_REASON_MAX 256
 
 struct site_status {
 	const char *name; /* short id, stable: "umem_get" */
@@ -46,6 +47,8 @@ struct site_status {
 };
 
 #define TRACER_MAX_SITES 40
+
+#include "uprobes.h"
 
 struct regpath_bpf;
 struct syscalls_bpf;
@@ -61,6 +64,8 @@ struct tracer {
 	int nlinks;
 	struct bpf_link *links[2 * TRACER_MAX_SITES];
 	bool reg_loaded, sys_loaded;
+	struct uprobes up; /* libibverbs */
+	int up_site; /* index of the libibverbs site */
 	char kernel[128];
 };
 
@@ -70,6 +75,8 @@ typedef int (*tracer_event_fn)(void *cookie, void *data, size_t size);
  * armed, -1 (with a message on stderr) when nothing could be. */
 int tracer_open(struct tracer *t, const struct tracer_opts *o, tracer_event_fn fn,
 		void *cookie);
+/* Periodic work between polls: look for new libibverbs copies to attach. */
+void tracer_housekeeping(struct tracer *t);
 /* Adds a process to the watched tree (-- CMD) in every loaded object. */
 int tracer_watch_tgid(struct tracer *t, int tgid);
 void tracer_close(struct tracer *t);

@@ -687,9 +687,12 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 	int err = ev->err;
 	int umem = find_step(ev, MRT_SITE_UMEM_GET);
 
+	if (ev->kind == MRT_EV_USER_CALL)
+		return explain_user_call(ev, ctx, nccl, v);
 	memset(v, 0, sizeof(*v));
 	v->decisive_step = -1;
 	v->certainty = CERT_PROVEN;
+	v->err = err;
 
 	if (ev->kind == MRT_EV_MLOCK_FAILURE) {
 		char l[32], p[32], r[32];
@@ -716,5 +719,132 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 	    explain_pin(ev, v) || explain_dma(ev, v) || explain_mlx5(ev, v))
 		return v->cause;
 	explain_unknown(ev, v, err);
+	return v->cause;
+}
+
+/* ---- user-level evidence (libibverbs uprobes) ----------------------------- */
+
+const char *api_name(unsigned int api)
+{
+	switch (api) {
+	case MRT_API_REG_MR: return "ibv_reg_mr";
+	case MRT_API_REG_MR_IOVA: return "ibv_reg_mr_iova";
+	case MRT_API_REG_MR_IOVA2: return "ibv_reg_mr_iova2";
+	case MRT_API_REG_DMABUF_MR: return "ibv_reg_dmabuf_mr";
+	default: return "?";
+	}
+}
+
+static uint64_t range_pages(uint64_t addr, uint64_t len)
+{
+	return ((addr + len + PAGE_SZ - 1) & ~(PAGE_SZ - 1)) / PAGE_SZ - addr / PAGE_SZ;
+}
+
+enum cause explain_user_call(const struct mrt_event *uev, const struct proc_context *ctx,
+			     const struct nccl_info *nccl, struct verdict *v)
+{
+	bool dmabuf = uev->opener == MRT_API_REG_DMABUF_MR;
+	char l[32], p[32], r[32], n[32];
+
+	memset(v, 0, sizeof(*v));
+	v->decisive_step = -1;
+	v->cause = CAUSE_UNKNOWN;
+	v->err = uev->err;
+
+	if (!uev->cmd_reached) {
+		/* libibverbs returned NULL without issuing the command */
+		v->certainty = CERT_PROVEN;
+		if (dmabuf) {
+			v->err = EOPNOTSUPP;
+			v->cause = CAUSE_DMABUF_UNSUPPORTED;
+			v->harmless = uev->dmabuf_fd == -1 && uev->cmd_length == 0;
+			say(v->summary,
+			    "libibverbs refused %s before the kernel (EOPNOTSUPP; fd %d, length "
+			    "%llu): the device's provider library has no dma-buf support",
+			    api_name(uev->opener), uev->dmabuf_fd,
+			    (unsigned long long)uev->cmd_length);
+			say(v->explanation,
+			    "The verbs provider for this device does not implement reg_dmabuf_mr, so "
+			    "libibverbs fails the call itself and the kernel is never asked.");
+			fix(v, FIX_PRIMARY,
+			    "Use a NIC whose provider supports dma-buf (mlx5 with rdma-core >= 34 on "
+			    "kernel >= 5.12), or NCCL_DMABUF_ENABLE=0 with nvidia-peermem for GPU "
+			    "memory.");
+			return v->cause;
+		}
+		say(v->summary, "%s failed inside libibverbs before the kernel was asked",
+		    api_name(uev->opener));
+		say(v->explanation,
+		    "No registration command reached the kernel; libibverbs' own checks (for "
+		    "instance madvise(MADV_DONTFORK) when fork support is enabled) failed.");
+		return v->cause;
+	}
+
+	v->certainty = CERT_INFERRED;
+	uint64_t pages = range_pages(uev->cmd_start, uev->cmd_length);
+	bool have_ml = ctx && (ctx->have & CTX_HAVE_MEMLOCK) && (ctx->have & CTX_HAVE_VMPIN);
+	bool cap = ctx && (ctx->have & CTX_HAVE_CAPS) && ctx->cap_ipc_lock && !ctx->in_userns;
+
+	if (uev->err == EPERM && have_ml && ctx->memlock_soft == 0 && !cap) {
+		v->cause = CAUSE_MEMLOCK_ZERO;
+	} else if (uev->err == ENOMEM && have_ml && !cap && ctx->memlock_soft != UINT64_MAX &&
+		   ctx->vm_pin + pages * PAGE_SZ > ctx->memlock_soft) {
+		v->cause = CAUSE_MEMLOCK_LIMIT;
+	} else if (dmabuf && (uev->err == EOPNOTSUPP || uev->err == EPROTONOSUPPORT)) {
+		v->cause = CAUSE_DMABUF_UNSUPPORTED;
+		v->harmless = uev->dmabuf_fd == -1 && uev->cmd_length == 0;
+		say(v->summary, "the kernel refused the dma-buf MR with %s (fd %d, length %llu)",
+		    errno_name(uev->err), uev->dmabuf_fd, (unsigned long long)uev->cmd_length);
+		say(v->explanation, "The RDMA driver does not support dma-buf MRs (inferred from "
+				    "the errno; no kernel site was observed).");
+		fix(v, FIX_PRIMARY, "Use a NIC/driver with dma-buf support, or "
+				    "NCCL_DMABUF_ENABLE=0 with nvidia-peermem for GPU memory.");
+		return v->cause;
+	} else if (dmabuf && uev->err == EBADF) {
+		v->cause = CAUSE_DMABUF_BAD_FD;
+		v->harmless = uev->dmabuf_fd == -1 && uev->cmd_length == 0;
+		say(v->summary, "dma-buf fd %d is not an open dma-buf (EBADF)", uev->dmabuf_fd);
+		say(v->explanation, "The kernel could not resolve the fd (inferred from the errno).");
+		return v->cause;
+	}
+	if (v->cause == CAUSE_MEMLOCK_LIMIT || v->cause == CAUSE_MEMLOCK_ZERO) {
+		v->has_memlock = true;
+		v->limit_bytes = ctx->memlock_soft;
+		v->pinned_before_bytes = ctx->vm_pin;
+		v->request_bytes = pages * PAGE_SZ;
+		v->need_bytes = v->pinned_before_bytes + v->request_bytes;
+		if (v->cause == CAUSE_MEMLOCK_ZERO)
+			say(v->summary, "RLIMIT_MEMLOCK is 0 and CAP_IPC_LOCK does not apply "
+					"(from /proc; kernel sites not armed)");
+		else
+			say(v->summary,
+			    "limit %s, pinned now %s (VmPin), this request %llu pages (%s): needs "
+			    "%s (from /proc; kernel sites not armed)",
+			    hb(v->limit_bytes, l), hb(v->pinned_before_bytes, p),
+			    (unsigned long long)pages, hb(v->request_bytes, r), hb(v->need_bytes, n));
+		say(v->explanation,
+		    "The kernel answered %s, and the process's own numbers explain it: ib_umem_get "
+		    "refuses when pinned_vm plus the request exceeds RLIMIT_MEMLOCK without "
+		    "CAP_IPC_LOCK. Inferred, not observed: this kernel does not let mrtrace probe "
+		    "ib_umem_get (see --list-probes).",
+		    errno_name(uev->err));
+		struct fix_input in = {
+			.cause = cause_name(v->cause),
+			.ctx = ctx,
+			.nccl = nccl,
+			.have_limit = true,
+			.have_pinned = true,
+			.have_request = true,
+			.limit_bytes = v->limit_bytes,
+			.pinned_before = v->pinned_before_bytes,
+			.request_bytes = v->request_bytes,
+		};
+		fixes_for(&in, &v->fixes);
+		return v->cause;
+	}
+	say(v->summary, "%s failed with %s; no kernel site was armed to say why",
+	    api_name(uev->opener), errno_name(uev->err));
+	say(v->explanation, "mrtrace does not guess: arm the kernel sites (a kernel that allows "
+			    "fentry or kprobes, with the RDMA modules loaded) to get the cause.");
 	return v->cause;
 }

@@ -54,6 +54,7 @@ enum certainty {
 struct verdict {
 	enum cause cause;
 	enum certainty certainty;
+	int err; /* the errno the verdict explains */
 	int decisive_step; /* index into ev->steps, -1 when none */
 	bool harmless; /* an expected probe (NCCL's dma-buf capability probe) */
 	/* memlock arithmetic, bytes (valid when has_memlock) */
@@ -67,6 +68,18 @@ struct verdict {
 /* ctx and nccl may be NULL (process gone, or replay).  Returns v->cause. */
 enum cause explain_event(const struct mrt_event *ev, const struct proc_context *ctx,
 			 const struct nccl_info *nccl, struct verdict *v);
+
+/* A failed libibverbs call seen by the uprobes with no kernel trail to join:
+ * the kernel sites are not armed here, or libibverbs refused before the
+ * kernel.  Kernel-free causes are proven (no command was issued); the rest
+ * are inferred from the errno and the process's /proc numbers (ctx), and
+ * marked CERT_INFERRED.  v->err receives the errno the call failed with
+ * (set by libibverbs when no command was issued). */
+enum cause explain_user_call(const struct mrt_event *uev, const struct proc_context *ctx,
+			     const struct nccl_info *nccl, struct verdict *v);
+
+/* "ibv_reg_mr_iova2" for an enum mrt_api value. */
+const char *api_name(unsigned int api);
 
 /* Helpers shared with output: names of sites, errnos and IB access bits. */
 const char *site_name(unsigned int site);

@@ -85,6 +85,7 @@ static struct json_object *raw_to_json(const struct mrt_event *ev)
 	add_u64(o, "sys_len", ev->sys_len);
 	add_u64(o, "sys_arg", ev->sys_arg);
 	add_i64(o, "sysno", ev->sysno);
+	add_i64(o, "cmd_reached", ev->cmd_reached);
 	add_u64(ml, "limit_cur", ev->ml.limit_cur);
 	add_u64(ml, "limit_max", ev->ml.limit_max);
 	add_u64(ml, "pinned_pages_before", ev->ml.pinned_pages_before);
@@ -131,7 +132,8 @@ static struct json_object *evidence_to_json(const struct report *r)
 		add_u64(e, "live_mrs_seen", ev->ml.live_mrs);
 		add_u64(e, "live_pinned_bytes_seen", ev->ml.live_pages * PAGE_SZ);
 	}
-	if (ev->cmd_valid == 2) {
+	bool user_dmabuf = ev->kind == MRT_EV_USER_CALL && ev->opener == MRT_API_REG_DMABUF_MR;
+	if (ev->cmd_valid == 2 || user_dmabuf) {
 		char acc[160];
 		add_u64(e, "dmabuf_offset", ev->cmd_start);
 		add_u64(e, "dmabuf_length", ev->cmd_length);
@@ -146,7 +148,8 @@ static struct json_object *evidence_to_json(const struct report *r)
 		add_u64(e, "cmd_access", ev->cmd_access);
 		add_str(e, "cmd_access_names", access_names(ev->cmd_access, acc, sizeof(acc)));
 	}
-	if (ev->opener == MRT_SITE_UVERBS_REG_DMABUF)
+	if ((ev->kind == MRT_EV_REG_FAILURE && ev->opener == MRT_SITE_UVERBS_REG_DMABUF) ||
+	    user_dmabuf)
 		add_i64(e, "dmabuf_fd", ev->dmabuf_fd);
 	if (r->v.decisive_step >= 0 && r->v.decisive_step < MRT_TRAIL_MAX) {
 		const struct mrt_step *s = &ev->steps[r->v.decisive_step];
@@ -244,6 +247,35 @@ static struct json_object *nccl_to_json(const struct nccl_info *n)
 	return o;
 }
 
+static struct json_object *user_call_to_json(const struct report *r, const struct mrt_event *u)
+{
+	struct json_object *o = json_object_new_object();
+	char acc[160];
+
+	add_str(o, "api", api_name(u->opener));
+	add_i64(o, "tid", u->tid);
+	if (u->opener == MRT_API_REG_DMABUF_MR) {
+		add_u64(o, "offset", u->cmd_start);
+		add_i64(o, "fd", u->dmabuf_fd);
+	} else {
+		add_u64(o, "addr", u->cmd_start);
+	}
+	add_u64(o, "length", u->cmd_length);
+	add_u64(o, "iova", u->cmd_iova);
+	add_u64(o, "access", u->cmd_access);
+	add_str(o, "access_names", access_names(u->cmd_access, acc, sizeof(acc)));
+	add_bool(o, "reached_kernel", u->cmd_reached);
+	if (u->cmd_reached)
+		add_str(o, "kernel_errno_name", errno_name(u->err));
+	if (r->ua.resolved) {
+		add_bool(o, "via_nccl", r->ua.via_nccl);
+		if (r->ua.caller[0])
+			add_str(o, "caller", r->ua.caller);
+		add_i64(o, "stack_frames", r->ua.frames);
+	}
+	return o;
+}
+
 struct json_object *report_to_json(const struct report *r)
 {
 	const struct mrt_event *ev = r->ev;
@@ -260,13 +292,15 @@ struct json_object *report_to_json(const struct report *r)
 	add_str(o, "comm", ev->comm);
 	add_i64(o, "uid", ev->uid);
 	add_str(o, "api", r->api);
-	add_i64(o, "errno", ev->err);
-	add_str(o, "errno_name", errno_name(ev->err));
+	add_i64(o, "errno", r->v.err);
+	add_str(o, "errno_name", errno_name(r->v.err));
 	add_str(o, "cause", cause_name(r->v.cause));
 	add_str(o, "certainty", r->v.certainty == CERT_PROVEN ? "proven" : "inferred");
 	add_bool(o, "harmless", r->v.harmless);
 	if (ev->kind == MRT_EV_MLOCK_FAILURE)
 		add_u64(o, "len", ev->sys_len);
+	else if (ev->kind == MRT_EV_USER_CALL)
+		add_u64(o, "len", ev->cmd_length);
 	else if (ev->ml.valid)
 		add_u64(o, "len", ev->ml.len);
 	else
@@ -288,6 +322,8 @@ struct json_object *report_to_json(const struct report *r)
 	json_object_object_add(o, "fixes", fixes);
 	json_object_object_add(o, "fix_details", details);
 	json_object_object_add(o, "trail", trail_to_json(ev));
+	if (r->uev)
+		json_object_object_add(o, "user_call", user_call_to_json(r, r->uev));
 	if (ev->nsteps > MRT_TRAIL_MAX)
 		add_u64(o, "trail_lost_steps", ev->nsteps - MRT_TRAIL_MAX);
 	if (r->have_ctx)
@@ -350,6 +386,8 @@ int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, si
 	U(sys_len, "sys_len");
 	U(sys_arg, "sys_arg");
 	U(sysno, "sysno");
+	if (json_object_object_get_ex(raw, "cmd_reached", &x))
+		ev->cmd_reached = json_object_get_int(x);
 	if (json_object_object_get_ex(raw, "comm", &x) && json_object_is_type(x, json_type_string))
 		snprintf(ev->comm, sizeof(ev->comm), "%s", json_object_get_string(x));
 	if (!json_object_object_get_ex(raw, "ml", &ml) || !json_object_is_type(ml, json_type_object)) {

@@ -84,7 +84,10 @@ void report_print_text(FILE *out, const struct report *r, bool verbose)
 
 	fprintf(out, "\n%s%s: pid %u (%s) tid %u uid %u: %s (errno %d)%s%s\n",
 		r->v.harmless ? "[harmless probe] " : "", what, ev->pid, ev->comm, ev->tid, ev->uid,
-		errno_name(ev->err), ev->err, r->api ? " from " : "", r->api ? r->api : "");
+		errno_name(r->v.err), r->v.err, r->api ? " from " : "", r->api ? r->api : "");
+	if (r->uev && r->ua.resolved)
+		fprintf(out, "  called from: %s%s\n", r->ua.caller[0] ? r->ua.caller : "(unresolved)",
+			r->ua.via_nccl ? " (NCCL is on the stack)" : "");
 	fprintf(out, "  cause: %s%s\n", cause_name(r->v.cause),
 		r->v.certainty == CERT_INFERRED ? " (inferred: no kernel site observed)" : "");
 	fprintf(out, "  %s\n", r->v.summary);

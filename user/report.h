@@ -10,9 +10,12 @@
 #include "context.h"
 #include "explain.h"
 #include "nccl.h"
+#include "ustack.h"
 
 struct report {
-	const struct mrt_event *ev;
+	const struct mrt_event *ev; /* the kernel trail, or the user call alone */
+	const struct mrt_event *uev; /* the libibverbs call joined to ev, or NULL */
+	struct ustack_attr ua; /* where that call came from */
 	struct verdict v;
 	bool have_ctx; /* /proc was read while the process was alive */
 	struct proc_context ctx;

@@ -18,6 +18,7 @@
 #include "attach.h"
 #include "commands.h"
 #include "report.h"
+#include "ustack.h"
 
 struct watch_args {
 	int pid;
@@ -131,6 +132,7 @@ static void on_signal(int sig)
 struct watch_state {
 	struct watch_args *a;
 	unsigned long events, harmless;
+	bool uprobes_armed; /* kernel events wait for their libibverbs call */
 };
 
 static const char *api_of(const struct mrt_event *ev)
@@ -154,37 +156,41 @@ static void print_json(struct json_object *o)
 	fflush(out);
 }
 
-static int on_event(void *cookie, void *data, size_t size)
+/* Kernel events wait briefly for the libibverbs call that caused them (the
+ * uprobe's record arrives after the kernel's, at the library's return), so
+ * the two are reported as one: same thread, kernel first. */
+#define PENDING_MAX 64
+#define PENDING_WAIT_S 0.3
+
+struct pending {
+	bool used;
+	double since;
+	struct mrt_event ev;
+};
+static struct pending pending[PENDING_MAX];
+
+static double mono_s(void)
 {
-	struct watch_state *w = cookie;
-	const struct mrt_event *ev = data;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void report_event(struct watch_state *w, const struct mrt_event *ev,
+			 const struct mrt_event *uev)
+{
 	static struct report r; /* large: keep off the stack */
 
-	if (size < sizeof(*ev))
-		return 0;
-	if (ev->kind == MRT_EV_RLIMIT_SET) {
-		if (w->a->json) {
-			struct json_object *o = json_object_new_object();
-			json_object_object_add(o, "event", json_object_new_string("memlock_limit_set"));
-			json_object_object_add(o, "pid", json_object_new_int(ev->pid));
-			json_object_object_add(o, "comm", json_object_new_string(ev->comm));
-			json_object_object_add(o, "target_pid", json_object_new_int64(ev->cmd_start));
-			json_object_object_add(o, "soft_bytes", json_object_new_uint64(ev->sys_len));
-			json_object_object_add(o, "hard_bytes", json_object_new_uint64(ev->sys_arg));
-			json_object_object_add(o, "errno", json_object_new_int(ev->err));
-			print_json(o);
-			json_object_put(o);
-		}
-		return 0;
-	}
 	memset(&r, 0, sizeof(r));
 	r.ev = ev;
-	r.api = api_of(ev);
+	r.uev = uev;
+	r.api = uev ? api_name(uev->opener) : api_of(ev);
 	r.have_ctx = proc_context_read("/", ev->pid, &r.ctx) == 0;
 	if (!r.have_ctx) {
 		struct proc_context_event pe = {
 			.pid = ev->pid,
-			.have = CTX_HAVE_UID | CTX_HAVE_MEMLOCK | CTX_HAVE_CGROUP_ID | CTX_HAVE_COMM,
+			.have = CTX_HAVE_UID | CTX_HAVE_COMM | CTX_HAVE_CGROUP_ID |
+				(ev->ml.valid || ev->kind == MRT_EV_MLOCK_FAILURE ? CTX_HAVE_MEMLOCK : 0),
 			.uid = ev->uid,
 			.memlock_cur = ev->ml.limit_cur,
 			.cgroup_id = ev->cgroup_id,
@@ -193,12 +199,16 @@ static int on_event(void *cookie, void *data, size_t size)
 		proc_context_from_event("/", &pe, &r.ctx);
 		r.have_ctx = true;
 	}
+	if (uev)
+		ustack_attribute(uev->pid, uev->ustack,
+				 uev->nustack < MRT_USTACK_MAX ? (int)uev->nustack : MRT_USTACK_MAX,
+				 &r.ua);
 	r.have_nccl = nccl_info_read("/", &r.ctx, &r.nccl) == 0;
 	explain_event(ev, &r.ctx, r.have_nccl ? &r.nccl : NULL, &r.v);
 	if (r.v.harmless) {
 		w->harmless++;
 		if (!w->a->all && !w->a->json)
-			return 0;
+			return;
 	}
 	w->events++;
 	if (w->a->json) {
@@ -210,7 +220,74 @@ static int on_event(void *cookie, void *data, size_t size)
 	} else {
 		report_print_text(out, &r, w->a->verbose);
 	}
-	return 0;
+}
+
+/* Report kernel events whose user call did not come (or cannot come). */
+static void flush_pending(struct watch_state *w, bool all)
+{
+	double now = mono_s();
+
+	for (int i = 0; i < PENDING_MAX; i++)
+		if (pending[i].used && (all || now - pending[i].since >= PENDING_WAIT_S)) {
+			pending[i].used = false;
+			report_event(w, &pending[i].ev, NULL);
+		}
+}
+
+static void print_rlimit(const struct mrt_event *ev)
+{
+	struct json_object *o = json_object_new_object();
+	json_object_object_add(o, "event", json_object_new_string("memlock_limit_set"));
+	json_object_object_add(o, "pid", json_object_new_int(ev->pid));
+	json_object_object_add(o, "comm", json_object_new_string(ev->comm));
+	json_object_object_add(o, "target_pid", json_object_new_int64(ev->cmd_start));
+	json_object_object_add(o, "soft_bytes", json_object_new_uint64(ev->sys_len));
+	json_object_object_add(o, "hard_bytes", json_object_new_uint64(ev->sys_arg));
+	json_object_object_add(o, "errno", json_object_new_int(ev->err));
+	print_json(o);
+	json_object_put(o);
+}
+
+static int on_event(void *cookie, void *data, size_t size)
+{
+	struct watch_state *w = cookie;
+	const struct mrt_event *ev = data;
+
+	if (size < sizeof(*ev))
+		return 0;
+	switch (ev->kind) {
+	case MRT_EV_RLIMIT_SET:
+		if (w->a->json)
+			print_rlimit(ev);
+		return 0;
+	case MRT_EV_USER_CALL:
+		for (int i = 0; i < PENDING_MAX; i++)
+			if (pending[i].used && pending[i].ev.tid == ev->tid &&
+			    pending[i].ev.ts_ns <= ev->ts_ns) {
+				pending[i].used = false;
+				report_event(w, &pending[i].ev, ev);
+				return 0;
+			}
+		/* no kernel trail: kernel sites unarmed, or refused in libibverbs */
+		report_event(w, ev, ev);
+		return 0;
+	case MRT_EV_REG_FAILURE:
+		if (w->uprobes_armed) {
+			for (int i = 0; i < PENDING_MAX; i++)
+				if (!pending[i].used) {
+					pending[i].used = true;
+					pending[i].since = mono_s();
+					pending[i].ev = *ev;
+					return 0;
+				}
+			flush_pending(w, true);
+		}
+		report_event(w, ev, NULL);
+		return 0;
+	default:
+		report_event(w, ev, NULL);
+		return 0;
+	}
 }
 
 /* Fork the command now, stopped on a pipe, so its pid can be put in the
@@ -382,7 +459,10 @@ int cmd_watch(int argc, char **argv)
 	double t0 = now_s();
 	bool child_done = false;
 	while (!stop) {
+		w.uprobes_armed = t.sites[t.up_site].mech == MECH_UPROBE;
 		int err = ring_buffer__poll(t.rb, 100);
+		flush_pending(&w, false);
+		tracer_housekeeping(&t);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "mrtrace watch: polling the ring buffer: %s\n", strerror(-err));
 			ret = 1;
@@ -404,6 +484,7 @@ int cmd_watch(int argc, char **argv)
 		}
 	}
 	ring_buffer__consume(t.rb);
+	flush_pending(&w, true);
 	print_stop(&t, &w, now_s() - t0);
 	tracer_close(&t);
 	if (child > 0) {

@@ -26,7 +26,8 @@ ev=$(mrt_event "$PROBE_PID")
 jq_true nobody64k_cause "$ev" '.cause=="memlock_limit" and .errno==12 and .errno_name=="ENOMEM"'
 jq_true nobody64k_numbers "$ev" ".evidence.memlock_limit_bytes==65536 and .evidence.requested_pages==4097 and .evidence.pinned_bytes_before==0 and .len==$M16"
 jq_true nobody64k_no_cap "$ev" '.evidence.cap_ipc_lock==false and .evidence.cap_ipc_lock_checked==true'
-jq_true nobody64k_who "$ev" '.uid==65534 and .comm=="mrprobe" and .tid>0 and .api=="reg_mr"'
+jq_true nobody64k_who "$ev" '.uid==65534 and .comm=="mrprobe" and .tid>0'
+jq_true nobody64k_api_from_uprobe "$ev" ".api==\"ibv_reg_mr_iova2\" and .user_call.reached_kernel==true and .user_call.length==$M16 and .user_call.tid==.tid"
 jq_true nobody64k_fix "$ev" '(.fixes|length)>0 and (.summary|test("limit 64 KiB"))'
 
 # 2. limit 0: can_do_mlock() refuses before anything is pinned

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/* libibverbs.bpf.c - the application's side of a registration, by uprobes on
+ * libibverbs: which API it called (ibv_reg_mr, _iova2, ibv_reg_dmabuf_mr),
+ * with which arguments, from which code (user stack), and whether the library
+ * reached the kernel at all (ibv_cmd_reg_mr / ibv_cmd_reg_dmabuf_mr and the
+ * errno they return).
+ *
+ * Uprobes work where kernel probes do not (locked-down kernels, no RDMA
+ * BTF), and they see refusals that never reach the kernel: a provider
+ * without dma-buf support fails ibv_reg_dmabuf_mr inside libibverbs.
+ * User space attaches these programs to every libibverbs inode that a
+ * process maps (user/uprobes.c); a failed call becomes one USER_CALL event.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "common.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct ucall {
+	int depth; /* ibv_reg_mr may call ibv_reg_mr_iova2: the outer one names the API */
+	int pad;
+	struct mrt_event ev;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 512);
+	__type(key, __u32);
+	__type(value, struct ucall);
+} ucalls SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ucall);
+} ucall_zero SEC(".maps");
+
+static __always_inline void call_enter(struct pt_regs *ctx, __u32 api, __u64 addr, __u64 len,
+				       __u64 iova, __u32 access, int fd)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), zero = 0;
+	struct ucall *u = bpf_map_lookup_elem(&ucalls, &tid);
+	long n;
+
+	if (u) {
+		u->depth++;
+		return;
+	}
+	if (!task_wanted())
+		return;
+	u = bpf_map_lookup_elem(&ucall_zero, &zero);
+	if (!u || bpf_map_update_elem(&ucalls, &tid, u, BPF_NOEXIST))
+		return;
+	u = bpf_map_lookup_elem(&ucalls, &tid);
+	if (!u)
+		return;
+	u->depth = 1;
+	u->ev.kind = MRT_EV_USER_CALL;
+	u->ev.opener = api;
+	u->ev.cmd_start = addr;
+	u->ev.cmd_length = len;
+	u->ev.cmd_iova = iova;
+	u->ev.cmd_access = access;
+	u->ev.cmd_valid = 3;
+	u->ev.dmabuf_fd = fd;
+	fill_task(&u->ev);
+	n = bpf_get_stack(ctx, u->ev.ustack, sizeof(u->ev.ustack), BPF_F_USER_STACK);
+	u->ev.nustack = n > 0 ? n / sizeof(__u64) : 0;
+}
+
+static __always_inline void call_exit(const void *mr)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct ucall *u = bpf_map_lookup_elem(&ucalls, &tid);
+
+	if (!u)
+		return;
+	if (--u->depth > 0)
+		return;
+	if (!mr) {
+		u->ev.ts_ns = bpf_ktime_get_ns();
+		if (bpf_ringbuf_output(&events, &u->ev, sizeof(u->ev), 0))
+			count(MRT_CNT_DROPS);
+		else
+			count(MRT_CNT_EVENTS);
+	}
+	count(MRT_CNT_REGS);
+	bpf_map_delete_elem(&ucalls, &tid);
+}
+
+/* ibv_cmd_reg_mr / ibv_cmd_reg_dmabuf_mr return 0 or an errno: the kernel's
+ * answer as libibverbs saw it. */
+static __always_inline void cmd_exit(long ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct ucall *u = bpf_map_lookup_elem(&ucalls, &tid);
+
+	if (!u)
+		return;
+	u->ev.cmd_reached = 1;
+	u->ev.err = ret < 0 ? (int)-ret : (int)ret;
+}
+
+SEC("uprobe") /* BPF_KPROBE: libbpf 1.1 has no BPF_UPROBE; same registers */
+int BPF_KPROBE(up_reg_mr, void *pd, void *addr, size_t len, int access)
+{
+	call_enter(ctx, MRT_API_REG_MR, (__u64)addr, len, (__u64)addr, access, -1);
+	return 0;
+}
+
+SEC("uprobe")
+int BPF_KPROBE(up_reg_mr_iova, void *pd, void *addr, size_t len, __u64 iova, int access)
+{
+	call_enter(ctx, MRT_API_REG_MR_IOVA, (__u64)addr, len, iova, access, -1);
+	return 0;
+}
+
+SEC("uprobe")
+int BPF_KPROBE(up_reg_mr_iova2, void *pd, void *addr, size_t len, __u64 iova, unsigned int access)
+{
+	call_enter(ctx, MRT_API_REG_MR_IOVA2, (__u64)addr, len, iova, access, -1);
+	return 0;
+}
+
+/* Six arguments: BPF_KPROBE stops at five in libbpf 1.1; access is in r9. */
+SEC("uprobe")
+int up_reg_dmabuf_mr(struct pt_regs *ctx)
+{
+	call_enter(ctx, MRT_API_REG_DMABUF_MR, PT_REGS_PARM2(ctx), PT_REGS_PARM3(ctx),
+		   PT_REGS_PARM4(ctx), (__u32)ctx->r9, (int)PT_REGS_PARM5(ctx));
+	return 0;
+}
+
+SEC("uretprobe")
+int BPF_KRETPROBE(uret_reg, void *mr)
+{
+	call_exit(mr);
+	return 0;
+}
+
+SEC("uretprobe")
+int BPF_KRETPROBE(uret_cmd, int ret)
+{
+	cmd_exit(ret);
+	return 0;
+}
+
+MRT_FORK_FOLLOWER(tp_fork_uprobes)
