@@ -56,7 +56,7 @@ static void print_context(FILE *out, const struct report *r)
 
 static void print_nccl(FILE *out, const struct nccl_info *n, const struct verdict *v)
 {
-	char b1[32], b2[32];
+	char b1[32], b2[32], b3[32];
 
 	if (!n->lib.found)
 		return;
@@ -72,7 +72,7 @@ static void print_nccl(FILE *out, const struct nccl_info *n, const struct verdic
 			     "(limit %s)\n",
 			fmt_bytes(n->estimate.host_min, b1, sizeof(b1)),
 			fmt_bytes(n->estimate.host_max, b2, sizeof(b2)),
-			fmt_bytes(v->limit_bytes, b1, sizeof(b1)));
+			fmt_bytes(v->limit_bytes, b3, sizeof(b3)));
 	for (int i = 0; i < n->lint.n; i++)
 		fprintf(out, "    ! %s\n", n->lint.f[i].message);
 }

@@ -176,17 +176,58 @@ static double mono_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The failing process may exit right after the failure: its /proc is read
+ * as soon as its first record arrives and kept a few seconds, so a report
+ * completed later (joined with the libibverbs call) still has it. */
+#define CTX_CACHE_MAX 16
+#define CTX_CACHE_TTL_S 10.0
+
+struct ctx_cache {
+	int pid;
+	double t;
+	bool have_nccl;
+	struct proc_context ctx;
+	struct nccl_info nccl;
+};
+static struct ctx_cache ctx_cache[CTX_CACHE_MAX];
+
+static struct ctx_cache *context_of(int pid)
+{
+	double now = mono_s();
+	struct ctx_cache *slot = &ctx_cache[0];
+
+	for (int i = 0; i < CTX_CACHE_MAX; i++) {
+		struct ctx_cache *c = &ctx_cache[i];
+		if (c->pid == pid && now - c->t < CTX_CACHE_TTL_S)
+			return c;
+		if (c->t < slot->t)
+			slot = c;
+	}
+	if (proc_context_read("/", pid, &slot->ctx))
+		return NULL;
+	slot->pid = pid;
+	slot->t = now;
+	slot->have_nccl = nccl_info_read("/", &slot->ctx, &slot->nccl) == 0;
+	return slot;
+}
+
 static void report_event(struct watch_state *w, const struct mrt_event *ev,
 			 const struct mrt_event *uev)
 {
 	static struct report r; /* large: keep off the stack */
+	struct ctx_cache *cc = context_of(ev->pid);
 
 	memset(&r, 0, sizeof(r));
 	r.ev = ev;
 	r.uev = uev;
 	r.api = uev ? api_name(uev->opener) : api_of(ev);
-	r.have_ctx = proc_context_read("/", ev->pid, &r.ctx) == 0;
-	if (!r.have_ctx) {
+	if (cc) {
+		r.have_ctx = true;
+		r.ctx = cc->ctx;
+		r.have_nccl = cc->have_nccl;
+		if (cc->have_nccl)
+			r.nccl = cc->nccl;
+	} else {
 		struct proc_context_event pe = {
 			.pid = ev->pid,
 			.have = CTX_HAVE_UID | CTX_HAVE_COMM | CTX_HAVE_CGROUP_ID |
@@ -200,10 +241,9 @@ static void report_event(struct watch_state *w, const struct mrt_event *ev,
 		r.have_ctx = true;
 	}
 	if (uev)
-		ustack_attribute(uev->pid, uev->ustack,
+		ustack_attribute(uev->pid, (const uint64_t *)uev->ustack,
 				 uev->nustack < MRT_USTACK_MAX ? (int)uev->nustack : MRT_USTACK_MAX,
 				 &r.ua);
-	r.have_nccl = nccl_info_read("/", &r.ctx, &r.nccl) == 0;
 	explain_event(ev, &r.ctx, r.have_nccl ? &r.nccl : NULL, &r.v);
 	if (r.v.harmless) {
 		w->harmless++;
@@ -272,6 +312,7 @@ static int on_event(void *cookie, void *data, size_t size)
 		report_event(w, ev, ev);
 		return 0;
 	case MRT_EV_REG_FAILURE:
+		context_of(ev->pid); /* now, while the process is most likely alive */
 		if (w->uprobes_armed) {
 			for (int i = 0; i < PENDING_MAX; i++)
 				if (!pending[i].used) {

@@ -1,0 +1,79 @@
+/* nccl_job - a stand-in for an NCCL job, for VM tests of mrtrace's job
+ * awareness: it maps a "libnccl" (the stand-in library given as argv[1],
+ * loaded with dlopen like NCCL's plugins), and registers SIZE bytes on DEVICE
+ * from a second thread (NCCL's proxy thread) through that library, so the
+ * registration's user stack has a frame inside it.
+ *
+ * Usage: nccl_job LIBNCCL DEVICE SIZE_BYTES
+ * Prints "pid=P tid=T result=OK|FAIL errno=E"; exit 0 on success, 1 on a
+ * failed registration, 2 on setup errors. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+
+typedef struct ibv_mr *(*reg_fn)(struct ibv_pd *, void *, size_t);
+
+struct job {
+	reg_fn reg;
+	struct ibv_pd *pd;
+	void *buf;
+	size_t len;
+	int err;
+	long tid;
+};
+
+static void *proxy_thread(void *arg)
+{
+	struct job *j = arg;
+	j->tid = syscall(SYS_gettid);
+	struct ibv_mr *mr = j->reg(j->pd, j->buf, j->len);
+	j->err = mr ? 0 : errno;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s LIBNCCL DEVICE SIZE_BYTES\n", argv[0]);
+		return 2;
+	}
+	void *lib = dlopen(argv[1], RTLD_NOW);
+	if (!lib) {
+		fprintf(stderr, "dlopen %s: %s\n", argv[1], dlerror());
+		return 2;
+	}
+	struct job j = { .reg = (reg_fn)dlsym(lib, "ncclStandinRegMr") };
+	int n = 0;
+	struct ibv_device **devs = ibv_get_device_list(&n);
+	struct ibv_context *ctx = NULL;
+	for (int i = 0; devs && i < n; i++)
+		if (!strcmp(ibv_get_device_name(devs[i]), argv[2]))
+			ctx = ibv_open_device(devs[i]);
+	if (!j.reg || !ctx || !(j.pd = ibv_alloc_pd(ctx))) {
+		fprintf(stderr, "setup failed: %s\n", strerror(errno));
+		return 2;
+	}
+	j.len = strtoull(argv[3], NULL, 0);
+	j.buf = mmap(NULL, j.len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (j.buf == MAP_FAILED)
+		return 2;
+	pthread_t t;
+	pthread_create(&t, NULL, proxy_thread, &j);
+	pthread_join(t, NULL);
+	printf("pid=%d tid=%ld result=%s errno=%d\n", getpid(), j.tid, j.err ? "FAIL" : "OK", j.err);
+	fflush(stdout);
+	/* A real NCCL job does not vanish the instant a registration fails: it
+	 * logs the WARN, tears down communicators and aborts, which takes a while.
+	 * Linger like that so an observer can read /proc, as it would in life. */
+	if (j.err)
+		sleep(1);
+	return j.err ? 1 : 0;
+}
