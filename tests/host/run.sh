@@ -142,5 +142,34 @@ if start_watch pid -p "$target"; then
 	jq_true pid_filter_right_one "$(jq -c 'select(.event=="mlock_failure")' "$W")" ".len==3145728 and .pid==$target"
 fi
 
+# ---- libibverbs uprobes: a process that starts after mrtrace and loads a
+# libibverbs (a stand-in: this kernel has no RDMA) is found by mrtrace's scan,
+# and its failed registration is explained from user-level evidence and
+# /proc, marked as inferred (no kernel site can be armed here).
+FAKEDIR=$OUT/fakelib
+mkdir -p "$FAKEDIR"
+cp "$TOP/build/tests/helpers/libibverbs_fake" "$FAKEDIR/libibverbs.so.1"
+VU=$TOP/build/tests/helpers/verbs_user
+if start_watch uprobe; then
+	prlimit --memlock=65536:65536 $NOBODY "$VU" "$FAKEDIR/libibverbs.so.1" 3 16777216 > "$OUT/vu.txt" 2>&1
+	pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$OUT/vu.txt")
+	check uprobe_call_failed grep -q 'result=FAIL errno=12' "$OUT/vu.txt"
+	wait_line "$W" "\"pid\":$pid," 10
+	ev=$(jq -c "select(.event==\"reg_failure\" and .pid==$pid)" "$W")
+	jq_true uprobe_api "$ev" '.api=="ibv_reg_mr_iova2" and .user_call.reached_kernel==true and .user_call.length==16777216'
+	jq_true uprobe_inferred_memlock "$ev" '.cause=="memlock_limit" and .certainty=="inferred" and .errno_name=="ENOMEM"'
+	jq_true uprobe_numbers_from_proc "$ev" '.summary|test("limit 64 KiB")'
+	# NCCL's dma-buf probe, refused inside the library
+	"$VU" -d "$FAKEDIR/libibverbs.so.1" 3 > "$OUT/vud.txt" 2>&1
+	pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$OUT/vud.txt")
+	wait_line "$W" "\"pid\":$pid," 10
+	ev=$(jq -c "select(.pid==$pid)" "$W")
+	jq_true uprobe_dmabuf_probe_harmless "$ev" '.event=="nccl_probe" and .cause=="dmabuf_unsupported" and .harmless==true and .user_call.reached_kernel==false'
+	start=$(grep -m1 '"event":"start"' "$W")
+	stop_watch
+else
+	bad uprobe_watch_starts
+fi
+
 echo "host: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
