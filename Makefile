@@ -57,9 +57,12 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	@echo "  SKEL    $@"
 	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/user/%.o: user/%.c user/*.h bpf/mrtrace.h $(SKELS) | $(BUILD)/user
+$(BUILD)/user/%.o: user/%.c user/*.h bpf/mrtrace.h | $(BUILD)/user
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+# only the loaders include the generated skeletons
+$(BUILD)/user/attach.o $(BUILD)/user/uprobes.o: $(SKELS)
 
 $(LIB): $(LIB_OBJS)
 	@echo "  AR      $@"

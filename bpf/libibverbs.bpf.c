@@ -68,8 +68,14 @@ static __always_inline void call_enter(struct pt_regs *ctx, __u32 api, __u64 add
 	u->ev.cmd_valid = 3;
 	u->ev.dmabuf_fd = fd;
 	fill_task(&u->ev);
-	n = bpf_get_stack(ctx, u->ev.ustack, sizeof(u->ev.ustack), BPF_F_USER_STACK);
-	u->ev.nustack = n > 0 ? n / sizeof(__u64) : 0;
+	/* Frame 0: the return address on top of the stack at function entry,
+	 * i.e. the caller itself, found even in code built without frame
+	 * pointers (most of it).  The frame-pointer walk follows. */
+	if (bpf_probe_read_user(&u->ev.ustack[0], sizeof(__u64), (void *)PT_REGS_SP(ctx)))
+		u->ev.ustack[0] = 0;
+	n = bpf_get_stack(ctx, &u->ev.ustack[1], sizeof(u->ev.ustack) - sizeof(__u64),
+			  BPF_F_USER_STACK);
+	u->ev.nustack = 1 + (n > 0 ? n / sizeof(__u64) : 0);
 }
 
 static __always_inline void call_exit(const void *mr)

@@ -1,0 +1,388 @@
+/* test_check.c - `mrtrace check` on the recorded node trees in
+ * tests/fixtures/check (written by make_fixtures.py): verdicts, classes,
+ * topology and the JSON document. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+/* Fixtures live beside the sources: look relative to the test binary
+ * (build/tests/..) first, then to the working directory. */
+static const char *fixture(const char *name)
+{
+	static char path[PATH_MAX];
+	char exe[PATH_MAX / 2];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, sizeof(path), "%s/../../tests/fixtures/check/%s", exe, name);
+			if (access(path, F_OK) == 0)
+				return path;
+		}
+	}
+	snprintf(path, sizeof(path), "tests/fixtures/check/%s", name);
+	return path;
+}
+
+/* One report at a time, freed by the next run and by the group teardown. */
+static struct chk_report report;
+
+static struct chk_report *run(const char *name, int pid)
+{
+	struct chk_options o = { .root = fixture(name), .pid = pid };
+	chk_report_free(&report);
+	assert_int_equal(chk_run(&o, &report), 0);
+	return &report;
+}
+
+static enum chk_verdict verdict(const struct chk_report *r, const char *id)
+{
+	const struct chk_item *it = chk_find(r, id);
+	if (!it)
+		fail_msg("no item %s", id);
+	return it->verdict;
+}
+
+static const struct chk_item *item(const struct chk_report *r, const char *id)
+{
+	const struct chk_item *it = chk_find(r, id);
+	if (!it)
+		fail_msg("no item %s", id);
+	return it;
+}
+
+static json_object *jp(json_object *o, const char *a, const char *b)
+{
+	json_object *x = NULL, *y = NULL;
+	assert_true(json_object_object_get_ex(o, a, &x));
+	if (!b)
+		return x;
+	assert_true(json_object_object_get_ex(x, b, &y));
+	return y;
+}
+
+static const char *summary_class(const struct chk_report *r)
+{
+	return json_object_get_string(jp(r->doc, "summary", "class"));
+}
+
+static char *text_of(const struct chk_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	chk_print_text(r, f);
+	fclose(f);
+	return buf;
+}
+
+/* ---- the healthy 8-GPU / 8-NIC node ------------------------------------- */
+
+static void test_h100_node_all_ok(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("h100", 0);
+	for (int i = 0; i < r->n_items; i++)
+		if (r->items[i].verdict != CHK_OK)
+			fail_msg("%s is %s: %s", r->items[i].id, chk_verdict_name(r->items[i].verdict),
+				 r->items[i].value);
+	assert_int_equal(chk_overall(r), CHK_OK);
+	assert_int_equal(chk_exit_status(r), 0);
+	assert_int_equal(r->inv.n_gpus, 8);
+	assert_int_equal(r->inv.n_rdma, 8);
+	assert_string_equal(summary_class(r), "none");
+	assert_string_equal(r->hostname, "gpu-a01");
+	assert_string_equal(r->kernel, "6.8.0-45-generic");
+	/* GPUs are numbered in PCI order, as nvidia-smi does */
+	assert_string_equal(r->inv.gpus[0].bdf, "0000:19:00.0");
+	assert_string_equal(r->inv.gpus[7].bdf, "0000:da:00.0");
+	assert_string_equal(r->inv.rdma[0].driver, "mlx5_core");
+	assert_string_equal(r->inv.rdma[0].bdf, "0000:18:00.0");
+}
+
+static void test_h100_topology_pix_node_sys(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("h100", 0);
+	const struct chk_inventory *v = &r->inv;
+	/* GPU i shares a switch with mlx5_i; same NUMA node otherwise NODE,
+	 * the other socket SYS */
+	for (int g = 0; g < 8; g++)
+		for (int n = 0; n < 8; n++) {
+			enum chk_topo want = g == n ? CHK_TOPO_PIX :
+					     (g < 4) == (n < 4) ? CHK_TOPO_NODE : CHK_TOPO_SYS;
+			enum chk_topo got = chk_topo_classify(v->gpus[g].path, v->gpus[g].numa,
+							      v->rdma[n].path, v->rdma[n].numa);
+			if (got != want)
+				fail_msg("GPU%d-mlx5_%d: %s, want %s", g, n, chk_topo_name(got),
+					 chk_topo_name(want));
+		}
+	json_object *near = jp(r->doc, "topology", "nearest");
+	assert_int_equal(json_object_array_length(near), 8);
+	json_object *n3 = json_object_array_get_idx(near, 3);
+	assert_string_equal(json_object_get_string(jp(n3, "class", NULL)), "PIX");
+	assert_string_equal(json_object_get_string(jp(n3, "nic", NULL)), "mlx5_3");
+	json_object *row = jp(jp(r->doc, "topology", "matrix"), "GPU0", NULL);
+	assert_string_equal(json_object_get_string(jp(row, "mlx5_4", NULL)), "SYS");
+}
+
+static void test_h100_sections(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("h100", 0);
+	assert_string_equal(json_object_get_string(jp(r->doc, "iommu", "mode")), "passthrough");
+	assert_string_equal(json_object_get_string(jp(r->doc, "gpudirect", "path")), "dmabuf");
+	assert_string_equal(json_object_get_string(jp(r->doc, "gpudirect", "nvidia_driver")), "550.90.07");
+	assert_true(json_object_get_boolean(jp(r->doc, "gpudirect", "nvidia_open_module")));
+	json_object *dev = json_object_array_get_idx(jp(r->doc, "rdma", "devices"), 2);
+	assert_string_equal(json_object_get_string(jp(dev, "fw_ver", NULL)), "28.39.1002");
+	assert_string_equal(json_object_get_string(jp(jp(dev, "dev_node", NULL), "open", NULL)), "ok");
+	json_object *port = json_object_array_get_idx(jp(dev, "ports", NULL), 0);
+	assert_string_equal(json_object_get_string(jp(port, "state", NULL)), "ACTIVE");
+	assert_int_equal(json_object_get_int(jp(port, "state_num", NULL)), 4);
+	assert_int_equal(json_object_get_int(jp(port, "lid", NULL)), 0x23);
+	assert_int_equal(json_object_get_int(jp(port, "gid_count", NULL)), 1);
+	/* the slurmd unit sets infinity, so systemd's 8 MiB default is moot */
+	assert_int_equal(verdict(r, "memlock.systemd_default"), CHK_OK);
+	assert_int_equal(verdict(r, "memlock.unit.slurmd.service"), CHK_OK);
+	assert_null(chk_find(r, "memlock.slurm_propagate"));   /* Except=MEMLOCK */
+	assert_int_equal(verdict(r, "nccl.ib_hca"), CHK_OK);
+}
+
+static void test_h100_process(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("h100", 4242);
+	assert_true(r->have_target);
+	assert_int_equal(verdict(r, "memlock.limit"), CHK_OK);
+	assert_string_equal(item(r, "memlock.limit")->value, "soft unlimited, hard unlimited");
+	assert_int_equal(verdict(r, "memlock.pinned"), CHK_OK);
+	assert_non_null(strstr(item(r, "memlock.pinned")->value, "VmPin 1.2 GiB"));
+	assert_int_equal(verdict(r, "nccl.library"), CHK_OK);
+	assert_non_null(strstr(item(r, "nccl.library")->value, "2.21.5"));
+	assert_string_equal(json_object_get_string(jp(r->doc, "target", "setting")), "slurm");
+	/* device nodes are looked up in the process's mount namespace */
+	assert_string_equal(json_object_get_string(jp(r->doc, "rdma", "dev_dir")),
+			    "/proc/4242/root/dev/infiniband");
+	assert_int_equal(verdict(r, "rdma.mlx5_0.uverbs"), CHK_OK);
+	/* no defaults section with -p: the job's own limit is what counts */
+	assert_null(chk_find(r, "memlock.this_shell"));
+	assert_int_equal(chk_exit_status(r), 0);
+}
+
+/* ---- inside a container without RDMA passthrough ------------------------- */
+
+static void test_container_no_dev_infiniband(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("container", 0);
+	const struct chk_item *it = item(r, "rdma.mlx5_0.uverbs");
+	assert_int_equal(it->verdict, CHK_FAIL);
+	assert_int_equal(it->cls, CHK_CLS_ENV);
+	assert_non_null(strstr(it->value, "missing"));
+	assert_non_null(strstr(it->note, "RDMA passthrough"));
+	assert_non_null(strstr(it->fix, "--device=/dev/infiniband"));
+	/* the ports themselves are fine: this is not an InfiniBand problem */
+	assert_int_equal(verdict(r, "rdma.mlx5_0.port1"), CHK_OK);
+	assert_string_equal(summary_class(r), "environment");
+	assert_int_equal(chk_exit_status(r), 1);
+	/* the operator's shell limit is shown, labelled, and only warns */
+	it = item(r, "memlock.this_shell");
+	assert_int_equal(it->verdict, CHK_WARN);
+	assert_non_null(strstr(it->value, "not the job's"));
+	/* no systemd in the container: no systemd line at all */
+	assert_null(chk_find(r, "memlock.systemd_default"));
+	json_object *dn = jp(json_object_array_get_idx(jp(r->doc, "rdma", "devices"), 1),
+			     "dev_node", NULL);
+	assert_false(json_object_get_boolean(jp(dn, "present", NULL)));
+	assert_string_equal(json_object_get_string(jp(dn, "open", NULL)), "ENOENT");
+}
+
+static void test_container_process(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("container", 1);
+	const struct chk_item *it = item(r, "memlock.limit");
+	assert_int_equal(it->verdict, CHK_FAIL);
+	assert_string_equal(it->value, "soft 8 MiB, hard 8 MiB");
+	assert_non_null(strstr(it->note, "ENOMEM"));
+	assert_true(it->fix[0] != '\0');
+	assert_int_equal(verdict(r, "memlock.cap_ipc_lock"), CHK_OK);
+	assert_non_null(strstr(item(r, "memlock.cap_ipc_lock")->value, "not held"));
+	/* the popular variable that no NCCL reads */
+	it = item(r, "nccl.lint.NCCL_IB_DISABLE_GDR");
+	assert_int_equal(it->verdict, CHK_WARN);
+	assert_non_null(strstr(it->fix, "NCCL_NET_GDR_LEVEL"));
+	assert_int_equal(verdict(r, "rdma.mlx5_1.uverbs"), CHK_FAIL);
+	assert_string_equal(summary_class(r), "environment");
+	json_object *p = jp(jp(r->doc, "memlock", "process"), "soft_bytes", NULL);
+	assert_int_equal(json_object_get_int64(p), 8 << 20);
+}
+
+/* ---- ports down, no SM, limited PKey ------------------------------------ */
+
+static void test_portdown_ib_verdicts(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("portdown", 0);
+	assert_int_equal(verdict(r, "rdma.mlx5_0.port1"), CHK_OK);
+	const struct chk_item *it = item(r, "rdma.mlx5_1.port1");
+	assert_int_equal(it->verdict, CHK_FAIL);
+	assert_int_equal(it->cls, CHK_CLS_IB);
+	assert_non_null(strstr(it->value, "DOWN Polling"));
+	assert_non_null(strstr(it->note, "cable"));
+	it = item(r, "rdma.mlx5_2.port1");
+	assert_int_equal(it->verdict, CHK_FAIL);
+	assert_non_null(strstr(it->note, "subnet manager"));
+	assert_non_null(strstr(it->fix, "sminfo"));
+	it = item(r, "rdma.mlx5_3.port1");
+	assert_int_equal(it->verdict, CHK_WARN);
+	assert_non_null(strstr(it->value, "PKeys 0x7fff"));
+	/* device access is fine: the problem is the fabric */
+	assert_int_equal(verdict(r, "rdma.mlx5_1.uverbs"), CHK_OK);
+	assert_string_equal(summary_class(r), "infiniband");
+	assert_int_equal(chk_exit_status(r), 1);
+}
+
+static void test_portdown_environment_warnings(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("portdown", 0);
+	assert_int_equal(verdict(r, "iommu.mode"), CHK_WARN);
+	assert_string_equal(json_object_get_string(jp(r->doc, "iommu", "mode")), "translated");
+	const struct chk_item *it = item(r, "iommu.acs");
+	assert_int_equal(it->verdict, CHK_WARN);
+	assert_non_null(strstr(it->value, "3 switch ports"));
+	assert_int_equal(verdict(r, "hugepages.2048kB"), CHK_WARN);
+	assert_int_equal(verdict(r, "hugepages.1048576kB"), CHK_OK);
+	it = item(r, "topology.gdr");
+	assert_int_equal(it->verdict, CHK_WARN);
+	assert_non_null(strstr(it->value, "GPU1 NODE"));
+	/* proprietary driver, no peermem, but dma-buf works: no warning */
+	assert_int_equal(verdict(r, "gpudirect.peermem"), CHK_OK);
+}
+
+static void test_portdown_topology_classes(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("portdown", 0);
+	const struct chk_inventory *v = &r->inv;
+	static const enum chk_topo want[2][4] = {
+		{ CHK_TOPO_PXB, CHK_TOPO_PHB, CHK_TOPO_SYS, CHK_TOPO_SYS },
+		{ CHK_TOPO_NODE, CHK_TOPO_NODE, CHK_TOPO_SYS, CHK_TOPO_SYS },
+	};
+	assert_int_equal(v->n_gpus, 2);
+	assert_int_equal(v->n_rdma, 4);
+	for (int g = 0; g < 2; g++)
+		for (int n = 0; n < 4; n++)
+			assert_int_equal(chk_topo_classify(v->gpus[g].path, v->gpus[g].numa,
+							   v->rdma[n].path, v->rdma[n].numa), want[g][n]);
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+static void test_text_verdict_first(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("portdown", 0);
+	char *t = text_of(r);
+	/* the verdict and the class come before any area */
+	char *res = strstr(t, "RESULT  FAIL  InfiniBand resource problem");
+	assert_non_null(res);
+	assert_true(res < strstr(t, "\nMEMLOCK"));
+	assert_non_null(strstr(t, "\nNEXT\n"));
+	assert_non_null(strstr(t, "  FAIL  mlx5_1 port 1         DOWN Polling"));
+	assert_non_null(strstr(t, "  GPU0 05:00.0            PXB    PHB    SYS    SYS  0"));
+	/* human units, not raw numbers */
+	assert_non_null(strstr(t, "1024 total (2 GiB)"));
+	free(t);
+}
+
+static void test_json_document(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("h100", 4242);
+	const char *s = chk_json_string(r);
+	assert_null(strchr(s, '\n'));   /* one line */
+	json_object *d = json_tokener_parse(s);
+	assert_non_null(d);
+	assert_string_equal(json_object_get_string(jp(d, "schema", NULL)), CHK_SCHEMA);
+	assert_string_equal(json_object_get_string(jp(d, "host", "hostname")), "gpu-a01");
+	assert_string_equal(json_object_get_string(jp(d, "host", "kernel")), "6.8.0-45-generic");
+	assert_int_equal(json_object_get_int(jp(d, "target", "pid")), 4242);
+	assert_string_equal(json_object_get_string(jp(d, "summary", "verdict")), "ok");
+	json_object *items = jp(d, "items", NULL);
+	assert_true(json_object_array_length(items) > 20);
+	json_object *first = json_object_array_get_idx(items, 0);
+	const char *keys[] = { "id", "area", "verdict", "class", "title", "value", "note", "fix" };
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		assert_true(json_object_object_get_ex(first, keys[i], NULL));
+	assert_string_equal(json_object_get_string(jp(jp(d, "memlock", "process"), "soft_bytes", NULL)),
+			    "unlimited");
+	json_object_put(d);
+}
+
+static void test_missing_process(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("h100", 99999);
+	assert_false(r->have_target);
+	assert_int_equal(verdict(r, "target.process"), CHK_UNKNOWN);
+	assert_non_null(strstr(item(r, "target.process")->value, "no such process"));
+}
+
+static void test_empty_root(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/mrtrace-check-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	struct chk_report r;
+	struct chk_options o = { .root = dir };
+	assert_int_equal(chk_run(&o, &r), 0);
+	/* nothing readable: unknowns and a missing RDMA stack, no crash */
+	assert_int_equal(verdict(&r, "rdma.devices"), CHK_FAIL);
+	assert_int_equal(verdict(&r, "hugepages"), CHK_UNKNOWN);
+	assert_string_equal(r.hostname, "unknown");
+	chk_report_free(&r);
+	rmdir(dir);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	chk_report_free(&report);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_h100_node_all_ok),
+		cmocka_unit_test(test_h100_topology_pix_node_sys),
+		cmocka_unit_test(test_h100_sections),
+		cmocka_unit_test(test_h100_process),
+		cmocka_unit_test(test_container_no_dev_infiniband),
+		cmocka_unit_test(test_container_process),
+		cmocka_unit_test(test_portdown_ib_verdicts),
+		cmocka_unit_test(test_portdown_environment_warnings),
+		cmocka_unit_test(test_portdown_topology_classes),
+		cmocka_unit_test(test_text_verdict_first),
+		cmocka_unit_test(test_json_document),
+		cmocka_unit_test(test_missing_process),
+		cmocka_unit_test(test_empty_root),
+	};
+	return cmocka_run_group_tests(tests, NULL, teardown);
+}
