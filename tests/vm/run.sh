@@ -1,0 +1,370 @@
+#!/bin/bash
+# tests/vm/run.sh - run a script as root inside a QEMU guest booted from a
+# stock Debian kernel with soft-RoCE (rxe0), and exit with its status.
+# Run with --help for the contract; tests/vm/README.md has the background.
+set -euo pipefail
+
+usage() {
+	cat <<'EOF'
+Usage: tests/vm/run.sh [--kernel 6.1|6.12] [--out HOSTDIR] [--env NAME[=VALUE]]...
+                       SCRIPT [ARGS...]
+
+Boots a stock Debian kernel (default 6.12) under QEMU/TCG and runs SCRIPT with
+ARGS as root inside it. Exits with SCRIPT's exit status.
+
+The guest:
+  - sees the host's root at the same paths: read-only 9p with a tmpfs overlay,
+    so it can write anywhere, but writes vanish with the VM, except in $VM_OUT
+  - has rdma_rxe and ib_uverbs loaded, dummy0 up, soft-RoCE rxe0 on it (port
+    ACTIVE, GID 0 present), lo up, tracefs, debugfs, bpffs and cgroup2 mounted
+  - runs SCRIPT in the caller's cwd, stdin /dev/null, environment cleared
+    except: VM_OUT VM_KERNEL TOP PATH HOME TERM and each --env
+SCRIPT is any host path (relative ones are resolved here, before boot) or a
+command name found in PATH. Executable files are run directly, others with
+bash.
+
+Options:
+  --kernel K       6.1, 6.12 (default) or a linux-image-* package name
+  --out HOSTDIR    where $VM_OUT's files land (created if missing). Default: a
+                   fresh temp dir, printed at the end (in quiet mode it is
+                   deleted after a success)
+  --env NAME=VALUE forward a variable into the guest; --env NAME forwards the
+                   caller's value. Repeatable.
+  -h, --help       this text
+
+HOSTDIR afterwards holds, besides what the script wrote to $VM_OUT:
+  serial.log       the timestamped serial console (kernel, init, script)
+  serial.tryN.log  the console of an early-boot failure that was retried
+  script.log       SCRIPT's own stdout+stderr (merged)
+  .vm-status       SCRIPT's exit status, written by the guest
+
+Exit status: SCRIPT's status when it finished; otherwise 124 = the VM hung
+(no serial output for STALL s, or TIMEOUT s overall), 125 = the VM failed
+(crash, setup error, qemu error), 2 = usage. A boot that fails before SCRIPT
+starts is retried VM_RETRIES times; once SCRIPT has started it never is.
+
+Environment:
+  MEM=2048 SMP=2       guest MiB and vCPUs
+  STALL=240            kill the VM after this many seconds without serial output
+  TIMEOUT=900          kill the VM after this many seconds in all (per boot)
+  VM_WATCHDOG          seconds without guest progress (guest-lib heartbeat or
+                       script output) before the guest dumps its stacks to the
+                       console, once; default min(120, STALL/2)
+  VM_RETRIES=1         retries of a boot that never reached SCRIPT
+  VM_QUIET=1           keep the console off the terminal (only in serial.log);
+                       print only SCRIPT's output, live; harness messages go to
+                       stderr and only on failure
+  VM_INTERACTIVE=1     console on this terminal, SCRIPT on it with a tty (for
+                       SCRIPT=bash); no stall watchdog; Ctrl-A X quits
+  VM_APPEND            extra kernel command-line words
+  MRTRACE_CACHE        cache dir (default /var/cache/mrtrace): kernels,
+                       initramfs images. Nothing is written to the work tree.
+EOF
+}
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+HERE=$TOP/tests/vm
+CACHE=${MRTRACE_CACHE:-/var/cache/mrtrace}
+MEM=${MEM:-2048}
+SMP=${SMP:-2}
+STALL=${STALL:-240}
+TIMEOUT=${TIMEOUT:-900}
+RETRIES=${VM_RETRIES:-1}
+QUIET=${VM_QUIET:-}
+[ "$QUIET" = 0 ] && QUIET=
+INTERACTIVE=${VM_INTERACTIVE:-}
+[ "$INTERACTIVE" = 0 ] && INTERACTIVE=
+WATCHDOG=${VM_WATCHDOG:-$(( STALL / 2 < 120 ? STALL / 2 : 120 ))}
+[ "$WATCHDOG" -ge 10 ] || WATCHDOG=10
+
+# Harness messages: on stdout with the serial stream, except in quiet mode
+# where stdout belongs to the script's output alone.
+say() { [ -n "$QUIET" ] || echo "vm: $*"; }
+warn() { echo "vm: $*" >&2; }
+usage_error() { warn "$*"; warn "try --help"; exit 2; }
+
+# ---- arguments ----
+KERNEL=6.12
+OUT=
+ENV_ARGS=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h|--help) usage; exit 0 ;;
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; KERNEL=$2; shift 2 ;;
+	--kernel=*) KERNEL=${1#*=}; shift ;;
+	--out) [ $# -ge 2 ] || usage_error "--out needs a value"; OUT=$2; shift 2 ;;
+	--out=*) OUT=${1#*=}; shift ;;
+	--env) [ $# -ge 2 ] || usage_error "--env needs a value"; ENV_ARGS+=("$2"); shift 2 ;;
+	--env=*) ENV_ARGS+=("${1#*=}"); shift ;;
+	--) shift; break ;;
+	-*) usage_error "unknown option $1" ;;
+	*) break ;;   # SCRIPT: everything after it belongs to it
+	esac
+done
+[ $# -ge 1 ] || usage_error "no SCRIPT given"
+SCRIPT=$1; shift
+for n in MEM SMP STALL TIMEOUT RETRIES WATCHDOG; do
+	[[ ${!n} =~ ^[0-9]+$ ]] || usage_error "$n must be a number, not '${!n}'"
+done
+
+# Resolve SCRIPT here: the guest sees the same paths, but not our cwd's
+# meaning of a relative path, nor our PATH lookups.
+if [[ $SCRIPT != */* && ! -e $SCRIPT ]]; then
+	found=$(type -P -- "$SCRIPT") || usage_error "SCRIPT '$SCRIPT' not found (not a file, not in PATH)"
+	SCRIPT=$found
+fi
+[ -f "$SCRIPT" ] || usage_error "SCRIPT '$SCRIPT' is not a file"
+SCRIPT=$(realpath -s -- "$SCRIPT")
+if [ -x "$SCRIPT" ]; then ARGV=("$SCRIPT" "$@"); else ARGV=(/bin/bash "$SCRIPT" "$@"); fi
+CWD=$(pwd)
+
+# ---- the guest's environment: a small, explicit set ----
+declare -A GENV=()
+GENV[PATH]=${PATH:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}
+# modprobe, ip, rdma live in sbin: make sure a user's PATH still finds them.
+for d in /usr/local/sbin /usr/sbin /sbin; do
+	case ":${GENV[PATH]}:" in *":$d:"*) ;; *) GENV[PATH]+=":$d" ;; esac
+done
+GENV[HOME]=${HOME:-/root}
+GENV[TERM]=${TERM:-dumb}
+GENV[TOP]=$TOP
+GENV[VM_KERNEL]=$KERNEL
+for e in "${ENV_ARGS[@]}"; do
+	name=${e%%=*}
+	[[ $name =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || usage_error "--env '$e': bad variable name"
+	[ "$name" != VM_OUT ] || usage_error "--env VM_OUT: use --out"
+	if [[ $e == *=* ]]; then GENV[$name]=${e#*=}
+	elif [ -n "${!name+set}" ]; then GENV[$name]=${!name}
+	else usage_error "--env $name: not set in this environment"; fi
+done
+
+# ---- kernel ----
+FETCH_ERR=$(mktemp)
+KDIR=$("$TOP/tools/fetch-kernel.sh" "$KERNEL" 2>"$FETCH_ERR") || {
+	cat "$FETCH_ERR" >&2; rm -f "$FETCH_ERR"; warn "cannot fetch kernel $KERNEL"; exit 125; }
+rm -f "$FETCH_ERR"
+KVER=$(basename "$KDIR")
+VMLINUZ=$KDIR/boot/vmlinuz-$KVER
+[ -f "$VMLINUZ" ] || { warn "no $VMLINUZ"; exit 125; }
+
+# ---- out dir ----
+OUT_IS_TEMP=
+if [ -z "$OUT" ]; then
+	OUT=$(mktemp -d "${TMPDIR:-/tmp}/mrtrace-vm.XXXXXX")
+	OUT_IS_TEMP=1
+else
+	mkdir -p -- "$OUT"
+	OUT=$(cd -- "$OUT" && pwd -P)
+fi
+# The guest reads these paths from files line by line or as bash words;
+# a newline in one would break that.
+for p in "$OUT" "$CWD" "$KDIR"; do
+	[[ $p != *$'\n'* ]] || usage_error "paths with newlines are not supported: $p"
+done
+# Anything a previous run left here would be read as this run's result.
+rm -f -- "$OUT"/.vm-* "$OUT"/serial.log "$OUT"/serial.try*.log
+: > "$OUT/script.log"
+
+# ---- initramfs (in the cache, never in the work tree) ----
+# busybox-static + this directory's init + the modules that reach the host
+# root (virtio-pci, 9p, overlay; which of them are built in differs between
+# kernels). Named by a hash of its inputs: a changed init or busybox gives a
+# new image, and concurrent runs never see a half-written one.
+build_initramfs() {
+	local bb=/bin/busybox mods key dir img tmp ko rel
+	[ -x $bb ] && ! ldd $bb >/dev/null 2>&1 || {
+		warn "$bb missing or not static (tools/deps.sh vm installs busybox-static)"; return 1; }
+	mods=$(for m in virtio_pci 9pnet_virtio 9p overlay; do
+		modprobe -d "$KDIR" -S "$KVER" --show-depends "$m"
+	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }') || return 1
+	key=$( { cat "$HERE/init" $bb; echo "$KVER"; echo "$mods"; echo format-1; } | sha256sum | cut -c1-16)
+	dir=$CACHE/initramfs
+	img=$dir/$KVER-$key.cpio.gz
+	mkdir -p "$dir"
+	if [ ! -s "$img" ]; then
+		tmp=$(mktemp -d "$dir/.build.XXXXXX")
+		mkdir -p "$tmp/root/bin" "$tmp/root/modules" "$tmp/root/dev" "$tmp/root/proc" "$tmp/root/sys"
+		cp $bb "$tmp/root/bin/busybox"
+		install -m 755 "$HERE/init" "$tmp/root/init"
+		: > "$tmp/root/modules.list"
+		for ko in $mods; do
+			rel=${ko#"$KDIR/lib/modules/$KVER/"}
+			mkdir -p "$tmp/root/modules/$(dirname "$rel")"
+			# busybox insmod cannot decompress (6.12 ships .ko.xz)
+			case $ko in
+			*.xz) rel=${rel%.xz}; xz -dc "$ko" > "$tmp/root/modules/$rel" ;;
+			*.zst) rel=${rel%.zst}; zstd -qdc "$ko" > "$tmp/root/modules/$rel" ;;
+			*.gz) rel=${rel%.gz}; gzip -dc "$ko" > "$tmp/root/modules/$rel" ;;
+			*) cp "$ko" "$tmp/root/modules/$rel" ;;
+			esac
+			echo "$rel" >> "$tmp/root/modules.list"
+		done
+		(cd "$tmp/root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$tmp/img"
+		mv -f "$tmp/img" "$img"
+		rm -rf "$tmp"
+	fi
+	# Old images (another init version) go after a day; an image in use
+	# was touched just now.
+	touch "$img"
+	find "$dir" -maxdepth 1 -name '*.cpio.gz' -mtime +1 -delete 2>/dev/null || true
+	INITRD=$img
+}
+build_initramfs || { warn "cannot build the initramfs"; exit 125; }
+
+# ---- the job, for stage 2 of init: bash assignments, %q-quoted ----
+write_job() {
+	local n
+	{
+		printf 'VM_OUT=%q\n' "$OUT"
+		printf 'VM_CWD=%q\n' "$CWD"
+		printf 'VM_KDIR=%q\n' "$KDIR"
+		printf 'VM_WATCHDOG=%q\n' "$WATCHDOG"
+		printf 'VM_INTERACTIVE=%q\n' "$INTERACTIVE"
+		printf 'VM_ARGV=('; printf '%q ' "${ARGV[@]}"; printf ')\n'
+		printf 'VM_ENV=('
+		printf '%q ' "VM_OUT=$OUT"
+		for n in "${!GENV[@]}"; do printf '%q ' "$n=${GENV[$n]}"; done
+		printf ')\n'
+	} > "$OUT/.vm-job"
+}
+write_job
+
+# ---- boot ----
+RUN=$(mktemp -d "${TMPDIR:-/tmp}/mrtrace-vm-run.XXXXXX")   # pid file, fifo
+QPID='' TAIL_PID=''
+cleanup() {
+	local p
+	for p in "$(cat "$RUN/qemu.pid" 2>/dev/null)" "$QPID" "$TAIL_PID"; do
+		[ -n "$p" ] && kill "$p" 2>/dev/null || true
+	done
+	rm -rf "$RUN"
+}
+trap cleanup EXIT
+trap 'warn "interrupted"; exit 130' INT TERM HUP
+
+# Stock kernels do not boot under this host's KVM (see README): TCG.
+# oops=panic: an oops (e.g. the rare early "Oops: int3" under
+# multi-threaded TCG) then ends the VM at once instead of leaving it to
+# the stall timer; panic=-1 + -no-reboot turn the panic into qemu's exit.
+# no_timer_check: when the host is busy, the emulated timer can be too slow
+# for the kernel's IO-APIC timer check, and 6.1 then panics at boot ("IO-APIC
+# + timer doesn't work!"; seen here with two other VMs running).
+APPEND="console=ttyS0 loglevel=4 panic=-1 oops=panic no_timer_check ${VM_APPEND:-}"
+QEMU=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m "$MEM" -smp "$SMP"
+	-nodefaults -no-reboot -display none -nic none
+	-kernel "$VMLINUZ" -initrd "$INITRD" -append "$APPEND"
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+	-virtfs "local,path=${OUT//,/,,},mount_tag=vmout,security_model=none,multidevs=remap"
+	-pidfile "$RUN/qemu.pid")
+
+if [ -n "$INTERACTIVE" ]; then
+	say "kernel $KVER, interactive console (Ctrl-A X quits), out $OUT"
+	set +e
+	"${QEMU[@]}" -serial mon:stdio
+	rc=$(cat "$OUT/.vm-status" 2>/dev/null || echo 125)
+	say "exit $rc; out $OUT"
+	exit "$rc"
+fi
+
+# Seconds.centiseconds since $1 (a ${EPOCHREALTIME/./} stamp).
+since() { local d=$(( ${EPOCHREALTIME/./} - $1 )); printf '%d.%02d' $((d / 1000000)) $(( d % 1000000 / 10000 )); }
+
+# Reads qemu's serial output: timestamps each line into serial.log (and the
+# terminal unless quiet), notes when the script started, and kills qemu
+# after STALL s without a line. The verdict goes to $RUN/stamp.
+stamp_serial() {
+	local line r killed='' started=''
+	while :; do
+		r=0; IFS= read -r -t "$STALL" line || r=$?
+		if [ $r -gt 128 ]; then   # read timed out: no output for STALL s
+			if [ -z "$killed" ]; then
+				line="HOST: no serial output for ${STALL}s, killing qemu"
+				printf '[+%7s] %s\n' "$(since "$Q0")" "$line" >> "$OUT/serial.log"
+				[ -n "$QUIET" ] || printf '[+%7s] %s\n' "$(since "$Q0")" "$line"
+				killed=1; echo stall >> "$RUN/stamp"
+				kill "$(cat "$RUN/qemu.pid" 2>/dev/null)" 2>/dev/null || kill "$QPID" 2>/dev/null
+			else                  # still alive 1 STALL later: no mercy
+				kill -KILL "$(cat "$RUN/qemu.pid" 2>/dev/null)" 2>/dev/null
+			fi
+			continue
+		fi
+		[ $r = 0 ] || [ -n "$line" ] || break   # EOF
+		line=${line%$'\r'}
+		line=$(printf '[+%7s] %s' "$(since "$Q0")" "$line")
+		printf '%s\n' "$line" >> "$OUT/serial.log"
+		[ -n "$QUIET" ] || printf '%s\n' "$line"
+		if [ -z "$started" ] && [[ $line == *"vm-init["*"]: running "* ]]; then
+			started=1; echo "started $(since "$Q0")" >> "$RUN/stamp"
+		fi
+		[ $r = 0 ] || break
+	done
+}
+
+# From here on, failures are handled one by one: no errexit.
+set +e
+attempt=0
+while :; do
+	attempt=$((attempt + 1))
+	rm -f "$RUN/qemu.pid" "$RUN/stamp" "$RUN/serial.fifo" "$OUT"/.vm-started "$OUT"/.vm-status "$OUT"/.vm-setup-error
+	mkfifo "$RUN/serial.fifo"
+	say "kernel $KVER (try $attempt), TCG mem=${MEM}M smp=$SMP, stall ${STALL}s, timeout ${TIMEOUT}s: ${ARGV[*]}"
+	Q0=${EPOCHREALTIME/./}
+	# qemu runs in the background so that its pid is ours to kill; timeout
+	# bounds the whole boot even if the guest keeps printing.
+	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" -monitor none -serial stdio \
+		</dev/null >"$RUN/serial.fifo" 2>&1 &
+	QPID=$!
+	if [ -n "$QUIET" ]; then
+		# The guest appends to script.log over 9p, so the host file grows
+		# live: follow it. tail drains and ends once qemu is gone.
+		tail -n +1 -s 0.2 -f --pid="$QPID" "$OUT/script.log" &
+		TAIL_PID=$!
+	fi
+	stamp_serial < "$RUN/serial.fifo"
+	wait "$QPID"; qrc=$?
+	QPID=
+	if [ -n "$TAIL_PID" ]; then wait "$TAIL_PID" 2>/dev/null || true; TAIL_PID=; fi
+	WALL=$(since "$Q0")
+	[ $qrc = 124 ] && echo timeout >> "$RUN/stamp"
+	[ -f "$OUT/.vm-started" ] && break
+	[ "$attempt" -gt "$RETRIES" ] && break
+	# Never reached the script: an early-boot failure (e.g. the TCG
+	# "Oops: int3"), worth exactly one more boot.
+	warn "boot $attempt never reached the script (qemu rc $qrc$(grep -q stall "$RUN/stamp" 2>/dev/null && echo ', stalled')); retrying; its console is in $OUT/serial.try$attempt.log"
+	[ -f "$OUT/.vm-setup-error" ] && warn "guest setup error: $(cat "$OUT/.vm-setup-error")"
+	mv -f "$OUT/serial.log" "$OUT/serial.try$attempt.log" 2>/dev/null || true
+done
+
+# ---- verdict: only the guest's status file can make this a success ----
+BOOT=$(awk '$1 == "started" { print $2 }' "$RUN/stamp" 2>/dev/null)
+if [ -f "$OUT/.vm-status" ] && [[ $(cat "$OUT/.vm-status") =~ ^[0-9]+$ ]]; then
+	rc=$(cat "$OUT/.vm-status")
+	msg="script exit $rc"
+else
+	if grep -qE 'stall|timeout' "$RUN/stamp" 2>/dev/null; then
+		rc=124
+		grep -q stall "$RUN/stamp" && why="no serial output for ${STALL}s" || why="overall timeout ${TIMEOUT}s"
+	else
+		rc=125
+		why="VM ended without a status (qemu rc $qrc)"
+		grep -qE 'Kernel panic|Oops|BUG:' "$OUT/serial.log" 2>/dev/null &&
+			why="$why; kernel: $(grep -m1 -E 'Kernel panic|Oops|BUG:' "$OUT/serial.log" | cut -c1-160)"
+	fi
+	[ -f "$OUT/.vm-setup-error" ] && why="$why; guest setup error: $(cat "$OUT/.vm-setup-error")"
+	if [ -f "$OUT/.vm-started" ]; then msg="FAILED: script started but did not finish: $why"
+	else msg="FAILED: boot never reached the script: $why"; fi
+fi
+[ -n "$BOOT" ] && BOOT=${BOOT}s || BOOT=n/a
+summary="kernel $KVER, boot-to-script $BOOT, wall ${WALL}s (try $attempt), $msg"
+if [ -n "$QUIET" ]; then
+	if [ "$rc" != 0 ]; then
+		warn "$summary"
+		warn "out dir $OUT (serial.log, script.log)"
+	elif [ -n "$OUT_IS_TEMP" ]; then
+		rm -rf -- "$OUT"   # nobody could find it: it was never printed
+	fi
+else
+	say "$summary"
+	say "out dir $OUT"
+fi
+exit "$rc"

@@ -1,0 +1,176 @@
+#!/bin/bash
+# tests/vm/suite.sh - run the VM test cases for one kernel in ONE VM boot.
+#
+# Usage: tests/vm/suite.sh 6.1|6.12 [CASE...]
+#   CASE: a name in tests/vm/cases (hello or hello.sh) or a path to a case
+#   file; default every tests/vm/cases/*.sh, in name order.
+# Env:   CASE_TIMEOUT=180  seconds per case (a case may ask for more with a
+#                          line "# vm-timeout: SECONDS" in its file)
+#        VM_QUIET=1        default here: case output live, console only in
+#                          serial.log (VM_QUIET=0 streams the console)
+#        TIMEOUT           whole VM; default: enough for every case's timeout
+#        and everything tests/vm/run.sh --help lists (MEM, SMP, STALL, ...)
+#
+# Each case runs in its own bash, own session, with guest-lib.sh sourced and
+#   CASE=<name> TOP=<repo> MRTRACE=$TOP/build/mrtrace MRPROBE=$TOP/build/mrprobe
+#   CASE_OUT=$VM_OUT/cases/<name> (its own results dir) VM_OUT VM_KERNEL ...
+# A case that exits non-zero without having recorded a FAIL gets
+# "FAIL <case>:exit"; one that outlives its timeout gets "FAIL <case>:timeout"
+# (stacks of its processes go to its log, then they are killed). Processes a
+# case leaves behind are killed when it ends.
+#
+# Results: build/vm-<kernel>/ (wiped first): checks.txt (every result line),
+# cases/<name>/log.txt, script.log (all case output), serial.log. The last
+# line printed is exactly "vm-<kernel>: N passed, M failed"; the exit status
+# is non-zero if anything failed, the VM hung or crashed, or no check ran.
+#
+# (Inside the VM this same file is the case runner: run.sh starts it as
+# `suite.sh --in-guest CASEPATH...`.)
+set -uo pipefail
+
+# ============================ inside the VM ============================
+if [ "${1:-}" = --in-guest ]; then
+	shift
+	export MRTRACE=$TOP/build/mrtrace MRPROBE=$TOP/build/mrprobe
+	# shellcheck disable=SC2034  # read by guest-lib.sh: the runner's own heartbeats
+	CASE=suite
+	# shellcheck source=tests/vm/guest-lib.sh
+	. "$TOP/tests/vm/guest-lib.sh"
+	: > "$VM_OUT/cases-done.txt"
+	# session_pids SID: every process of a case's session.
+	session_pids() { ps -e -o pid=,sid= | awk -v s="$1" '$2 == s && $1 != s { print $1 }'; }
+	for path in "$@"; do
+		name=$(basename "$path" .sh)
+		limit=$(sed -n 's/^#[[:space:]]*vm-timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$path" | head -n 1)
+		limit=${limit:-${CASE_TIMEOUT:-180}}
+		dir=$VM_OUT/cases/$name
+		mkdir -p "$dir"
+		echo "=== case $name (timeout ${limit}s)"
+		CASE=$name heartbeat "start"
+		t0=${EPOCHREALTIME/./}
+		# Output: the case's log and our stdout (console, script.log), via a
+		# tee that we start here so that we know its pid and can wait for
+		# it to drain.
+		exec 3> >(tee -a "$dir/log.txt")
+		tee_pid=$!
+		# setsid: a session of its own, so that every process the case
+		# starts (even in other process groups) can be found and killed.
+		# env --default-signal: a background job would otherwise start with
+		# SIGINT ignored, and pass that on to everything it runs.
+		CASE=$name CASE_OUT=$dir setsid env --default-signal=INT,QUIT \
+			bash -c '. "$TOP/tests/vm/guest-lib.sh" && . "$0"' "$path" </dev/null >&3 2>&1 &
+		pid=$!
+		exec 3>&-
+		_vm_deadline "$limit"
+		timed_out=
+		while _vm_alive "$pid"; do
+			if (( ${EPOCHREALTIME/./} >= _VM_DEADLINE )); then
+				timed_out=1
+				{
+					echo "suite: case $name still running after ${limit}s; its processes:"
+					dump_stacks "$pid" $(session_pids "$pid")
+				} >> "$dir/log.txt" 2>&1
+				_vm_line "FAIL $name:timeout after ${limit}s (stacks in cases/$name/log.txt)"
+				kill -TERM "$pid" $(session_pids "$pid") 2>/dev/null
+				sleep 2
+				kill -KILL "$pid" $(session_pids "$pid") 2>/dev/null
+				break
+			fi
+			sleep 0.5
+		done
+		wait "$pid"
+		rc=$?
+		left=$(session_pids "$pid")
+		if [ -n "$left" ]; then
+			echo "suite: case $name left processes behind, killing: $(ps -o pid=,comm= -p "$(echo $left | tr ' ' ,)" | tr -s ' \n' ' ')"
+			kill -KILL $left 2>/dev/null
+		fi
+		wait "$tee_pid" 2>/dev/null
+		if [ $rc != 0 ] && [ -z "$timed_out" ] &&
+			! grep -q "^FAIL $name:" "$VM_CHECKS" 2>/dev/null; then
+			_vm_line "FAIL $name:exit status $rc without a recorded FAIL"
+		fi
+		secs=$(( (${EPOCHREALTIME/./} - t0) / 1000 ))
+		printf '%s rc=%s %d.%03ds\n' "$name" "$rc" $((secs / 1000)) $((secs % 1000)) >> "$VM_OUT/cases-done.txt"
+		echo "=== case $name done: exit $rc in $((secs / 1000)).$(printf %03d $((secs % 1000)))s"
+	done
+	exit 0
+fi
+
+# ============================ on the host ============================
+help() { sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; }
+[ $# -ge 1 ] || { help >&2; exit 2; }
+case $1 in -h|--help) help; exit 0 ;; esac
+KERNEL=$1; shift
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+SELF=$TOP/tests/vm/suite.sh
+CASES=()
+if [ $# = 0 ]; then
+	LC_COLLATE=C   # glob order = byte order, whatever the caller's locale
+	for f in "$TOP"/tests/vm/cases/*.sh; do
+		[ -f "$f" ] && CASES+=("$f")
+	done
+else
+	for c in "$@"; do
+		if [ -f "$c" ]; then CASES+=("$(realpath -s "$c")")
+		elif [ -f "$TOP/tests/vm/cases/$c" ]; then CASES+=("$TOP/tests/vm/cases/$c")
+		elif [ -f "$TOP/tests/vm/cases/$c.sh" ]; then CASES+=("$TOP/tests/vm/cases/$c.sh")
+		else echo "suite: no case '$c' (looked in tests/vm/cases)" >&2; exit 2
+		fi
+	done
+fi
+OUT=$TOP/build/vm-$KERNEL
+mkdir -p "$TOP/build"
+# Several developers share this tree: a second run for the same kernel
+# would wipe the first one's results mid-run. Queue behind it instead.
+exec 9>"$OUT.lock"
+if ! flock -n 9; then
+	echo "suite: another vm-$KERNEL run holds $OUT.lock; waiting for it" >&2
+	flock 9
+fi
+rm -rf -- "$OUT"
+mkdir -p "$OUT"
+CASE_TIMEOUT=${CASE_TIMEOUT:-180}
+export CASE_TIMEOUT
+# The VM must be allowed to outlive all of its cases' timeouts.
+if [ -z "${TIMEOUT:-}" ]; then
+	TIMEOUT=300
+	for c in "${CASES[@]}"; do
+		t=$(sed -n 's/^#[[:space:]]*vm-timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$c" | head -n 1)
+		TIMEOUT=$(( TIMEOUT + ${t:-$CASE_TIMEOUT} + 10 ))
+	done
+	[ $TIMEOUT -ge 900 ] || TIMEOUT=900
+fi
+export TIMEOUT
+export VM_QUIET=${VM_QUIET-1}
+
+T0=${EPOCHREALTIME/./}
+"$TOP/tests/vm/run.sh" --kernel "$KERNEL" --out "$OUT" --env CASE_TIMEOUT "$SELF" --in-guest "${CASES[@]}"
+vm_rc=$?
+wall=$(( (${EPOCHREALTIME/./} - T0) / 10000 ))
+
+checks=$OUT/checks.txt
+touch "$checks"
+# Results the guest could not write: the VM's own failure, cases that never
+# finished, an empty run.
+if [ $vm_rc != 0 ]; then
+	case $vm_rc in
+	124) why="hung (no console output for ${STALL:-240}s or over ${TIMEOUT}s)" ;;
+	125) why="crashed or failed to set up" ;;
+	*) why="runner exit $vm_rc" ;;
+	esac
+	echo "FAIL vm-$KERNEL:vm $why; see $OUT/serial.log" >> "$checks"
+fi
+for c in "${CASES[@]}"; do
+	name=$(basename "$c" .sh)
+	grep -q "^$name rc=" "$OUT/cases-done.txt" 2>/dev/null ||
+		echo "FAIL $name:not-finished (the VM ended first)" >> "$checks"
+done
+grep -qE '^(ok|FAIL) ' "$checks" || echo "FAIL vm-$KERNEL:no-checks no check ran" >> "$checks"
+
+pass=$(grep -c '^ok ' "$checks")
+fail=$(grep -c '^FAIL ' "$checks")
+echo "--- vm-$KERNEL results ($OUT/checks.txt), wall $((wall / 100)).$(printf %02d $((wall % 100)))s"
+grep -E '^(ok|FAIL|note) ' "$checks"
+echo "vm-$KERNEL: $pass passed, $fail failed"
+[ "$fail" = 0 ]
