@@ -12,7 +12,7 @@ set -euo pipefail
 BUILD_PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 	libjson-c-dev libibverbs-dev"
 TEST_PKGS="libcmocka-dev util-linux procps jq"
-VM_PKGS="qemu-system-x86 busybox-static kmod cpio xz-utils zstd rdma-core ibverbs-utils
+VM_PKGS="bc qemu-system-x86 busybox-static kmod cpio xz-utils zstd rdma-core ibverbs-utils
 	ibverbs-providers iproute2 coreutils"
 
 want=$BUILD_PKGS

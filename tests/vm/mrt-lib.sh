@@ -1,5 +1,6 @@
 # tests/vm/mrt-lib.sh - mrtrace-specific helpers for VM cases; source it
-# after guest-lib.sh (suite.sh does both).
+# after guest-lib.sh (suite.sh sources only guest-lib.sh: a case sources
+# this file itself).
 #
 #   mrt_start NAME [WATCH-ARGS...]   mrtrace watch --json in the background,
 #                                    output $CASE_OUT/NAME.jsonl, waits for
