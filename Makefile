@@ -106,7 +106,7 @@ vm: vm-6.1 vm-6.12
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)$(MAKE) --no-print-directory unit host vm
+	$(Q)$(MAKE) --no-print-directory -k unit host vm
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all $(HELPER_BINS)
