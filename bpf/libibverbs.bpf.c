@@ -94,7 +94,7 @@ static __always_inline void call_exit(const void *mr)
 		else
 			count(MRT_CNT_EVENTS);
 	}
-	count(MRT_CNT_REGS);
+	/* registrations are counted on the kernel side only (no double count) */
 	bpf_map_delete_elem(&ucalls, &tid);
 }
 

@@ -125,6 +125,7 @@ const char *errno_name(int err)
 	case ETIMEDOUT: return "ETIMEDOUT";
 	case EREMOTEIO: return "EREMOTEIO";
 	case ENXIO: return "ENXIO";
+	case 524: return "ENOTSUPP"; /* kernel-internal, returned by some dma-buf exporters */
 	case EOVERFLOW: return "EOVERFLOW";
 	default: return "E?";
 	}
@@ -393,9 +394,12 @@ static bool explain_pin(const struct mrt_event *ev, struct verdict *v)
 	}
 	if (err == ENOMEM || find_step(ev, MRT_SITE_MIGRATE) >= 0) {
 		v->cause = CAUSE_PIN_MIGRATE;
+		uint64_t before = 0;
+		for (int k = 0; k < i; k++)
+			if (ev->steps[k].site == MRT_SITE_PIN && ev->steps[k].ret > 0)
+				before += (uint64_t)ev->steps[k].ret;
 		say(v->summary, "long-term page pinning at 0x%llx failed with %s (%s pinned before)",
-		    (unsigned long long)s->a0, errno_name(err),
-		    fmt_pages((uint64_t)(s->ret > 0 ? s->ret : 0), pg, sizeof(pg)));
+		    (unsigned long long)s->a0, errno_name(err), fmt_pages(before, pg, sizeof(pg)));
 		say(v->explanation,
 		    "A long-term pin (FOLL_LONGTERM) must first migrate pages out of ZONE_MOVABLE "
 		    "or CMA areas; that migration failed, so the pin returned %s. The memlock "
@@ -444,6 +448,8 @@ static bool explain_validation(const struct mrt_event *ev, struct verdict *v, in
 
 	if (err != EINVAL || !ev->cmd_valid || ev->opener != MRT_SITE_UVERBS_REG_MR)
 		return false;
+	/* the command handler itself refused: its step is the decisive one */
+	v->decisive_step = first_failed(ev, MRT_SITE_UVERBS_REG_MR);
 	/* The kernel's order: page offsets of start and iova, then access bits. */
 	if ((ev->cmd_start ^ ev->cmd_iova) & (PAGE_SZ - 1)) {
 		v->cause = CAUSE_IOVA_MISALIGNED;
@@ -597,8 +603,17 @@ static bool explain_cgroup(const struct mrt_event *ev, struct verdict *v, int er
 
 static bool explain_dma(const struct mrt_event *ev, struct verdict *v)
 {
-	int i = first_failed(ev, MRT_SITE_IOVA_ALLOC);
+	int i = -1;
 
+	/* alloc_iova_fast fails routinely on its first, 32-bit-limited try
+	 * (flush_rcache false) before the full-range retry: only a failure after
+	 * flushing the caches means the space is exhausted. */
+	for (int k = 0; k < steps_recorded(ev); k++)
+		if (ev->steps[k].site == MRT_SITE_IOVA_ALLOC && ev->steps[k].ret < 0 &&
+		    ev->steps[k].a2) {
+			i = k;
+			break;
+		}
 	if (i < 0)
 		i = first_failed(ev, MRT_SITE_DMA_MAP);
 	if (i < 0)
@@ -696,11 +711,38 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 
 	if (ev->kind == MRT_EV_MLOCK_FAILURE) {
 		char l[32], p[32], r[32];
+		bool all = ev->sysno == 151; /* mlockall: sys_len holds flags, not bytes */
 		memlock_numbers(ev, v);
 		v->pinned_before_bytes = ev->ml.locked_pages * PAGE_SZ;
-		v->need_bytes = v->pinned_before_bytes + ev->sys_len;
-		v->request_bytes = ev->sys_len;
-		v->cause = (err == EPERM) ? CAUSE_MEMLOCK_ZERO : CAUSE_MEMLOCK_LIMIT;
+		v->request_bytes = all ? 0 : ev->sys_len;
+		v->need_bytes = v->pinned_before_bytes + v->request_bytes;
+		if (all) {
+			v->cause = err == EPERM && ev->ml.limit_cur == 0 ? CAUSE_MEMLOCK_ZERO
+									 : CAUSE_MEMLOCK_LIMIT;
+			say(v->summary, "mlockall(0x%llx) refused (%s): limit %s, already locked %s",
+			    (unsigned long long)ev->sys_len, errno_name(err), hb(ev->ml.limit_cur, l),
+			    hb(v->pinned_before_bytes, p));
+			say(v->explanation, "mlockall() locks the whole address space, held to "
+					    "RLIMIT_MEMLOCK like RDMA registration.");
+			memlock_fixes(ev, ctx, nccl, v);
+			return v->cause;
+		}
+		/* mlock() also fails with ENOMEM on an unmapped range: only a request
+		 * over the limit is the limit's doing */
+		if (err == EPERM && ev->ml.limit_cur == 0)
+			v->cause = CAUSE_MEMLOCK_ZERO;
+		else if (err == ENOMEM && ev->ml.limit_cur != UINT64_MAX &&
+			 v->need_bytes > ev->ml.limit_cur)
+			v->cause = CAUSE_MEMLOCK_LIMIT;
+		else {
+			v->cause = CAUSE_UNKNOWN;
+			say(v->summary, "mlock of %s failed (%s) within the limit %s: not the memlock "
+					"limit (an unmapped range gives ENOMEM too)",
+			    hb(ev->sys_len, r), errno_name(err), hb(ev->ml.limit_cur, l));
+			say(v->explanation, "The request fits under RLIMIT_MEMLOCK, so the limit "
+					    "did not refuse it.");
+			return v->cause;
+		}
 		say(v->summary, "mlock of %s refused (%s): limit %s, already locked %s (VmLck)",
 		    hb(ev->sys_len, r), errno_name(err), hb(ev->ml.limit_cur, l),
 		    hb(v->pinned_before_bytes, p));

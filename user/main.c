@@ -1,5 +1,6 @@
 /* main.c - mrtrace: explain why RDMA memory registration failed.
  * Dispatches to the subcommands; each parses its own options. */
+#include <argp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +37,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	argp_err_exit_status = 2; /* usage errors: 2, as documented */
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

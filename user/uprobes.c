@@ -5,8 +5,9 @@
  * that file.  Containers and conda environments bring their own copies, so
  * the maps of watched processes are scanned for other inodes, reached
  * through /proc/PID/root (the container's own filesystem).  A process is
- * rescanned for SCAN_WINDOW_S after mrtrace first sees it, because NCCL
- * loads libibverbs with dlopen at its first communicator, not at exec.
+ * rescanned every SCAN_PERIOD_S for SCAN_WINDOW_S after mrtrace first sees
+ * it, because NCCL loads libibverbs with dlopen at its first communicator,
+ * not at exec; after that only every FULL_SCAN_PERIOD_S.
  */
 #include "uprobes.h"
 
@@ -30,6 +31,7 @@
 
 #define SCAN_PERIOD_S 2.0
 #define SCAN_WINDOW_S 600.0
+#define FULL_SCAN_PERIOD_S 30.0 /* older processes too, less often */
 #define SEEN_MAX 8192
 
 static const char *const default_libs[] = {
@@ -255,6 +257,9 @@ int uprobes_scan(struct uprobes *u)
 	u->last_scan = now;
 	if (u->pid)
 		return scan_pid(u, u->pid);
+	bool full = now - u->last_full_scan >= FULL_SCAN_PERIOD_S;
+	if (full)
+		u->last_full_scan = now;
 	DIR *d = opendir("/proc");
 	if (!d)
 		return -1;
@@ -263,7 +268,7 @@ int uprobes_scan(struct uprobes *u)
 		int pid = atoi(de->d_name);
 		if (pid <= 0)
 			continue;
-		if (now - first_seen(pid, now) > SCAN_WINDOW_S)
+		if (!full && now - first_seen(pid, now) > SCAN_WINDOW_S)
 			continue;
 		added += scan_pid(u, pid);
 	}
@@ -316,6 +321,7 @@ int uprobes_open(struct uprobes *u, const struct tracer_opts *o)
 	for (size_t i = 0; i < sizeof(default_libs) / sizeof(default_libs[0]); i++)
 		attach_path(u, default_libs[i]);
 	u->last_scan = -1e9;
+	u->last_full_scan = now_s();
 	uprobes_scan(u);
 	if (!u->nlibs && !u->error[0])
 		snprintf(u->error, sizeof(u->error),

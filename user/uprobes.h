@@ -28,7 +28,7 @@ struct uprobes {
 	int nlinks;
 	struct bpf_link *links[UPROBE_LINKS_MAX];
 	char error[200]; /* why nothing could be armed */
-	double last_scan;
+	double last_scan, last_full_scan;
 };
 
 struct tracer_opts;

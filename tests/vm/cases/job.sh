@@ -27,7 +27,7 @@ tid=$(sed -n 's/.* tid=\([0-9]*\) .*/\1/p' "$CASE_OUT/job.txt")
 check job_failed grep -q 'result=FAIL errno=12' "$CASE_OUT/job.txt"
 check job_reported mrt_wait_event "$pid"
 ev=$(mrt_event "$pid" | head -1)
-jq_true job_cause "$ev" '.cause=="memlock_limit" and .api=="ibv_reg_mr_iova2" or .api=="ibv_reg_mr"'
+jq_true job_cause "$ev" '.cause=="memlock_limit" and (.api=="ibv_reg_mr_iova2" or .api=="ibv_reg_mr")'
 jq_true job_proxy_thread "$ev" ".tid==$tid and .tid!=.pid"
 jq_true job_nccl_version "$ev" '.nccl.version|startswith("2.21.5")'
 jq_true job_nccl_rank "$ev" '.nccl.rank==3'
