@@ -491,6 +491,50 @@ int BPF_KRETPROBE(kretprobe_pin_fast, int ret)
 	return 0;
 }
 
+/* 5.4 pinned with get_user_pages(FOLL_LONGTERM), whose argument list changed
+ * later (vmas dropped): only the kprobe flavour, which reads the first two
+ * arguments and the return value, fits every version.  Armed only where
+ * pin_user_pages_fast is not (user/attach.c). */
+SEC("kprobe/get_user_pages")
+int BPF_KPROBE(kprobe_gup, unsigned long start, unsigned long nr_pages)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c && c->umem_depth) {
+		c->pend[MRT_SITE_PIN][0] = start;
+		c->pend[MRT_SITE_PIN][1] = nr_pages;
+	}
+	return 0;
+}
+
+SEC("kretprobe/get_user_pages")
+int BPF_KRETPROBE(kretprobe_gup, long ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		pin_result(c->pend[MRT_SITE_PIN][0], c->pend[MRT_SITE_PIN][1], ret);
+	return 0;
+}
+
+/* A long-term pin must first migrate pages out of ZONE_MOVABLE/CMA; when
+ * that migration fails the pin fails with ENOMEM, which is not the memlock
+ * limit.  The tracepoint fires for every migration: the reason is tested
+ * before the per-thread lookup. */
+SEC("tp/migrate/mm_migrate_pages")
+int tp_migrate(struct trace_event_raw_mm_migrate_pages *ctx)
+{
+	struct mrt_ctx *c;
+
+	if (ctx->reason != bpf_core_enum_value(enum migrate_reason, MR_LONGTERM_PIN) ||
+	    !ctx->failed)
+		return 0;
+	c = ctx_get();
+	if (c && c->umem_depth)
+		step_add(c, MRT_SITE_MIGRATE, -12 /* ENOMEM */, ctx->succeeded, ctx->failed, 0);
+	return 0;
+}
+
 /* ---- rdma cgroup and uobject allocation -------------------------------------
  * The rdma controller's hca_object limit fails the uobject allocation with
  * EAGAIN before the driver is called. */

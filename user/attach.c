@@ -31,6 +31,9 @@ struct site_def {
 	const char *name, *func, *gives;
 	bool opener;
 	const char *fentry, *fexit, *kprobe, *kretprobe;
+	const char *alt; /* another name the function has on some kernels */
+	const char *tp; /* "category/event" for a tracepoint site (program in fentry) */
+	const char *only_without; /* armed only when this site is not */
 };
 
 static const struct site_def reg_sites[] = {
@@ -45,7 +48,8 @@ static const struct site_def reg_sites[] = {
 	  "kprobe_reg_dmabuf", "kretprobe_reg_dmabuf" },
 	{ "umem_get", "ib_umem_get",
 	  "memlock limit, pinned_vm before, pages requested, umem errno", true, "fentry_umem_get",
-	  "fexit_umem_get", "kprobe_umem_get", "kretprobe_umem_get" },
+	  "fexit_umem_get", "kprobe_umem_get", "kretprobe_umem_get",
+	  .alt = "ib_umem_get_va" /* a 2026 series moves and may rename it */ },
 	{ "umem_release", "ib_umem_release", "live MR count per process", false,
 	  "fentry_umem_release", NULL, "kprobe_umem_release", NULL },
 	{ "cap_ipc_lock", "capable", "whether CAP_IPC_LOCK applied (initial user namespace)", false,
@@ -66,6 +70,10 @@ static const struct site_def reg_sites[] = {
 	  false, NULL, NULL, NULL, "kretprobe_peer_get" },
 	{ "pin", "pin_user_pages_fast", "page pinning result and the VMA's flags", false, NULL,
 	  "fexit_pin_fast", "kprobe_pin_fast", "kretprobe_pin_fast" },
+	{ "pin_gup", "get_user_pages", "page pinning on 5.4 (get_user_pages FOLL_LONGTERM)", false,
+	  NULL, NULL, "kprobe_gup", "kretprobe_gup", .only_without = "pin" },
+	{ "migrate", "migrate/mm_migrate_pages", "failed page migration for a long-term pin",
+	  false, "tp_migrate", NULL, NULL, NULL, .tp = "migrate/mm_migrate_pages" },
 	{ "rdmacg", "ib_rdmacg_try_charge", "rdma cgroup charge result", false, NULL,
 	  "fexit_rdmacg", NULL, "kretprobe_rdmacg" },
 	{ "uobj_alloc", "rdma_alloc_begin_uobject", "uverbs object allocation result", false, NULL,
@@ -268,15 +276,22 @@ static struct bpf_program *prog_by_name(struct bpf_object *obj, const char *name
 	return name ? bpf_object__find_program_by_name(obj, name) : NULL;
 }
 
-static void set_site_progs(struct bpf_object *obj, const struct site_def *d, enum mech m)
+static void set_site_progs(struct bpf_object *obj, const struct site_def *d,
+			   const struct site_status *st)
 {
 	const char *names[4] = { d->fentry, d->fexit, d->kprobe, d->kretprobe };
+	enum mech m = st->mech;
 
 	for (int i = 0; i < 4; i++) {
 		struct bpf_program *p = prog_by_name(obj, names[i]);
-		bool on = (i < 2 && m == MECH_FENTRY) || (i >= 2 && m == MECH_KPROBE);
-		if (p)
-			bpf_program__set_autoload(p, on && names[i]);
+		bool on = (i < 2 && (m == MECH_FENTRY || m == MECH_TRACEPOINT)) ||
+			  (i >= 2 && m == MECH_KPROBE);
+		if (!p)
+			continue;
+		bpf_program__set_autoload(p, on);
+		/* the function may go by its other name on this kernel */
+		if (on && m == MECH_FENTRY && strcmp(st->func, d->func))
+			bpf_program__set_attach_target(p, 0, st->func);
 	}
 }
 
@@ -344,7 +359,10 @@ static int attach_site(struct tracer *t, struct bpf_object *obj, const struct si
 		struct bpf_program *p = prog_by_name(obj, names[i]);
 		if (!p)
 			continue;
-		got[i] = bpf_program__attach(p);
+		if (st->mech == MECH_KPROBE)
+			got[i] = bpf_program__attach_kprobe(p, i == 1, st->func);
+		else
+			got[i] = bpf_program__attach(p);
 		if (!got[i]) {
 			snprintf(st->reason, SITE_REASON_MAX, "%s attach failed: %s",
 				 mech_name(st->mech), strerror(errno));
@@ -385,16 +403,43 @@ static int open_regpath(struct tracer *t, const struct tracer_opts *o, bool allo
 		st->module = NULL;
 		st->reason[0] = 0;
 
-		if (!want[i].found && find_btf_func(d->func, &hit)) {
-			snprintf(st->reason, SITE_REASON_MAX,
-				 "%s not in this kernel (not in kallsyms or BTF; module not loaded?)",
-				 d->func);
+		if (d->tp) {
+			char ev[256];
+			snprintf(ev, sizeof(ev), "/sys/kernel/tracing/events/%s", d->tp);
+			if (access(ev, F_OK)) {
+				snprintf(st->reason, SITE_REASON_MAX, "no tracepoint %s", d->tp);
+				continue;
+			}
+			st->module = strdup("tracepoint");
+			st->mech = MECH_TRACEPOINT;
+			continue;
+		}
+		/* the other name, when only it exists here */
+		if (d->alt && !want[i].found && find_btf_func(d->func, &hit)) {
+			struct ksym_want w = { .name = d->alt };
+			kallsyms_lookup(&w, 1);
+			if (w.found || !find_btf_func(d->alt, &hit)) {
+				st->func = d->alt;
+				want[i] = w;
+				want[i].name = d->alt;
+			}
+		}
+
+		if (!want[i].found && find_btf_func(st->func, &hit)) {
+			if (d->alt)
+				snprintf(st->reason, SITE_REASON_MAX,
+					 "neither %s nor %s is in this kernel (kallsyms, BTF; module "
+					 "not loaded?)", d->func, d->alt);
+			else
+				snprintf(st->reason, SITE_REASON_MAX,
+					 "%s not in this kernel (not in kallsyms or BTF; module not "
+					 "loaded?)", st->func);
 			continue;
 		}
 		if (want[i].found)
 			st->module = strdup(want[i].module);
 		bool tramp = d->fentry || d->fexit;
-		if (allow_fentry && tramp && !find_btf_func(d->func, &hit)) {
+		if (allow_fentry && tramp && !find_btf_func(st->func, &hit)) {
 			/* fexit is the stricter of the two (it must model the return) */
 			int ok = probe_trampoline(&hit, d->fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY,
 						  why, sizeof(why));
@@ -407,7 +452,7 @@ static int open_regpath(struct tracer *t, const struct tracer_opts *o, bool allo
 				continue;
 			}
 		} else if (allow_fentry && tramp) {
-			snprintf(why, sizeof(why), "no BTF for %s", d->func);
+			snprintf(why, sizeof(why), "no BTF for %s", st->func);
 		}
 		if (d->kprobe || d->kretprobe) {
 			if (!want[i].found)
@@ -427,6 +472,18 @@ static int open_regpath(struct tracer *t, const struct tracer_opts *o, bool allo
 		}
 	}
 	t->nsites = N_REG_SITES;
+	for (size_t i = 0; i < N_REG_SITES; i++) {
+		const char *other = reg_sites[i].only_without;
+		if (!other || t->sites[i].mech == MECH_NONE)
+			continue;
+		for (size_t k = 0; k < N_REG_SITES; k++)
+			if (!strcmp(reg_sites[k].name, other) && t->sites[k].mech != MECH_NONE) {
+				t->sites[i].mech = MECH_NONE;
+				snprintf(t->sites[i].reason, SITE_REASON_MAX,
+					 "not needed: %s is armed (this kernel pins with %s)", other,
+					 t->sites[k].func);
+			}
+	}
 	for (size_t i = 0; i < N_REG_SITES; i++)
 		if (t->sites[i].opener && t->sites[i].mech != MECH_NONE)
 			openers++;
@@ -453,7 +510,7 @@ static int open_regpath(struct tracer *t, const struct tracer_opts *o, bool allo
 		bpf_program__set_autoload(p, false);
 	for (size_t i = 0; i < N_REG_SITES; i++)
 		if (t->sites[i].mech != MECH_NONE)
-			set_site_progs(s->obj, &reg_sites[i], t->sites[i].mech);
+			set_site_progs(s->obj, &reg_sites[i], &t->sites[i]);
 	bpf_program__set_autoload(s->progs.tp_fork_regpath, o->follow_pid != 0);
 	int err = regpath_bpf__load(s);
 	if (err) {

@@ -13,6 +13,11 @@
 . "$TOP/tests/vm/mrt-lib.sh"
 
 check watch_starts mrt_start watch
+start=$(grep -m1 '"event":"start"' "$MRT_OUT")
+jq_true uverbs_ioctl_armed "$start" '.sites[] | select(.site=="uverbs_ioctl") | .armed'
+jq_true pin_armed "$start" '.sites[] | select(.site=="pin") | .armed'
+jq_true gup_only_when_needed "$start" '.sites[] | select(.site=="pin_gup") | (.armed|not) and (.note|test("not needed"))'
+jq_true migrate_tracepoint_armed "$start" '.sites[] | select(.site=="migrate") | .armed and .mechanism=="tracepoint"'
 
 expect() { # expect NAME CAUSE ERRNO_NAME JQ-EXTRA -- MRPROBE-ARGS
 	local name=$1 cause=$2 en=$3 extra=$4
