@@ -1,6 +1,7 @@
 /* diff.c - `mrtrace diff`: facets out of check reports, compared across nodes
  * (see diff.h). */
 #include "diff.h"
+#include "slurp.h"
 
 #include "check.h"
 #include "commands.h"
@@ -65,33 +66,10 @@ static const char *gets(json_object *o, const char *k)
 
 static int load(const char *file, struct node *n, char *err, size_t len)
 {
-	FILE *f = fopen(file, "re");
-	if (!f)
-		return fail(err, len, "%s: %s", file, strerror(errno));
-	size_t cap = 1 << 16, got = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		got += fread(buf + got, 1, cap - got, f);
-		if (got < cap)
-			break;
-		char *nb = realloc(buf, cap * 2);
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	bool rerr = ferror(f);
-	fclose(f);
+	size_t got = 0;
+	char *buf = slurp_file(file, &got);
 	if (!buf)
-		return fail(err, len, "%s: out of memory", file);
-	if (rerr) {
-		free(buf);
-		return fail(err, len, "%s: read error", file);
-	}
-	buf[got] = '\0';   /* the loop leaves got < cap */
+		return fail(err, len, "%s: %s", file, errno == EIO ? "read error" : strerror(errno));
 	size_t start = strspn(buf, " \t\r\n");
 	if (start >= got) {
 		free(buf);

@@ -1,5 +1,6 @@
 /* ustack.c - map user stack addresses to the libraries that hold them. */
 #include "ustack.h"
+#include "slurp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,33 +50,12 @@ void ustack_attribute_maps(const char *maps, const uint64_t *ips, int n, struct 
 void ustack_attribute(int pid, const uint64_t *ips, int n, struct ustack_attr *out)
 {
 	char p[64];
-	FILE *f;
-	size_t cap = 1 << 16, len = 0;
-	char *buf;
+	char *maps;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(p, sizeof(p), "/proc/%d/maps", pid);
-	if (!(f = fopen(p, "re")))
+	if (!(maps = slurp_file(p, NULL)))
 		return;
-	buf = malloc(cap);
-	while (buf) {
-		size_t r = fread(buf + len, 1, cap - len - 1, f);
-		len += r;
-		if (len < cap - 1)
-			break;
-		char *nb = realloc(buf, cap * 2);
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	fclose(f);
-	if (!buf)
-		return;
-	buf[len] = 0;
-	ustack_attribute_maps(buf, ips, n, out);
-	free(buf);
+	ustack_attribute_maps(maps, ips, n, out);
+	free(maps);
 }

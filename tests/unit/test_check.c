@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "fixture_path.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,25 +17,9 @@
 
 #include "check.h"
 
-/* Fixtures live beside the sources: look relative to the test binary
- * (build/tests/..) first, then to the working directory. */
 static const char *fixture(const char *name)
 {
-	static char path[PATH_MAX];
-	char exe[PATH_MAX / 2];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, sizeof(path), "%s/../../tests/fixtures/check/%s", exe, name);
-			if (access(path, F_OK) == 0)
-				return path;
-		}
-	}
-	snprintf(path, sizeof(path), "tests/fixtures/check/%s", name);
-	return path;
+	return fixture_path("check", name);
 }
 
 /* One report at a time, freed by the next run and by the group teardown. */

@@ -15,31 +15,17 @@
 
 #include <cmocka.h>
 
+#include "fixture_path.h"
+
 #include "context.h"
 
 #define DOCKER_ID "3f1e2d4c5b6a79880716253443526170819a0b1c2d3e4f5a6b7c8d9e0f1a2b3c"
 #define K8S_ID "9b8a7c6d5e4f30211203f4e5d6c7b8a99a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d"
 #define PODMAN_ID "c0ffee00deadbeef0123456789abcdef0123456789abcdef0123456789abcdef"
 
-/* The fixtures live beside the sources: find them from the binary
- * (build/tests/test_context) or from the current directory. */
 static const char *fixture(const char *scenario)
 {
-	static char path[PATH_MAX + 64];
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, sizeof(path), "%s/../../tests/fixtures/proc/%s", exe, scenario);
-			if (access(path, F_OK) == 0)
-				return path;
-		}
-	}
-	snprintf(path, sizeof(path), "tests/fixtures/proc/%s", scenario);
-	return path;
+	return fixture_path("proc", scenario);
 }
 
 static struct proc_context *read_ctx(const char *scenario, int pid)

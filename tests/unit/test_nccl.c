@@ -14,26 +14,14 @@
 
 #include <cmocka.h>
 
+#include "fixture_path.h"
+
 #include "context.h"
 #include "nccl.h"
 
 static const char *fixture(const char *scenario)
 {
-	static char path[PATH_MAX + 64];
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, sizeof(path), "%s/../../tests/fixtures/proc/%s", exe, scenario);
-			if (access(path, F_OK) == 0)
-				return path;
-		}
-	}
-	snprintf(path, sizeof(path), "tests/fixtures/proc/%s", scenario);
-	return path;
+	return fixture_path("proc", scenario);
 }
 
 static struct proc_context *ctx_of(const char *scenario, int pid)
