@@ -309,26 +309,57 @@ static void set_filters_sys(struct syscalls_bpf *s, const struct tracer_opts *o)
 	s->rodata->filter_cgroup = o->cgroup != NULL;
 }
 
+/* Where cgroup v2 is mounted: /sys/fs/cgroup on unified hosts,
+ * /sys/fs/cgroup/unified on hybrid ones. */
+static void cgroup2_root(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char dev[256], dir[1024], type[64];
+
+	snprintf(buf, len, "/sys/fs/cgroup");
+	if (!f)
+		return;
+	while (fscanf(f, "%255s %1023s %63s %*[^\n]", dev, dir, type) == 3)
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(buf, len, "%s", dir);
+			break;
+		}
+	fclose(f);
+}
+
+int tracer_cgroup_fd(const char *cgroup, char *err, size_t errlen)
+{
+	char path[4096], root[1024];
+
+	if (cgroup[0] == '/' && !access(cgroup, F_OK)) {
+		snprintf(path, sizeof(path), "%s", cgroup);
+	} else {
+		cgroup2_root(root, sizeof(root));
+		snprintf(path, sizeof(path), "%s/%s", root, cgroup[0] == '/' ? cgroup + 1 : cgroup);
+	}
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		snprintf(err, errlen, "cgroup %.200s: %s (give a cgroup v2 directory)", path,
+			 strerror(errno));
+	return fd;
+}
+
 static int set_cgroup(struct bpf_map *map, const char *cgroup)
 {
-	char path[4096];
+	char err[300];
 	__u32 zero = 0;
 
 	if (!cgroup)
 		return 0;
-	if (cgroup[0] == '/' && !access(cgroup, F_OK))
-		snprintf(path, sizeof(path), "%s", cgroup);
-	else
-		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", cgroup);
-	int fd = open(path, O_RDONLY | O_DIRECTORY);
+	int fd = tracer_cgroup_fd(cgroup, err, sizeof(err));
 	if (fd < 0) {
-		fprintf(stderr, "mrtrace: cgroup %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "mrtrace: %s\n", err);
 		return -1;
 	}
-	int err = bpf_map_update_elem(bpf_map__fd(map), &zero, &fd, BPF_ANY);
+	int rc = bpf_map_update_elem(bpf_map__fd(map), &zero, &fd, BPF_ANY);
 	close(fd);
-	if (err) {
-		fprintf(stderr, "mrtrace: cgroup filter %s: %s (cgroup v2 only)\n", path,
+	if (rc) {
+		fprintf(stderr, "mrtrace: cgroup filter %s: %s (cgroup v2 only)\n", cgroup,
 			strerror(errno));
 		return -1;
 	}

@@ -85,6 +85,9 @@ void tracer_close(struct tracer *t);
 void tracer_counters(const struct tracer *t, unsigned long long out[]);
 
 int tracer_armed_count(const struct tracer *t, bool openers_only);
+/* Opens a cgroup v2 directory given as a path or relative to the cgroup2
+ * mount; -1 with a message in err. */
+int tracer_cgroup_fd(const char *cgroup, char *err, size_t errlen);
 const char *mech_name(enum mech m);
 
 /* The armed/unavailable report: text for people, JSON array for machines. */

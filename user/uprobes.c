@@ -298,21 +298,16 @@ int uprobes_open(struct uprobes *u, const struct tracer_opts *o)
 		return -1;
 	}
 	if (o->cgroup) {
-		/* same semantics as the kernel-side objects */
-		char path[4096];
 		__u32 zero = 0;
-		if (o->cgroup[0] == '/' && !access(o->cgroup, F_OK))
-			snprintf(path, sizeof(path), "%s", o->cgroup);
-		else
-			snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", o->cgroup);
-		int fd = open(path, O_RDONLY | O_DIRECTORY);
-		if (fd < 0 || bpf_map_update_elem(bpf_map__fd(u->skel->maps.cgroup_filter), &zero, &fd, 0)) {
-			snprintf(u->error, sizeof(u->error), "cgroup %.120s: %s", path, strerror(errno));
-			if (fd >= 0)
-				close(fd);
+		int fd = tracer_cgroup_fd(o->cgroup, u->error, sizeof(u->error));
+		if (fd < 0)
+			return -1;
+		int rc = bpf_map_update_elem(bpf_map__fd(u->skel->maps.cgroup_filter), &zero, &fd, 0);
+		close(fd);
+		if (rc) {
+			snprintf(u->error, sizeof(u->error), "cgroup filter: %s", strerror(errno));
 			return -1;
 		}
-		close(fd);
 	}
 	if (o->follow_pid && !bpf_program__attach(u->skel->progs.tp_fork_uprobes)) {
 		snprintf(u->error, sizeof(u->error), "cannot follow forks: %s", strerror(errno));

@@ -146,6 +146,26 @@ if start_watch pid -p "$target"; then
 	jq_true pid_filter_right_one "$(jq -c 'select(.event=="mlock_failure")' "$W")" ".len==3145728 and .pid==$target"
 fi
 
+# ---- -c CGROUP: only processes in that cgroup v2 subtree ----------------
+CG2=$(awk '$3=="cgroup2" {print $2; exit}' /proc/self/mounts)
+if [ -n "$CG2" ] && mkdir -p "$CG2/mrt-host-test" 2>/dev/null; then
+	if start_watch cgroup -c mrt-host-test --syscalls=on; then
+		prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > /dev/null 2>&1 # outside
+		sh -c "echo \$\$ > '$CG2/mrt-host-test/cgroup.procs' && exec prlimit --memlock=65536:65536 $NOBODY '$MLOCKER' 2097152" > /dev/null 2>&1
+		sleep 0.5
+		stop_watch
+		n=$(jq -c 'select(.event=="mlock_failure")' "$W" | wc -l)
+		check cgroup_filter_one_event test "$n" = 1
+		jq_true cgroup_filter_right_one "$(jq -c 'select(.event=="mlock_failure")' "$W")" '.len==2097152'
+	else
+		bad cgroup_watch_starts "$(tail -2 "$W.err")"
+	fi
+	rmdir "$CG2/mrt-host-test" 2>/dev/null
+else
+	echo "note: no writable cgroup v2 here; -c not tested"
+fi
+check cgroup_missing_clear_error sh -c "'$MRTRACE' watch -c no-such-cgroup-here -d 1 2>&1 | grep -q 'no-such-cgroup-here'"
+
 # ---- libibverbs uprobes: a process that starts after mrtrace and loads a
 # libibverbs (a stand-in: this kernel has no RDMA) is found by mrtrace's scan,
 # and its failed registration is explained from user-level evidence and
