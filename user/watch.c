@@ -133,6 +133,7 @@ struct watch_state {
 	struct watch_args *a;
 	unsigned long events, harmless;
 	bool uprobes_armed; /* kernel events wait for their libibverbs call */
+	unsigned long long drops_reported;
 };
 
 static const char *api_of(const struct mrt_event *ev)
@@ -174,6 +175,39 @@ static double mono_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* In text mode, the first failure of a process with a given cause gets the
+ * full explanation; repeats (NCCL registering buffer after buffer, several
+ * ranks' proxy threads) get one line each, with their own numbers. */
+#define SEEN_CAUSES_MAX 64
+
+static void print_text_once(struct watch_state *w, const struct report *r)
+{
+	static struct {
+		unsigned int pid;
+		int cause;
+		unsigned long count;
+	} seen[SEEN_CAUSES_MAX];
+	static int nseen;
+	const struct mrt_event *ev = r->ev;
+
+	for (int i = 0; i < nseen; i++)
+		if (seen[i].pid == ev->pid && seen[i].cause == (int)r->v.cause && !w->a->verbose) {
+			seen[i].count++;
+			fprintf(out, "again: pid %u tid %u %s (%s), #%lu of this cause: %s\n", ev->pid,
+				ev->tid, cause_name(r->v.cause), errno_name(r->v.err), seen[i].count,
+				r->v.summary);
+			fflush(out);
+			return;
+		}
+	if (nseen < SEEN_CAUSES_MAX) {
+		seen[nseen].pid = ev->pid;
+		seen[nseen].cause = r->v.cause;
+		seen[nseen].count = 1;
+		nseen++;
+	}
+	report_print_text(out, r, w->a->verbose);
 }
 
 /* The failing process may exit right after the failure: its /proc is read
@@ -258,7 +292,7 @@ static void report_event(struct watch_state *w, const struct mrt_event *ev,
 		print_json(o);
 		json_object_put(o);
 	} else {
-		report_print_text(out, &r, w->a->verbose);
+		print_text_once(w, &r);
 	}
 }
 
@@ -386,6 +420,25 @@ static void print_start(const struct tracer *t, const struct watch_args *a, pid_
 	fflush(h);
 }
 
+/* Say it when the ring buffer loses events, at the time it happens. */
+static void warn_drops(const struct tracer *t, struct watch_state *w)
+{
+	static double last;
+	double now = mono_s();
+	unsigned long long c[MRT_CNT_MAX];
+
+	if (now - last < 1.0)
+		return;
+	last = now;
+	tracer_counters(t, c);
+	if (c[MRT_CNT_DROPS] > w->drops_reported) {
+		fprintf(stderr, "mrtrace: %llu events lost so far: the ring buffer was full (the "
+				"system is failing registrations faster than they can be explained)\n",
+			c[MRT_CNT_DROPS]);
+		w->drops_reported = c[MRT_CNT_DROPS];
+	}
+}
+
 static void print_stop(const struct tracer *t, const struct watch_state *w, double secs)
 {
 	unsigned long long c[MRT_CNT_MAX];
@@ -504,6 +557,7 @@ int cmd_watch(int argc, char **argv)
 		int err = ring_buffer__poll(t.rb, 100);
 		flush_pending(&w, false);
 		tracer_housekeeping(&t);
+		warn_drops(&t, &w);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "mrtrace watch: polling the ring buffer: %s\n", strerror(-err));
 			ret = 1;

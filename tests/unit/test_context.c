@@ -256,7 +256,7 @@ static void test_secret_not_read(void **state)
 		    { "shell", 3333 } };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		/* the fixture really holds the secret (or this test proves nothing) */
-		char path[PATH_MAX], buf[16384];
+		char path[PATH_MAX + 256], buf[16384];
 		snprintf(path, sizeof(path), "%s/proc/%d/environ", fixture(all[i].scenario), all[i].pid);
 		long n = ctx_read_file(path, buf, sizeof(buf));
 		assert_true(n > 0);
