@@ -315,8 +315,11 @@ static void print_rlimit(const struct mrt_event *ev)
 	json_object_object_add(o, "pid", json_object_new_int(ev->pid));
 	json_object_object_add(o, "comm", json_object_new_string(ev->comm));
 	json_object_object_add(o, "target_pid", json_object_new_int64(ev->cmd_start));
-	json_object_object_add(o, "soft_bytes", json_object_new_uint64(ev->sys_len));
-	json_object_object_add(o, "hard_bytes", json_object_new_uint64(ev->sys_arg));
+	/* RLIM_INFINITY as "unlimited", as in every other record */
+	json_object_object_add(o, "soft_bytes", ev->sys_len == ~0ULL ? json_object_new_string("unlimited")
+								       : json_object_new_uint64(ev->sys_len));
+	json_object_object_add(o, "hard_bytes", ev->sys_arg == ~0ULL ? json_object_new_string("unlimited")
+								       : json_object_new_uint64(ev->sys_arg));
 	json_object_object_add(o, "errno", json_object_new_int(ev->err));
 	print_json(o);
 	json_object_put(o);
