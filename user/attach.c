@@ -696,10 +696,13 @@ static void open_uprobes(struct tracer *t, const struct tracer_opts *o)
 	uprobe_site_update(t);
 }
 
-void tracer_housekeeping(struct tracer *t)
+int tracer_housekeeping(struct tracer *t)
 {
-	if (uprobes_scan(&t->up) > 0)
+	int added = uprobes_scan(&t->up);
+
+	if (added > 0)
 		uprobe_site_update(t);
+	return added > 0 ? added : 0;
 }
 
 int tracer_open(struct tracer *t, const struct tracer_opts *o, tracer_event_fn fn, void *cookie)

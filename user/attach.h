@@ -75,8 +75,10 @@ typedef int (*tracer_event_fn)(void *cookie, void *data, size_t size);
  * armed, -1 (with a message on stderr) when nothing could be. */
 int tracer_open(struct tracer *t, const struct tracer_opts *o, tracer_event_fn fn,
 		void *cookie);
-/* Periodic work between polls: look for new libibverbs copies to attach. */
-void tracer_housekeeping(struct tracer *t);
+/* Periodic work between polls: look for new libibverbs copies to attach.
+ * Returns how many libraries were newly attached (the last entries of
+ * t->up.libs). */
+int tracer_housekeeping(struct tracer *t);
 /* Adds a process to the watched tree (-- CMD) in every loaded object. */
 int tracer_watch_tgid(struct tracer *t, int tgid);
 void tracer_close(struct tracer *t);

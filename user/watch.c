@@ -423,6 +423,24 @@ static void print_start(const struct tracer *t, const struct watch_args *a, pid_
 	fflush(h);
 }
 
+/* A libibverbs copy found after start (a container's, a conda env's). */
+static void report_new_libs(const struct tracer *t, const struct watch_state *w, int added)
+{
+	for (int i = t->up.nlibs - added; added > 0 && i < t->up.nlibs; i++) {
+		const struct uprobe_lib *l = &t->up.libs[i];
+		fprintf(stderr, "mrtrace: libibverbs at %s: %d entry points attached\n", l->path,
+			l->nfuncs);
+		if (w->a->json) {
+			struct json_object *o = json_object_new_object();
+			json_object_object_add(o, "event", json_object_new_string("library_attached"));
+			json_object_object_add(o, "path", json_object_new_string(l->path));
+			json_object_object_add(o, "entry_points", json_object_new_int(l->nfuncs));
+			print_json(o);
+			json_object_put(o);
+		}
+	}
+}
+
 /* Say it when the ring buffer loses events, at the time it happens. */
 static void warn_drops(const struct tracer *t, struct watch_state *w)
 {
@@ -559,7 +577,7 @@ int cmd_watch(int argc, char **argv)
 		w.uprobes_armed = t.sites[t.up_site].mech == MECH_UPROBE;
 		int err = ring_buffer__poll(t.rb, 100);
 		flush_pending(&w, false);
-		tracer_housekeeping(&t);
+		report_new_libs(&t, &w, tracer_housekeeping(&t));
 		warn_drops(&t, &w);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "mrtrace watch: polling the ring buffer: %s\n", strerror(-err));

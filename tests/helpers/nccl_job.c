@@ -5,6 +5,9 @@
  * registration's user stack has a frame inside it.
  *
  * Usage: nccl_job LIBNCCL DEVICE SIZE_BYTES
+ * Env:   NCCL_JOB_DELAY=S  wait S seconds between loading the libraries and
+ *                          registering (NCCL initializes, then registers at
+ *                          its first collective)
  * Prints "pid=P tid=T result=OK|FAIL errno=E"; exit 0 on success, 1 on a
  * failed registration, 2 on setup errors. */
 #include <dlfcn.h>
@@ -65,6 +68,8 @@ int main(int argc, char **argv)
 	j.buf = mmap(NULL, j.len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (j.buf == MAP_FAILED)
 		return 2;
+	if (getenv("NCCL_JOB_DELAY"))
+		usleep((useconds_t)(atof(getenv("NCCL_JOB_DELAY")) * 1e6));
 	pthread_t t;
 	pthread_create(&t, NULL, proxy_thread, &j);
 	pthread_join(t, NULL);

@@ -1,0 +1,36 @@
+# tests/vm/cases/container.sh - a process in its own mount namespace maps
+# its own copy of libibverbs (as a container image does): the host's
+# libibverbs inode, where mrtrace attached first, never sees its calls.
+# mrtrace must find the copy through /proc/PID/root and attach to it, so the
+# registration is still reported with the API the application called.
+# vm-timeout: 180
+. "$TOP/tests/vm/mrt-lib.sh"
+JOB=$TOP/build/tests/helpers/nccl_job
+LIBNCCL=$TOP/build/tests/helpers/libnccl_standin
+REAL=$(readlink -f /usr/lib/x86_64-linux-gnu/libibverbs.so.1)
+IMG=/run/mrt-container-img
+mkdir -p $IMG && cp "$REAL" $IMG/libibverbs.so.1
+
+check watch_starts mrt_start watch
+start=$(grep -m1 '"event":"start"' "$MRT_OUT")
+jq_true host_lib_attached "$start" '.sites[] | select(.site=="libibverbs") | .armed'
+
+# the "container": a private mount namespace whose libibverbs is the copy
+in_container() {
+	unshare --mount --propagation private -- sh -c "mount --bind $IMG/libibverbs.so.1 $REAL && exec \"\$@\"" container "$@"
+}
+export -f in_container; export IMG REAL
+# the point of the case: the process really maps another inode
+other_inode() { [ "$(stat -L -c %i "$REAL")" != "$(in_container stat -L -c %i "$REAL")" ]; }
+check container_has_own_copy other_inode
+with_memlock 65536 in_container env NCCL_JOB_DELAY=5 setpriv --reuid=nobody --regid=nogroup --clear-groups -- \
+	"$JOB" "$LIBNCCL" rxe0 16777216 > "$CASE_OUT/job.txt" 2>&1
+cat "$CASE_OUT/job.txt"
+pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$CASE_OUT/job.txt")
+check job_failed grep -q 'result=FAIL errno=12' "$CASE_OUT/job.txt"
+check reported mrt_wait_event "$pid"
+ev=$(mrt_event "$pid" | head -1)
+jq_true joined_with_user_call "$ev" '.user_call.api=="ibv_reg_mr" and .api=="ibv_reg_mr"'
+jq_true cause "$ev" '.cause=="memlock_limit"'
+check watch_stops mrt_stop
+check copy_attached grep -q "/proc/[0-9]*/root$REAL" "$MRT_OUT.err"
