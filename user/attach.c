@@ -131,11 +131,57 @@ struct btf_hit {
 
 static struct btf *vmlinux_btf;
 
-/* Finds FUNC `func` in vmlinux BTF, then in each loaded module's BTF. */
-static int find_btf_func(const char *func, struct btf_hit *hit)
+/* Module BTFs, loaded once per run (every site looks through all of them). */
+#define MOD_BTF_MAX 256
+static struct mod_btf {
+	__u32 id;
+	char name[64];
+	struct btf *btf;
+} mod_btfs[MOD_BTF_MAX];
+static int n_mod_btfs = -1;
+
+static void load_module_btfs(void)
 {
 	__u32 id = 0;
 
+	n_mod_btfs = 0;
+	while (!bpf_btf_get_next_id(id, &id) && n_mod_btfs < MOD_BTF_MAX) {
+		char name[64] = "";
+		struct bpf_btf_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_btf_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		info.name = (__u64)(unsigned long)name;
+		info.name_len = sizeof(name);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.kernel_btf &&
+		    strcmp(name, "vmlinux")) {
+			struct btf *b = btf__load_from_kernel_by_id_split(id, vmlinux_btf);
+			if (b) {
+				mod_btfs[n_mod_btfs].id = id;
+				snprintf(mod_btfs[n_mod_btfs].name, sizeof(mod_btfs[0].name), "%s", name);
+				mod_btfs[n_mod_btfs].btf = b;
+				n_mod_btfs++;
+			}
+		}
+		close(fd);
+	}
+}
+
+static void free_btfs(void)
+{
+	for (int i = 0; i < n_mod_btfs; i++)
+		btf__free(mod_btfs[i].btf);
+	n_mod_btfs = -1;
+	btf__free(vmlinux_btf);
+	vmlinux_btf = NULL;
+}
+
+/* Finds FUNC `func` in vmlinux BTF, then in each loaded module's BTF.
+ * hit->obj_fd is a new fd for a module's BTF object (the caller closes it). */
+static int find_btf_func(const char *func, struct btf_hit *hit)
+{
 	if (!vmlinux_btf)
 		vmlinux_btf = btf__load_vmlinux_btf();
 	if (!vmlinux_btf)
@@ -147,33 +193,32 @@ static int find_btf_func(const char *func, struct btf_hit *hit)
 		snprintf(hit->module, sizeof(hit->module), "vmlinux");
 		return 0;
 	}
-	while (!bpf_btf_get_next_id(id, &id)) {
-		char name[64] = "";
-		struct bpf_btf_info info = { 0 };
-		__u32 len = sizeof(info);
-		int fd = bpf_btf_get_fd_by_id(id);
-
+	if (n_mod_btfs < 0)
+		load_module_btfs();
+	for (int i = 0; i < n_mod_btfs; i++) {
+		tid = btf__find_by_name_kind(mod_btfs[i].btf, func, BTF_KIND_FUNC);
+		if (tid <= 0)
+			continue;
+		int fd = bpf_btf_get_fd_by_id(mod_btfs[i].id);
 		if (fd < 0)
-			continue;
-		info.name = (__u64)(unsigned long)name;
-		info.name_len = sizeof(name);
-		if (bpf_obj_get_info_by_fd(fd, &info, &len) || !info.kernel_btf ||
-		    !strcmp(name, "vmlinux")) {
-			close(fd);
-			continue;
-		}
-		struct btf *mod = btf__load_from_kernel_by_id_split(id, vmlinux_btf);
-		tid = mod ? btf__find_by_name_kind(mod, func, BTF_KIND_FUNC) : -1;
-		btf__free(mod);
-		if (tid > 0) {
-			hit->obj_fd = fd; /* kept open: the caller closes */
-			hit->type_id = tid;
-			snprintf(hit->module, sizeof(hit->module), "%s", name);
-			return 0;
-		}
-		close(fd);
+			return -ENOENT;
+		hit->obj_fd = fd;
+		hit->type_id = tid;
+		snprintf(hit->module, sizeof(hit->module), "%s", mod_btfs[i].name);
+		return 0;
 	}
 	return -ENOENT;
+}
+
+static bool btf_has_func(const char *func)
+{
+	struct btf_hit h;
+
+	if (find_btf_func(func, &h))
+		return false;
+	if (h.obj_fd > 0)
+		close(h.obj_fd);
+	return true;
 }
 
 /* Can a trampoline program attach here?  Loads and attaches the smallest
@@ -446,17 +491,17 @@ static int open_regpath(struct tracer *t, const struct tracer_opts *o, bool allo
 			continue;
 		}
 		/* the other name, when only it exists here */
-		if (d->alt && !want[i].found && find_btf_func(d->func, &hit)) {
+		if (d->alt && !want[i].found && !btf_has_func(d->func)) {
 			struct ksym_want w = { .name = d->alt };
 			kallsyms_lookup(&w, 1);
-			if (w.found || !find_btf_func(d->alt, &hit)) {
+			if (w.found || btf_has_func(d->alt)) {
 				st->func = d->alt;
 				want[i] = w;
 				want[i].name = d->alt;
 			}
 		}
 
-		if (!want[i].found && find_btf_func(st->func, &hit)) {
+		if (!want[i].found && !btf_has_func(st->func)) {
 			if (d->alt)
 				snprintf(st->reason, SITE_REASON_MAX,
 					 "neither %s nor %s is in this kernel (kallsyms, BTF; module "
@@ -771,8 +816,7 @@ void tracer_close(struct tracer *t)
 	uprobes_close(&t->up);
 	for (int i = 0; i < t->nsites; i++)
 		free((void *)t->sites[i].module);
-	btf__free(vmlinux_btf);
-	vmlinux_btf = NULL;
+	free_btfs();
 	memset(t, 0, sizeof(*t));
 }
 
