@@ -38,6 +38,13 @@ start_watch() {
 	WPID=$!
 	wait_line "$W" '"event":"start"' 30 || { cat "$W.err"; return 1; }
 }
+# pid_of FILE: the pid a helper printed ("pid=N ...")
+pid_of() { sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$1"; }
+# event_of KIND PID: wait for mrtrace's KIND record about PID, print it
+event_of() {
+	wait_line "$W" "\"event\":\"$1\",[^}]*\"pid\":$2," 10
+	jq -c "select(.event==\"$1\" and .pid==$2)" "$W"
+}
 stop_watch() {
 	kill -INT "$WPID" 2>/dev/null
 	local i
@@ -77,23 +84,21 @@ if start_watch mlock; then
 	start=$(grep -m1 '"event":"start"' "$W")
 	jq_true start_record_honest "$start" '.registration_path_armed==false and .armed_sites>=1'
 	prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > "$OUT/m1.txt" 2>&1
-	pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$OUT/m1.txt")
+	pid=$(pid_of "$OUT/m1.txt")
 	check mlock_really_failed grep -q 'result=FAIL errno=12' "$OUT/m1.txt"
-	wait_line "$W" "\"event\":\"mlock_failure\",[^}]*\"pid\":$pid," 10
-	ev=$(jq -c "select(.event==\"mlock_failure\" and .pid==$pid)" "$W")
+	ev=$(event_of mlock_failure "$pid")
 	jq_true mlock_cause "$ev" '.cause=="memlock_limit" and .errno==12 and .uid==65534 and .api=="mlock"'
 	jq_true mlock_numbers "$ev" '.evidence.memlock_limit_bytes==65536 and .evidence.requested_pages==256 and .evidence.locked_bytes==0 and .len==1048576'
 	jq_true mlock_fix "$ev" '(.fixes|length)>0 and (.summary|test("limit 64 KiB"))'
 	jq_true mlock_no_environment_dump "$ev" '(.process|has("environ")|not) and (tostring|test("PATH=")|not)'
 	# limit 0: EPERM
 	prlimit --memlock=0:0 $NOBODY "$MLOCKER" 4096 > "$OUT/m0.txt" 2>&1
-	pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$OUT/m0.txt")
-	wait_line "$W" "\"event\":\"mlock_failure\",[^}]*\"pid\":$pid," 10
-	ev=$(jq -c "select(.event==\"mlock_failure\" and .pid==$pid)" "$W")
+	pid=$(pid_of "$OUT/m0.txt")
+	ev=$(event_of mlock_failure "$pid")
 	jq_true mlock_zero_cause "$ev" '.cause=="memlock_zero" and .errno==1'
 	# a successful mlock is not reported
 	prlimit --memlock=1048576:1048576 $NOBODY "$MLOCKER" 65536 > "$OUT/mok.txt" 2>&1
-	pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$OUT/mok.txt")
+	pid=$(pid_of "$OUT/mok.txt")
 	sleep 0.5
 	check mlock_ok_not_reported sh -c "! grep -q '\"event\":\"mlock_failure\",[^}]*\"pid\":$pid,' '$W'"
 	# the limit change that prlimit made is recorded
@@ -176,18 +181,16 @@ cp "$TOP/build/tests/helpers/libibverbs_fake" "$FAKEDIR/libibverbs.so.1"
 VU=$TOP/build/tests/helpers/verbs_user
 if start_watch uprobe; then
 	prlimit --memlock=65536:65536 $NOBODY "$VU" "$FAKEDIR/libibverbs.so.1" 3 16777216 > "$OUT/vu.txt" 2>&1
-	pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$OUT/vu.txt")
+	pid=$(pid_of "$OUT/vu.txt")
 	check uprobe_call_failed grep -q 'result=FAIL errno=12' "$OUT/vu.txt"
-	wait_line "$W" "\"pid\":$pid," 10
-	ev=$(jq -c "select(.event==\"reg_failure\" and .pid==$pid)" "$W")
+	ev=$(event_of reg_failure "$pid")
 	jq_true uprobe_api "$ev" '.api=="ibv_reg_mr_iova2" and .user_call.reached_kernel==true and .user_call.length==16777216'
 	jq_true uprobe_inferred_memlock "$ev" '.cause=="memlock_limit" and .certainty=="inferred" and .errno_name=="ENOMEM"'
 	jq_true uprobe_numbers_from_proc "$ev" '.summary|test("limit 64 KiB")'
 	# NCCL's dma-buf probe, refused inside the library
 	"$VU" -d "$FAKEDIR/libibverbs.so.1" 3 > "$OUT/vud.txt" 2>&1
-	pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$OUT/vud.txt")
-	wait_line "$W" "\"pid\":$pid," 10
-	ev=$(jq -c "select(.pid==$pid)" "$W")
+	pid=$(pid_of "$OUT/vud.txt")
+	ev=$(event_of nccl_probe "$pid")
 	jq_true uprobe_dmabuf_probe_harmless "$ev" '.event=="nccl_probe" and .cause=="dmabuf_unsupported" and .harmless==true and .user_call.reached_kernel==false'
 	start=$(grep -m1 '"event":"start"' "$W")
 	stop_watch
