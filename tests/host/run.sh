@@ -54,6 +54,9 @@ stop_watch() {
 }
 
 [ "$(id -u)" = 0 ] || { echo "host tests need root"; echo "host: 0 passed, 1 failed"; exit 1; }
+for b in "$MRTRACE" "$MLOCKER" "$TOP/build/tests/helpers/verbs_user" "$TOP/build/tests/helpers/libibverbs_fake"; do
+	[ -x "$b" ] || [ -f "$b" ] || { echo "missing $b: run 'make host'"; echo "host: 0 passed, 1 failed"; exit 1; }
+done
 # our programs by name, to prove they are gone after each run (other
 # mrtrace instances on this machine would be counted too: compare counts)
 our_progs() { bpftool prog show 2>/dev/null | grep -c -E 'tp_exit_mlock|up_reg_mr_iova2'; }
