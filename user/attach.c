@@ -340,20 +340,6 @@ static void set_site_progs(struct bpf_object *obj, const struct site_def *d,
 	}
 }
 
-static void set_filters_reg(struct regpath_bpf *s, const struct tracer_opts *o)
-{
-	s->rodata->targ_tgid = o->pid;
-	s->rodata->filter_tgid_map = o->follow_pid != 0;
-	s->rodata->filter_cgroup = o->cgroup != NULL;
-}
-
-static void set_filters_sys(struct syscalls_bpf *s, const struct tracer_opts *o)
-{
-	s->rodata->targ_tgid = o->pid;
-	s->rodata->filter_tgid_map = o->follow_pid != 0;
-	s->rodata->filter_cgroup = o->cgroup != NULL;
-}
-
 /* Where cgroup v2 is mounted: /sys/fs/cgroup on unified hosts,
  * /sys/fs/cgroup/unified on hybrid ones. */
 static void cgroup2_root(char *buf, size_t len)
@@ -372,7 +358,7 @@ static void cgroup2_root(char *buf, size_t len)
 	fclose(f);
 }
 
-int tracer_cgroup_fd(const char *cgroup, char *err, size_t errlen)
+static int cgroup_fd(const char *cgroup, char *err, size_t errlen)
 {
 	char path[4096], root[1024];
 
@@ -389,23 +375,29 @@ int tracer_cgroup_fd(const char *cgroup, char *err, size_t errlen)
 	return fd;
 }
 
+int tracer_cgroup_filter(int map_fd, const char *cgroup, char *err, size_t errlen)
+{
+	__u32 zero = 0;
+	int fd = cgroup_fd(cgroup, err, errlen);
+
+	if (fd < 0)
+		return -1;
+	int rc = bpf_map_update_elem(map_fd, &zero, &fd, BPF_ANY);
+	close(fd);
+	if (rc)
+		snprintf(err, errlen, "cgroup filter %.200s: %s (cgroup v2 only)", cgroup,
+			 strerror(errno));
+	return rc ? -1 : 0;
+}
+
 static int set_cgroup(struct bpf_map *map, const char *cgroup)
 {
 	char err[300];
-	__u32 zero = 0;
 
 	if (!cgroup)
 		return 0;
-	int fd = tracer_cgroup_fd(cgroup, err, sizeof(err));
-	if (fd < 0) {
+	if (tracer_cgroup_filter(bpf_map__fd(map), cgroup, err, sizeof(err))) {
 		fprintf(stderr, "mrtrace: %s\n", err);
-		return -1;
-	}
-	int rc = bpf_map_update_elem(bpf_map__fd(map), &zero, &fd, BPF_ANY);
-	close(fd);
-	if (rc) {
-		fprintf(stderr, "mrtrace: cgroup filter %s: %s (cgroup v2 only)\n", cgroup,
-			strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -580,7 +572,7 @@ static int open_regpath(struct tracer *t, const struct tracer_opts *o, bool allo
 		fprintf(stderr, "mrtrace: opening the BPF object failed: %s\n", strerror(errno));
 		return -1;
 	}
-	set_filters_reg(s, o);
+	TRACER_SET_FILTERS(s->rodata, o);
 	struct bpf_program *p;
 	bpf_object__for_each_program(p, s->obj)
 		bpf_program__set_autoload(p, false);
@@ -660,7 +652,7 @@ static int open_syscalls(struct tracer *t, const struct tracer_opts *o)
 			strerror(errno));
 		return -1;
 	}
-	set_filters_sys(s, o);
+	TRACER_SET_FILTERS(s->rodata, o);
 	bpf_program__set_autoload(s->progs.tp_fork_syscalls, o->follow_pid != 0);
 	int err = syscalls_bpf__load(s);
 	if (err) {

@@ -87,9 +87,17 @@ void tracer_close(struct tracer *t);
 void tracer_counters(const struct tracer *t, unsigned long long out[]);
 
 int tracer_armed_count(const struct tracer *t, bool openers_only);
-/* Opens a cgroup v2 directory given as a path or relative to the cgroup2
- * mount; -1 with a message in err. */
-int tracer_cgroup_fd(const char *cgroup, char *err, size_t errlen);
+/* Points a BPF_MAP_TYPE_CGROUP_ARRAY at a cgroup v2 directory given as a
+ * path or relative to the cgroup2 mount.  0, or -1 with a message in err. */
+int tracer_cgroup_filter(int map_fd, const char *cgroup, char *err, size_t errlen);
+
+/* The filters every BPF object carries in .rodata (bpf/common.bpf.h). */
+#define TRACER_SET_FILTERS(rodata, o)                       \
+	do {                                                \
+		(rodata)->targ_tgid = (o)->pid;             \
+		(rodata)->filter_tgid_map = (o)->follow_pid != 0; \
+		(rodata)->filter_cgroup = (o)->cgroup != NULL; \
+	} while (0)
 const char *mech_name(enum mech m);
 
 /* The armed/unavailable report: text for people, JSON array for machines. */

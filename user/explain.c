@@ -250,17 +250,18 @@ static void memlock_numbers(const struct mrt_event *ev, struct verdict *v)
 	v->need_bytes = v->pinned_before_bytes + v->request_bytes;
 }
 
-static void memlock_fixes(const struct mrt_event *ev, const struct proc_context *ctx,
-			  const struct nccl_info *nccl, struct verdict *v)
+/* The fix list for a memlock verdict, from the numbers already in v. */
+static void memlock_fixes(const struct proc_context *ctx, const struct nccl_info *nccl,
+			  struct verdict *v, bool have_pinned)
 {
 	struct fix_input in = {
 		.cause = cause_name(v->cause),
 		.ctx = ctx,
 		.nccl = nccl,
 		.have_limit = true,
-		.have_pinned = ev->kind == MRT_EV_REG_FAILURE,
-		.have_request = ev->ml.requested_pages > 0,
-		.limit_bytes = ev->ml.limit_cur,
+		.have_pinned = have_pinned,
+		.have_request = v->request_bytes > 0,
+		.limit_bytes = v->limit_bytes,
 		.pinned_before = v->pinned_before_bytes,
 		.request_bytes = v->request_bytes,
 	};
@@ -306,7 +307,7 @@ static bool explain_memlock(const struct mrt_event *ev, const struct proc_contex
 		    "a memlock limit of 0 forbids every RDMA registration unless the process "
 		    "holds CAP_IPC_LOCK in the initial user namespace%s.",
 		    m->cap_checked ? " (capable() was asked and returned false)" : "");
-		memlock_fixes(ev, ctx, nccl, v);
+		memlock_fixes(ctx, nccl, v, ev->kind == MRT_EV_REG_FAILURE);
 		return true;
 	}
 	/* new_pinned = pinned_vm + npages > limit and !capable(CAP_IPC_LOCK) -> ENOMEM */
@@ -333,7 +334,7 @@ static bool explain_memlock(const struct mrt_event *ev, const struct proc_contex
 		    m->cap_checked ? "; capable(CAP_IPC_LOCK), which would lift the limit, "
 				     "returned false (it checks the initial user namespace)"
 				   : "; CAP_IPC_LOCK was not observed (assumed absent)");
-		memlock_fixes(ev, ctx, nccl, v);
+		memlock_fixes(ctx, nccl, v, ev->kind == MRT_EV_REG_FAILURE);
 		return true;
 	}
 	return false;
@@ -344,7 +345,7 @@ static bool explain_memlock(const struct mrt_event *ev, const struct proc_contex
 static bool explain_pin(const struct mrt_event *ev, struct verdict *v)
 {
 	int i = first_failed(ev, MRT_SITE_PIN);
-	char b[32], pg[64];
+	char pg[64];
 
 	if (i < 0)
 		return false;
@@ -429,7 +430,6 @@ static bool explain_pin(const struct mrt_event *ev, struct verdict *v)
 	    "pin_user_pages could not fault in the buffer's pages: %s. The application passed "
 	    "an address range it cannot use for DMA%s.",
 	    why, fl == MRT_VMA_UNKNOWN ? " (the VMA could not be read on this kernel)" : "");
-	(void)b;
 	fix(v, FIX_PRIMARY,
 	    "Register only memory the process has mapped with read/write access for the whole "
 	    "range (check the buffer's lifetime: a use-after-free of a registered buffer "
@@ -489,10 +489,7 @@ static bool explain_validation(const struct mrt_event *ev, struct verdict *v, in
 			      "is requested.");
 		return true;
 	}
-	if (acc & IB_ON_DEMAND) {
-		/* ODP unsupported by the device: EINVAL (<= 6.1) */
-		return false;
-	}
+	/* ODP on a device without it is EINVAL too (<= 6.1): left to `unknown` */
 	return false;
 }
 
@@ -724,7 +721,7 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 			    hb(v->pinned_before_bytes, p));
 			say(v->explanation, "mlockall() locks the whole address space, held to "
 					    "RLIMIT_MEMLOCK like RDMA registration.");
-			memlock_fixes(ev, ctx, nccl, v);
+			memlock_fixes(ctx, nccl, v, ev->kind == MRT_EV_REG_FAILURE);
 			return v->cause;
 		}
 		/* mlock() also fails with ENOMEM on an unmapped range: only a request
@@ -750,7 +747,7 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 		    "mlock() is held to the same RLIMIT_MEMLOCK that RDMA registration is: locked "
 		    "pages (VmLck) plus this request may not exceed it without CAP_IPC_LOCK. A "
 		    "process that cannot mlock this much cannot register it as an MR either.");
-		memlock_fixes(ev, ctx, nccl, v);
+		memlock_fixes(ctx, nccl, v, ev->kind == MRT_EV_REG_FAILURE);
 		return v->cause;
 	}
 
@@ -870,18 +867,7 @@ enum cause explain_user_call(const struct mrt_event *uev, const struct proc_cont
 		    "CAP_IPC_LOCK. Inferred, not observed: this kernel does not let mrtrace probe "
 		    "ib_umem_get (see --list-probes).",
 		    errno_name(uev->err));
-		struct fix_input in = {
-			.cause = cause_name(v->cause),
-			.ctx = ctx,
-			.nccl = nccl,
-			.have_limit = true,
-			.have_pinned = true,
-			.have_request = true,
-			.limit_bytes = v->limit_bytes,
-			.pinned_before = v->pinned_before_bytes,
-			.request_bytes = v->request_bytes,
-		};
-		fixes_for(&in, &v->fixes);
+		memlock_fixes(ctx, nccl, v, true);
 		return v->cause;
 	}
 	say(v->summary, "%s failed with %s; no kernel site was armed to say why",

@@ -286,9 +286,7 @@ int uprobes_open(struct uprobes *u, const struct tracer_opts *o)
 		snprintf(u->error, sizeof(u->error), "open: %s", strerror(errno));
 		return -1;
 	}
-	u->skel->rodata->targ_tgid = o->pid;
-	u->skel->rodata->filter_tgid_map = o->follow_pid != 0;
-	u->skel->rodata->filter_cgroup = o->cgroup != NULL;
+	TRACER_SET_FILTERS(u->skel->rodata, o);
 	bpf_program__set_autoload(u->skel->progs.tp_fork_uprobes, o->follow_pid != 0);
 	int err = libibverbs_bpf__load(u->skel);
 	if (err) {
@@ -297,18 +295,9 @@ int uprobes_open(struct uprobes *u, const struct tracer_opts *o)
 		u->skel = NULL;
 		return -1;
 	}
-	if (o->cgroup) {
-		__u32 zero = 0;
-		int fd = tracer_cgroup_fd(o->cgroup, u->error, sizeof(u->error));
-		if (fd < 0)
-			return -1;
-		int rc = bpf_map_update_elem(bpf_map__fd(u->skel->maps.cgroup_filter), &zero, &fd, 0);
-		close(fd);
-		if (rc) {
-			snprintf(u->error, sizeof(u->error), "cgroup filter: %s", strerror(errno));
-			return -1;
-		}
-	}
+	if (o->cgroup && tracer_cgroup_filter(bpf_map__fd(u->skel->maps.cgroup_filter), o->cgroup,
+					      u->error, sizeof(u->error)))
+		return -1;
 	if (o->follow_pid && !bpf_program__attach(u->skel->progs.tp_fork_uprobes)) {
 		snprintf(u->error, sizeof(u->error), "cannot follow forks: %s", strerror(errno));
 		return -1;

@@ -486,12 +486,6 @@ static void print_stop(const struct tracer *t, const struct watch_state *w, doub
 		secs, w->events, c[MRT_CNT_REGS], c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL]);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int cmd_watch(int argc, char **argv)
 {
@@ -571,7 +565,7 @@ int cmd_watch(int argc, char **argv)
 		close(release_fd);
 	}
 
-	double t0 = now_s();
+	double t0 = mono_s();
 	bool child_done = false;
 	while (!stop) {
 		w.uprobes_armed = t.sites[t.up_site].mech == MECH_UPROBE;
@@ -584,7 +578,7 @@ int cmd_watch(int argc, char **argv)
 			ret = 1;
 			break;
 		}
-		if (a.duration > 0 && now_s() - t0 >= a.duration)
+		if (a.duration > 0 && mono_s() - t0 >= a.duration)
 			break;
 		if (child > 0 && !child_done && waitpid(child, &status, WNOHANG) == child)
 			child_done = true;
@@ -601,7 +595,7 @@ int cmd_watch(int argc, char **argv)
 	}
 	ring_buffer__consume(t.rb);
 	flush_pending(&w, true);
-	print_stop(&t, &w, now_s() - t0);
+	print_stop(&t, &w, mono_s() - t0);
 	tracer_close(&t);
 	if (child > 0) {
 		if (!child_done) {
