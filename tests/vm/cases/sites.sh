@@ -18,6 +18,10 @@ jq_true uverbs_ioctl_armed "$start" '.sites[] | select(.site=="uverbs_ioctl") | 
 jq_true pin_armed "$start" '.sites[] | select(.site=="pin") | .armed'
 jq_true gup_only_when_needed "$start" '.sites[] | select(.site=="pin_gup") | (.armed|not) and (.note|test("not needed"))'
 jq_true migrate_tracepoint_armed "$start" '.sites[] | select(.site=="migrate") | .armed and .mechanism=="tracepoint"'
+# the sites behind the replay-only causes (IOVA, DMA map, dma-buf) attach here too
+for site in iova dma_map dmabuf_get dmabuf_attach dmabuf_pin dmabuf_map; do
+	jq_true "${site}_armed" "$start" ".sites[] | select(.site==\"$site\") | .armed"
+done
 
 expect() { # expect NAME CAUSE ERRNO_NAME JQ-EXTRA -- MRPROBE-ARGS
 	local name=$1 cause=$2 en=$3 extra=$4
