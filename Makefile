@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # mrtrace - explain why RDMA memory registration failed.
 #
 #   make            build build/mrtrace and build/mrprobe
@@ -6,13 +7,19 @@
 #   make vmlinux    regenerate vmlinux/x86/*.h from Debian's stock kernel BTF
 #   make bench      overhead benchmarks (ratios, never gating)
 #
-# Layout: bpf/*.bpf.c -> build/*.bpf.o -> build/*.skel.h; user/*.c (less main.c)
-# -> build/libmrtrace.a, shared by build/mrtrace, build/mrprobe and the unit tests.
+# Layout: bpf/*.bpf.c -> build/*.bpf.o -> build/*.skel.h; user/<stage>/*.c ->
+# build/user/<stage>/*.o -> build/libmrtrace.a, shared by build/mrtrace,
+# build/mrprobe and the unit tests (docs/design.md, "Source layout").
 BUILD   ?= build
 CC      ?= gcc
 CLANG   ?= clang
 BPFTOOL ?= bpftool
-ARCH    := x86
+# The BPF target and the CO-RE header follow the machine (or ARCH=x86|arm64).
+UNAME_M := $(shell uname -m)
+ARCH    ?= $(if $(filter x86_64,$(UNAME_M)),x86,$(if $(filter aarch64 arm64,$(UNAME_M)),arm64,unsupported))
+ifeq ($(filter x86 arm64,$(ARCH)),)
+$(error mrtrace builds for x86_64 and arm64 only (uname -m says $(UNAME_M)); set ARCH=x86 or ARCH=arm64)
+endif
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
@@ -26,8 +33,10 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-unused-funct
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.bpf.o)
 SKELS     := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.skel.h)
-LIB_SRCS  := $(filter-out user/main.c,$(wildcard user/*.c))
+USER_DIRS := core proc nccl explain report tracer watch check diff replay
+LIB_SRCS  := $(wildcard $(USER_DIRS:%=user/%/*.c))
 LIB_OBJS  := $(LIB_SRCS:user/%.c=$(BUILD)/user/%.o)
+USER_HDRS := user/*.h $(wildcard $(USER_DIRS:%=user/%/*.h))
 LIB       := $(BUILD)/libmrtrace.a
 PROBE_SRCS := $(wildcard tools/mrprobe/*.c)
 PROBE_OBJS := $(PROBE_SRCS:tools/mrprobe/%.c=$(BUILD)/mrprobe.o/%.o)
@@ -45,7 +54,7 @@ deps-build:
 deps:
 	$(Q)tools/deps.sh all
 
-$(BUILD) $(BUILD)/user $(BUILD)/mrprobe.o $(BUILD)/tests $(BUILD)/tests/helpers:
+$(BUILD) $(BUILD)/mrprobe.o $(BUILD)/tests $(BUILD)/tests/helpers:
 	$(Q)mkdir -p $@
 
 $(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/*.h vmlinux/$(ARCH)/*.h | $(BUILD)
@@ -57,12 +66,13 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	@echo "  SKEL    $@"
 	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/user/%.o: user/%.c user/*.h bpf/mrtrace.h | $(BUILD)/user
+$(BUILD)/user/%.o: user/%.c $(USER_HDRS) bpf/mrtrace.h
+	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-# only the loaders include the generated skeletons
-$(BUILD)/user/attach.o $(BUILD)/user/uprobes.o: $(SKELS)
+# only the tracer includes the generated skeletons
+$(filter $(BUILD)/user/tracer/%,$(LIB_OBJS)): $(SKELS)
 
 $(LIB): $(LIB_OBJS)
 	@echo "  AR      $@"
@@ -72,7 +82,7 @@ $(BUILD)/mrtrace: $(BUILD)/user/main.o $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/mrprobe.o/%.o: tools/mrprobe/%.c tools/mrprobe/*.h user/*.h | $(BUILD)/mrprobe.o
+$(BUILD)/mrprobe.o/%.o: tools/mrprobe/%.c tools/mrprobe/*.h $(USER_HDRS) | $(BUILD)/mrprobe.o
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -Itools/mrprobe -c $< -o $@
 

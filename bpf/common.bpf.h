@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* common.bpf.h - what every mrtrace BPF object shares: the process filters,
  * the ring buffer, the counters, and the task facts stamped on each event. */
 #ifndef MRTRACE_COMMON_BPF_H

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /* libibverbs.bpf.c - the application's side of a registration, by uprobes on
  * libibverbs: which API it called (ibv_reg_mr, _iova2, ibv_reg_dmabuf_mr),
  * with which arguments, from which code (user stack), and whether the library

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* mlx5_sites.bpf.h - the mlx5 driver's part of a registration, included by
  * regpath.bpf.c (the programs must share its per-thread trail map).
  *

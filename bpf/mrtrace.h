@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* mrtrace.h - what the BPF programs hand to user space.
  *
  * Shared by the BPF objects and user/: fixed-size types only.  One registration

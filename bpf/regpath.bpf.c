@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /* regpath.bpf.c - the RDMA memory registration path, from the uverbs command
  * down to page pinning, DMA mapping and dma-buf.
  *

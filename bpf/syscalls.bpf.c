@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /* syscalls.bpf.c - memlock accounting seen from the system call side:
  * failed mlock()/mlock2()/mlockall() (the same RLIMIT_MEMLOCK that MR
  * registration is held to) and changes of RLIMIT_MEMLOCK by
@@ -6,7 +6,7 @@
  *
  * These are syscall tracepoints, allowed even on locked-down kernels, but
  * enabling any of them sends every system call of every task through the
- * tracing slow path (~40 ns each, DESIGN.md section 3).  user/attach.c arms
+ * tracing slow path (~40 ns each, docs/design.md section 5).  user/attach.c arms
  * them only when asked or when no kernel registration site can be armed.
  * Only failures (and RLIMIT_MEMLOCK changes) reach the ring buffer.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* trail.bpf.h - the per-thread registration context, shared by every BPF
  * program on the registration path.
  *

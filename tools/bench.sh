@@ -1,11 +1,12 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tools/bench.sh - what mrtrace costs the machine it watches, as ratios
 # measured side by side in one run (never absolute gates; never part of
 # `make test`).  Each case alternates runs without and with mrtrace
 # attached and reports the median ns per operation and the ratio.
 #
 #   getppid, --syscalls=on   the cost every process pays while the syscall
-#                            tracepoints are armed (DESIGN.md: ~40 ns)
+#                            tracepoints are armed (docs/design.md section 5: ~40 ns)
 #   getppid, default         the default on a kernel with registration sites:
 #                            no syscall tracepoint, so ~1.0
 #   reg (uprobe)             ibv_reg_mr_iova2 through a stand-in libibverbs

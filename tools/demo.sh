@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tools/demo.sh - what `make demo` shows, run inside the soft-RoCE VM
 # (tests/vm/run.sh boots a stock Debian kernel and runs this as root).
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tools/deps.sh - install, with apt-get, the Debian packages mrtrace needs to
 # build, test and run its demo.  Idempotent: installs only what is missing,
 # and runs 'apt-get update' only when a package cannot be found.

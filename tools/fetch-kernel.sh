@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tools/fetch-kernel.sh - fetch a stock Debian kernel package with
 # 'apt-get download' and unpack it (never install it) into the cache, outside
 # the work tree.  Prints the unpacked kernel's directory on stdout.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* commands.h - the subcommands main.c dispatches to.  Each parses its own
  * arguments with argp (argv[0] is the subcommand name) and returns the
  * process exit status. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* main.c - mrtrace: explain why RDMA memory registration failed.
  * Dispatches to the subcommands; each parses its own options. */
 #include <argp.h>

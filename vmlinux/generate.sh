@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # vmlinux/generate.sh - regenerate vmlinux/x86/vmlinux.h, the CO-RE header the
 # BPF programs compile against, from a stock Debian kernel's BTF.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* bench_loop - time N iterations of one operation, print ns per iteration.
  * Usage: bench_loop getppid|mlock|reg LIBPATH? N
  *   getppid  the cheapest syscall: what syscall tracepoints cost everyone

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libibverbs_fake - a stand-in for libibverbs on hosts without RDMA, for
  * live tests of mrtrace's uprobes (the development kernel has no RDMA, but
  * uprobes work).  Installed by the host tests as .../libibverbs.so.1 so that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libnccl_standin.c - a tiny shared library that looks like libnccl from
  * outside: its name contains "nccl" (so nccl_lib_detect finds it in
  * /proc/PID/maps) and its .rodata holds NCCL's version literal in the format

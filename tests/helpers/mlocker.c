@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* mlocker - lock LEN bytes of fresh anonymous memory with mlock() (or
  * mlockall with -a), print the result, exit 0 on success and 1 on failure.
  * A host test workload: mlock is held to the same RLIMIT_MEMLOCK as MRs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nccl_job - a stand-in for an NCCL job, for VM tests of mrtrace's job
  * awareness: it maps a "libnccl" (the stand-in library given as argv[1],
  * loaded with dlopen like NCCL's plugins), and registers SIZE bytes on DEVICE

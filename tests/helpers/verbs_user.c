@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* verbs_user - loads a libibverbs given by path (dlopen, like NCCL does),
  * waits, then calls ibv_reg_mr_iova2 on LEN bytes of fresh memory, or
  * ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0) (NCCL's probe) with -d.

@@ -1,7 +1,8 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/host/run.sh - live tests on the development kernel itself.
 #
-# This host is a realistic restricted kernel (DESIGN.md section 3): no
+# This host is a realistic restricted kernel (docs/design.md section 5): no
 # CONFIG_INFINIBAND, no kprobes, fentry/fexit refused; tracepoints work.
 # mrtrace must start, say plainly what it cannot see, and still explain
 # what it can: failing mlock() calls, which are held to the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fixture_path.h - where the unit tests' fixture trees are: beside the
  * sources, found from the test binary (build/tests/test_x -> ../../tests/
  * fixtures) or, failing that, from the current directory (make runs the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/unit/run.sh - run the cmocka unit test binaries given as arguments and
 # close with one count line over all of them: "unit: N passed, N failed".
 # A binary that crashes or prints no cmocka summary counts as one failure.

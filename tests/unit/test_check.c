@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_check.c - `mrtrace check` on the recorded node trees in
  * tests/fixtures/check (written by make_fixtures.py): verdicts, classes,
  * topology and the JSON document. */
@@ -15,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "check/check.h"
 
 static const char *fixture(const char *name)
 {
@@ -305,7 +306,7 @@ static void test_json_document(void **state)
 	assert_null(strchr(s, '\n'));   /* one line */
 	json_object *d = json_tokener_parse(s);
 	assert_non_null(d);
-	assert_string_equal(json_object_get_string(jp(d, "schema", NULL)), CHK_SCHEMA);
+	assert_string_equal(json_object_get_string(jp(d, "schema", NULL)), SCHEMA_CHECK);
 	assert_string_equal(json_object_get_string(jp(d, "host", "hostname")), "gpu-a01");
 	assert_string_equal(json_object_get_string(jp(d, "host", "kernel")), "6.8.0-45-generic");
 	assert_int_equal(json_object_get_int(jp(d, "target", "pid")), 4242);

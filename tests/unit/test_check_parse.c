@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_check_parse.c - the pure pieces under `check`: limit syntaxes
  * (systemd, limits.conf, Docker, Slurm), drop-in precedence, PCIe ACS
  * parsing, topology classes on synthetic paths, and sysroot rooting. */
@@ -15,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "sysroot.h"
+#include "check/check.h"
+#include "core/sysroot.h"
 
 #define MiB (1ULL << 20)
 

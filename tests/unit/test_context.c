@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_context.c - proc_context_read and friends against the recorded /proc
  * trees in tests/fixtures/proc (written by make_fixtures.py). */
 #include <errno.h>
@@ -17,7 +18,8 @@
 
 #include "fixture_path.h"
 
-#include "context.h"
+#include "proc/context.h"
+#include "core/procfs.h"
 
 #define DOCKER_ID "3f1e2d4c5b6a79880716253443526170819a0b1c2d3e4f5a6b7c8d9e0f1a2b3c"
 #define K8S_ID "9b8a7c6d5e4f30211203f4e5d6c7b8a99a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d"
@@ -258,7 +260,7 @@ static void test_secret_not_read(void **state)
 		/* the fixture really holds the secret (or this test proves nothing) */
 		char path[PATH_MAX + 256], buf[16384];
 		snprintf(path, sizeof(path), "%s/proc/%d/environ", fixture(all[i].scenario), all[i].pid);
-		long n = ctx_read_file(path, buf, sizeof(buf));
+		long n = procfs_read(path, buf, sizeof(buf));
 		assert_true(n > 0);
 		assert_true(contains(buf, (size_t)n, "FIXTURESECRET"));
 
@@ -492,11 +494,11 @@ static void test_names(void **state)
 	assert_string_equal(ctx_setting_name(CTX_SET_USERNS), "user_namespace");
 	assert_string_equal(ctx_launcher_name(CTX_L_MPI_DAEMON), "mpi_daemon");
 	char p[64];
-	assert_int_equal(ctx_path(p, sizeof(p), "/", 7, "limits"), 0);
+	assert_int_equal(procfs_path(p, sizeof(p), "/", 7, "limits"), 0);
 	assert_string_equal(p, "/proc/7/limits");
-	assert_int_equal(ctx_path(p, sizeof(p), "/tmp/x/", -1, "etc/passwd"), 0);
+	assert_int_equal(procfs_path(p, sizeof(p), "/tmp/x/", -1, "etc/passwd"), 0);
 	assert_string_equal(p, "/tmp/x/etc/passwd");
-	assert_int_equal(ctx_path(p, 8, "/tmp/x", 7, "limits"), -ENAMETOOLONG);
+	assert_int_equal(procfs_path(p, 8, "/tmp/x", 7, "limits"), -ENAMETOOLONG);
 }
 
 /* The live system: our own process must read without surprises. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_diff.c - `mrtrace diff` on reports made by `check` from the fixture
  * trees, with one node changed the way real clusters go wrong. */
 #include <stdarg.h>
@@ -14,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "diff.h"
+#include "check/check.h"
+#include "diff/diff.h"
 
 static char dir[64];
 

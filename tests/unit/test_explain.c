@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_explain.c - the explanation engine on replayed kernel trails.
  *
  * Every file in tests/fixtures/trails is one event record: recorded by
@@ -28,8 +29,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "explain.h"
-#include "report.h"
+#include "explain/explain.h"
+#include "report/report.h"
 
 #define PAGE 4096ULL
 #define VM_READ 0x1ULL
@@ -728,7 +729,7 @@ static void test_round_trip_fixtures(void **state)
 		explain_event(&back, NULL, NULL, &v2);
 		assert_int_equal(v2.cause, f->v.cause);
 		assert_string_equal(v2.summary, f->v.summary);
-		/* DESIGN.md section 4: the contract fields of a record */
+		/* docs/design.md section 6: the contract fields of a record */
 		static const char *const keys[] = { "event", "pid", "tid", "comm", "api", "errno",
 						    "errno_name", "cause", "len", "evidence",
 						    "explanation", "fixes", "raw" };

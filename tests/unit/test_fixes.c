@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_fixes.c - the fix list chosen per setting (fixes.h), from the
  * recorded /proc trees and from hand-built contexts. */
 #include <errno.h>
@@ -15,9 +16,9 @@
 
 #include "fixture_path.h"
 
-#include "context.h"
-#include "fixes.h"
-#include "nccl.h"
+#include "proc/context.h"
+#include "explain/fixes.h"
+#include "nccl/nccl.h"
 
 static const char *fixture(const char *scenario)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_mrprobe.c - mrprobe's arithmetic and parsing, without an RDMA device:
  * the pages a registration pins, NCCL's buffer layout, option and access
  * flag parsing, and the --find-max search over a fake register function. */
@@ -13,11 +14,11 @@
 
 #include "access.h"
 #include "findmax.h"
-#include "nccl_layout.h"
+#include "nccl/layout.h"
 #include "options.h"
-#include "pages.h"
+#include "core/pages.h"
 #include "plan.h"
-#include "units.h"
+#include "core/units.h"
 
 #define MiB (1ull << 20)
 #define PAGE 4096ull
@@ -29,31 +30,31 @@ static void test_malloc_16mib_pins_4097_pages(void **state)
 	(void)state;
 	/* glibc's malloc(16 MiB) returns an mmap'd chunk + 16 bytes of header. */
 	uint64_t base = 0x7f0000000000ull;
-	assert_int_equal(mp_pages_spanned(base + 16, 16 * MiB, PAGE), 4097);
-	assert_int_equal(mp_pages_spanned(base, 16 * MiB, PAGE), 4096);
+	assert_int_equal(pages_spanned(base + 16, 16 * MiB, PAGE), 4097);
+	assert_int_equal(pages_spanned(base, 16 * MiB, PAGE), 4096);
 }
 
 static void test_pages_edges(void **state)
 {
 	(void)state;
-	assert_int_equal(mp_pages_spanned(0x1000, 0, PAGE), 0);
-	assert_int_equal(mp_pages_spanned(0x1000, 1, PAGE), 1);
-	assert_int_equal(mp_pages_spanned(0x1fff, 1, PAGE), 1);
-	assert_int_equal(mp_pages_spanned(0x1fff, 2, PAGE), 2);
-	assert_int_equal(mp_pages_spanned(0x1000, PAGE + 1, PAGE), 2);
+	assert_int_equal(pages_spanned(0x1000, 0, PAGE), 0);
+	assert_int_equal(pages_spanned(0x1000, 1, PAGE), 1);
+	assert_int_equal(pages_spanned(0x1fff, 1, PAGE), 1);
+	assert_int_equal(pages_spanned(0x1fff, 2, PAGE), 2);
+	assert_int_equal(pages_spanned(0x1000, PAGE + 1, PAGE), 2);
 	/* 9.2M as parsed (9646899 bytes) at a page boundary: 2356 pages. */
-	assert_int_equal(mp_pages_spanned(0x10000, 9646899, PAGE), 2356);
+	assert_int_equal(pages_spanned(0x10000, 9646899, PAGE), 2356);
 }
 
 static void test_round_up(void **state)
 {
 	(void)state;
-	assert_int_equal(mp_round_up(0, PAGE), 0);
-	assert_int_equal(mp_round_up(1, PAGE), PAGE);
-	assert_int_equal(mp_round_up(PAGE, PAGE), PAGE);
-	assert_int_equal(mp_round_up(PAGE + 1, PAGE), 2 * PAGE);
-	assert_int_equal(mp_round_up(5, 3), 6);
-	assert_int_equal(mp_round_up(UINT64_MAX - 1, PAGE), 0); /* overflow */
+	assert_int_equal(pages_round_up(0, PAGE), 0);
+	assert_int_equal(pages_round_up(1, PAGE), PAGE);
+	assert_int_equal(pages_round_up(PAGE, PAGE), PAGE);
+	assert_int_equal(pages_round_up(PAGE + 1, PAGE), 2 * PAGE);
+	assert_int_equal(pages_round_up(5, 3), 6);
+	assert_int_equal(pages_round_up(UINT64_MAX - 1, PAGE), 0); /* overflow */
 }
 
 /* ---- NCCL layout ------------------------------------------------------ */
@@ -62,42 +63,42 @@ static void test_nccl_connection_bytes(void **state)
 {
 	(void)state;
 	struct nccl_layout l = { .channels = 1, .peers = 1, .buffsize = NCCL_BUFFSIZE_DEFAULT };
-	assert_int_equal(mp_nccl_proto_bytes(&l, NCCL_PROTO_LL, PAGE), 524288);
-	assert_int_equal(mp_nccl_proto_bytes(&l, NCCL_PROTO_LL128, PAGE), 4915200);
-	assert_int_equal(mp_nccl_proto_bytes(&l, NCCL_PROTO_SIMPLE, PAGE), 4194304);
-	/* 512 KiB + 4,915,200 + 4 MiB = 9,633,792 B, the "9.2 MiB" of DESIGN.md 2 */
-	assert_int_equal(mp_nccl_conn_bytes(&l, PAGE), 9633792);
+	assert_int_equal(nccl_layout_proto_bytes(&l, NCCL_PROTO_LL, PAGE), 524288);
+	assert_int_equal(nccl_layout_proto_bytes(&l, NCCL_PROTO_LL128, PAGE), 4915200);
+	assert_int_equal(nccl_layout_proto_bytes(&l, NCCL_PROTO_SIMPLE, PAGE), 4194304);
+	/* 512 KiB + 4,915,200 + 4 MiB = 9,633,792 B, the "9.2 MiB" of docs/design.md section 4 */
+	assert_int_equal(nccl_layout_conn_bytes(&l, PAGE), 9633792);
 	char buf[32];
-	assert_string_equal(fmt_bytes(mp_nccl_conn_bytes(&l, PAGE), buf, sizeof(buf)), "9.2 MiB");
+	assert_string_equal(fmt_bytes(nccl_layout_conn_bytes(&l, PAGE), buf, sizeof(buf)), "9.2 MiB");
 }
 
 static void test_nccl_totals(void **state)
 {
 	(void)state;
 	struct nccl_layout l = { .channels = 2, .peers = 1, .buffsize = NCCL_BUFFSIZE_DEFAULT };
-	assert_int_equal(mp_nccl_connections(&l), 4); /* 2 channels x (send + recv) */
-	assert_int_equal(mp_nccl_total_bytes(&l, PAGE), 4 * 9633792ull);
-	assert_int_equal(mp_nccl_host_bytes(&l, PAGE), 4 * 9633792ull);
+	assert_int_equal(nccl_layout_connections(&l), 4); /* 2 channels x (send + recv) */
+	assert_int_equal(nccl_layout_total_bytes(&l, PAGE), 4 * 9633792ull);
+	assert_int_equal(nccl_layout_host_bytes(&l, PAGE), 4 * 9633792ull);
 
 	l = (struct nccl_layout){ .channels = 4, .peers = 2, .buffsize = NCCL_BUFFSIZE_DEFAULT };
-	assert_int_equal(mp_nccl_connections(&l), 16);
-	assert_int_equal(mp_nccl_total_bytes(&l, PAGE), 154140672ull); /* 147 MiB */
+	assert_int_equal(nccl_layout_connections(&l), 16);
+	assert_int_equal(nccl_layout_total_bytes(&l, PAGE), 154140672ull); /* 147 MiB */
 
 	/* With GDR only LL stays in pinned host memory. */
 	l.gdr = true;
-	assert_int_equal(mp_nccl_host_bytes(&l, PAGE), 16 * 524288ull);
-	assert_int_equal(mp_nccl_total_bytes(&l, PAGE), 154140672ull);
-	assert_true(mp_nccl_proto_on_gpu(&l, NCCL_PROTO_SIMPLE));
-	assert_false(mp_nccl_proto_on_gpu(&l, NCCL_PROTO_LL));
+	assert_int_equal(nccl_layout_host_bytes(&l, PAGE), 16 * 524288ull);
+	assert_int_equal(nccl_layout_total_bytes(&l, PAGE), 154140672ull);
+	assert_true(nccl_layout_proto_on_gpu(&l, NCCL_PROTO_SIMPLE));
+	assert_false(nccl_layout_proto_on_gpu(&l, NCCL_PROTO_LL));
 }
 
 static void test_nccl_buffsize_rounds_to_pages(void **state)
 {
 	(void)state;
 	struct nccl_layout l = { .channels = 1, .peers = 1, .buffsize = MiB + 1 };
-	assert_int_equal(mp_nccl_proto_bytes(&l, NCCL_PROTO_SIMPLE, PAGE), MiB + PAGE);
+	assert_int_equal(nccl_layout_proto_bytes(&l, NCCL_PROTO_SIMPLE, PAGE), MiB + PAGE);
 	l.buffsize = 8 * MiB;
-	assert_int_equal(mp_nccl_conn_bytes(&l, PAGE), 524288 + 4915200 + 8 * MiB);
+	assert_int_equal(nccl_layout_conn_bytes(&l, PAGE), 524288 + 4915200 + 8 * MiB);
 }
 
 static void test_plan_nccl(void **state)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_nccl.c - library detection, version scan, settings precedence, rank,
  * lint and the pinned-memory estimate (nccl.h). */
 #include <elf.h>
@@ -16,8 +17,8 @@
 
 #include "fixture_path.h"
 
-#include "context.h"
-#include "nccl.h"
+#include "proc/context.h"
+#include "nccl/nccl.h"
 
 static const char *fixture(const char *scenario)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_units.c - human units both ways (user/units.c). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -6,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "units.h"
+#include "core/units.h"
 
 static void fmt_exact_and_fractional(void **state)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_ustack.c - user stack attribution (user/ustack.c) and the ELF
  * symbol lookup that places uprobes (user/uprobes.c). */
 #include <setjmp.h>
@@ -10,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "uprobes.h"
-#include "ustack.h"
+#include "tracer/uprobes.h"
+#include "proc/ustack.h"
 
 static const char maps[] =
 	"55d0c0000000-55d0c0010000 r-xp 00000000 08:01 100 /usr/bin/python3.11\n"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # tests/vm/guest-lib.sh - helpers for scripts that run inside the test VM
 # (tests/vm/run.sh, tests/vm/suite.sh). Source it from bash:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/vm/mrt-lib.sh - mrtrace-specific helpers for VM cases; source it
 # after guest-lib.sh (suite.sh sources only guest-lib.sh: a case sources
 # this file itself).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/vm/run.sh - run a script as root inside a QEMU guest booted from a
 # stock Debian kernel with soft-RoCE (rxe0), and exit with its status.
 # Run with --help for the contract; tests/vm/README.md has the background.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/vm/suite.sh - run the VM test cases for one kernel in ONE VM boot.
 #
 # Usage: tests/vm/suite.sh 6.1|6.12 [CASE...]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* access.c - access flag names (see access.h). */
 #include "access.h"
 

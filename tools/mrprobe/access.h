@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* access.h - IBV_ACCESS_* flags by name, both ways.
  *
  * NCCL registers with LOCAL_WRITE|REMOTE_WRITE|REMOTE_READ, adding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* findmax.c - exponential then binary search over a trial function
  * (see findmax.h). */
 #include "findmax.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* findmax.h - find the largest registration the current limits allow.
  *
  * The answer to "how much can this process still register?" is not simply

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* gpu.c - CUDA driver API through dlopen (see gpu.h). */
 #include "gpu.h"
 

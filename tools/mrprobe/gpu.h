@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpu.h - GPU memory for registration tests, through the CUDA driver API.
  *
  * libcuda.so.1 is loaded with dlopen so that mrprobe builds and runs on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* main.c - mrprobe: register memory the way NCCL does and report, per
  * registration, what the kernel said.  The order of the steps is the point:
  * limits and privileges change before anything is opened, so the device is

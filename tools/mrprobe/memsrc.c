@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* memsrc.c - memory sources (see memsrc.h). */
 #include "memsrc.h"
 
@@ -13,13 +14,13 @@
 #include <linux/udmabuf.h>
 
 #include "gpu.h"
-#include "pages.h"
-#include "units.h"
+#include "core/pages.h"
+#include "core/units.h"
 
 /* Bytes of a mapping that holds offset + len, never empty (mmap refuses 0). */
 static size_t map_len(uint64_t len, uint64_t offset, uint64_t align)
 {
-	uint64_t n = mp_round_up(offset + len, align);
+	uint64_t n = pages_round_up(offset + len, align);
 	return n ? (size_t)n : (size_t)align;
 }
 
@@ -61,7 +62,7 @@ int mp_find_vvar(uint64_t *start, uint64_t *end)
 
 static int get_mapping(struct mrbuf *b, uint64_t len, uint64_t offset, int prot, char *err, size_t errlen)
 {
-	size_t n = map_len(len, offset, mp_page_size());
+	size_t n = map_len(len, offset, page_size());
 	void *p = mmap(NULL, n, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		char h[32];
@@ -124,7 +125,7 @@ static int get_vvar(struct mrbuf *b, uint64_t len, char *err, size_t errlen)
 
 static int get_udmabuf(struct mrbuf *b, uint64_t len, char *err, size_t errlen)
 {
-	size_t n = map_len(len, 0, mp_page_size());
+	size_t n = map_len(len, 0, page_size());
 	b->memfd = memfd_create("mrprobe-udmabuf", MFD_ALLOW_SEALING | MFD_CLOEXEC);
 	if (b->memfd < 0 || ftruncate(b->memfd, (off_t)n) ||
 	    fcntl(b->memfd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
@@ -158,7 +159,7 @@ static int get_udmabuf(struct mrbuf *b, uint64_t len, char *err, size_t errlen)
 static int get_gpu(struct mrbuf *b, uint64_t len, bool want_dmabuf, char *err, size_t errlen)
 {
 	/* Page-rounded: dma-buf export wants whole pages. */
-	size_t n = map_len(len, 0, mp_page_size());
+	size_t n = map_len(len, 0, page_size());
 	if (mp_gpu_open(err, errlen) || mp_gpu_alloc(n, &b->gpu_ptr, err, errlen))
 		return -1;
 	b->addr = b->gpu_ptr;

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* memsrc.h - the memory a registration points at.
  *
- * Each kind exists to reach one kernel failure path (DESIGN.md section 1):
+ * Each kind exists to reach one kernel failure path (docs/design.md section 2):
  * anon and malloc reach the memlock check (malloc with its unaligned start),
  * hugetlb an empty pool at pin time, vvar the VM_IO|VM_PFNMAP refusal that
  * GPU BAR memory meets without a peer-memory client, unmapped / prot-none /

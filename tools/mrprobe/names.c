@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* names.c - API and memory-source names (see names.h). */
 #include "names.h"
 

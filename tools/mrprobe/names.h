@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* names.h - the registration APIs and memory sources mrprobe can use, and
  * their names on the command line and in the output. */
 #ifndef MRPROBE_NAMES_H

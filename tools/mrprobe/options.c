@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* options.c - argp definition and the consistency rules between options
  * (see options.h).  Everything a user can get wrong is rejected here, before
  * any privilege is dropped or device opened, with exit status 2. */
@@ -10,7 +11,7 @@
 #include <string.h>
 
 #include "access.h"
-#include "units.h"
+#include "core/units.h"
 
 enum {
 	OPT_API = 256,
@@ -200,7 +201,7 @@ static int check_combination(struct argp_state *st, struct mrprobe_opts *o)
 		return EINVAL;
 	}
 	if (o->nccl_set) {
-		uint64_t regs = mp_nccl_connections(&o->nccl) * NCCL_NPROTOS;
+		uint64_t regs = nccl_layout_connections(&o->nccl) * NCCL_NPROTOS;
 		if (regs > MAX_REGISTRATIONS) {
 			argp_error(st, "the NCCL layout asks for %llu registrations; mrprobe stops at %u",
 				   (unsigned long long)regs, MAX_REGISTRATIONS);

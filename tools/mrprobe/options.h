@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* options.h - mrprobe's command line: what to register, from which memory,
  * with which API and flags, under which privileges. */
 #ifndef MRPROBE_OPTIONS_H
@@ -6,7 +7,7 @@
 #include <stdint.h>
 
 #include "names.h"
-#include "nccl_layout.h"
+#include "nccl/layout.h"
 
 #define DEFAULT_SIZE (16ull << 20)
 /* More registrations than this is a typo, not a job: refuse before allocating. */

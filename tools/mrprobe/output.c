@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* output.c - text and JSON output (see output.h). */
 #include "output.h"
 
@@ -7,7 +8,7 @@
 #include <unistd.h>
 
 #include "access.h"
-#include "units.h"
+#include "core/units.h"
 
 const char *mp_errno_name(int e)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* output.h - what mrprobe prints: one line (or JSON object) per event.
  *
  * Text goes to stdout for people; --json writes one object per line with

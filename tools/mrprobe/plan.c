@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* plan.c - building the registration list (see plan.h). */
 #include "plan.h"
 
@@ -20,7 +21,7 @@ int mp_plan_sized(struct plan *p, uint64_t size, unsigned count)
 int mp_plan_nccl(struct plan *p, const struct nccl_layout *l, uint64_t page, bool with_gpu)
 {
 	memset(p, 0, sizeof(*p));
-	uint64_t total = mp_nccl_connections(l) * NCCL_NPROTOS;
+	uint64_t total = nccl_layout_connections(l) * NCCL_NPROTOS;
 	p->v = calloc(total ? total : 1, sizeof(*p->v));
 	if (!p->v)
 		return -1;
@@ -29,16 +30,16 @@ int mp_plan_nccl(struct plan *p, const struct nccl_layout *l, uint64_t page, boo
 		for (unsigned peer = 0; peer < l->peers; peer++)
 			for (int d = 0; d < 2; d++)
 				for (int proto = 0; proto < NCCL_NPROTOS; proto++) {
-					bool gpu = mp_nccl_proto_on_gpu(l, (enum nccl_proto)proto);
+					bool gpu = nccl_layout_proto_on_gpu(l, (enum nccl_proto)proto);
 					if (gpu && !with_gpu) {
 						p->skipped_gpu++;
 						continue;
 					}
 					struct plan_entry *e = &p->v[p->n++];
-					e->len = mp_nccl_proto_bytes(l, (enum nccl_proto)proto, page);
+					e->len = nccl_layout_proto_bytes(l, (enum nccl_proto)proto, page);
 					e->on_gpu = gpu;
 					snprintf(e->label, sizeof(e->label), "ch%u peer%u %s %s", c, peer,
-						 dir[d], mp_nccl_proto_name((enum nccl_proto)proto));
+						 dir[d], nccl_layout_proto_name((enum nccl_proto)proto));
 				}
 	return 0;
 }

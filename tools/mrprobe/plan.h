@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* plan.h - the list of registrations to make, before any memory exists:
  * either N x --size, or NCCL's per-connection buffers. */
 #ifndef MRPROBE_PLAN_H
@@ -6,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nccl_layout.h"
+#include "nccl/layout.h"
 
 struct plan_entry {
 	uint64_t len;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* privs.c - limits, capabilities, user (see privs.h). */
 #include "privs.h"
 
@@ -13,7 +14,7 @@
 
 #include <linux/capability.h>
 
-#include "units.h"
+#include "core/units.h"
 
 int mp_privs_set_memlock(uint64_t bytes, char *err, size_t errlen)
 {

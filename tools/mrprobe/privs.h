@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* privs.h - become the kind of process that fails: a lower memlock limit,
  * no CAP_IPC_LOCK, an unprivileged user.
  *

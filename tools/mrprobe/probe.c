@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* probe.c - the registration loop and the find-max search (see probe.h). */
 #include "probe.h"
 
@@ -11,9 +12,9 @@
 #include <unistd.h>
 
 #include "findmax.h"
-#include "pages.h"
+#include "core/pages.h"
 #include "procstat.h"
-#include "units.h"
+#include "core/units.h"
 
 /* The largest find-max trial, in whole pages: --size, else half of
  * MemAvailable, because root with CAP_IPC_LOCK has no limit and would
@@ -40,13 +41,13 @@ static void describe_plan(struct probe *p)
 			 "NCCL %u channel%s x %u peer%s x (send + recv) = %llu connections x (LL %s + "
 			 "LL128 %s + Simple %s = %s) = %s; %s of it pinned host memory; %zu registrations",
 			 l->channels, l->channels == 1 ? "" : "s", l->peers, l->peers == 1 ? "" : "s",
-			 (unsigned long long)mp_nccl_connections(l),
-			 fmt_bytes(mp_nccl_proto_bytes(l, NCCL_PROTO_LL, p->page), a, sizeof(a)),
-			 fmt_bytes(mp_nccl_proto_bytes(l, NCCL_PROTO_LL128, p->page), b, sizeof(b)),
-			 fmt_bytes(mp_nccl_proto_bytes(l, NCCL_PROTO_SIMPLE, p->page), c, sizeof(c)),
-			 fmt_bytes(mp_nccl_conn_bytes(l, p->page), d, sizeof(d)),
-			 fmt_bytes(mp_nccl_total_bytes(l, p->page), e, sizeof(e)),
-			 fmt_bytes(mp_nccl_host_bytes(l, p->page), f, sizeof(f)), p->plan.n);
+			 (unsigned long long)nccl_layout_connections(l),
+			 fmt_bytes(nccl_layout_proto_bytes(l, NCCL_PROTO_LL, p->page), a, sizeof(a)),
+			 fmt_bytes(nccl_layout_proto_bytes(l, NCCL_PROTO_LL128, p->page), b, sizeof(b)),
+			 fmt_bytes(nccl_layout_proto_bytes(l, NCCL_PROTO_SIMPLE, p->page), c, sizeof(c)),
+			 fmt_bytes(nccl_layout_conn_bytes(l, p->page), d, sizeof(d)),
+			 fmt_bytes(nccl_layout_total_bytes(l, p->page), e, sizeof(e)),
+			 fmt_bytes(nccl_layout_host_bytes(l, p->page), f, sizeof(f)), p->plan.n);
 		if (p->plan.skipped_gpu && n > 0 && (size_t)n < sizeof(p->plan_text))
 			snprintf(p->plan_text + n, sizeof(p->plan_text) - (size_t)n,
 				 " (the %zu GPU buffers of GDR are left out: add --gpu to register them)",
@@ -65,7 +66,7 @@ int mp_probe_prepare(struct probe *p, const struct mrprobe_opts *o, struct rdma 
 	memset(p, 0, sizeof(*p));
 	p->o = o;
 	p->rdma = r;
-	p->page = mp_page_size();
+	p->page = page_size();
 	p->access = mp_opts_access(o);
 	p->sum.first_fail_index = -1;
 	int rc = 0;
@@ -130,7 +131,7 @@ static int register_one(struct probe *p, enum mem_kind kind, enum mr_api api, ui
 	m->addr = b.addr;
 	m->len = b.len;
 	m->iova = iova;
-	m->pages = mp_pages_spanned(api == API_DMABUF ? b.dmabuf_offset : b.addr, b.len, p->page);
+	m->pages = pages_spanned(api == API_DMABUF ? b.dmabuf_offset : b.addr, b.len, p->page);
 	m->dmabuf_fd = b.dmabuf_fd;
 	m->access = p->access;
 	m->err = mr ? 0 : err;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* probe.h - the run: allocate each planned buffer, register it, report it,
  * keep it registered; or search the largest registration (--find-max). */
 #ifndef MRPROBE_PROBE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* procstat.c - reading this process's limits and pinned pages (see procstat.h). */
 #include "procstat.h"
 

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* procstat.h - what the kernel's memlock check will see for this process:
  * RLIMIT_MEMLOCK, CAP_IPC_LOCK, and the pages already pinned (VmPin, the
- * kernel's mm->pinned_vm; DESIGN.md section 1). */
+ * kernel's mm->pinned_vm; docs/design.md section 2). */
 #ifndef MRPROBE_PROCSTAT_H
 #define MRPROBE_PROCSTAT_H
 #include <stdbool.h>

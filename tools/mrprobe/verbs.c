@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* verbs.c - device, PD and registration calls (see verbs.h). */
 #include "verbs.h"
 

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* verbs.h - the RDMA device, its protection domain, and the three
- * registration calls NCCL chooses between (DESIGN.md section 2). */
+ * registration calls NCCL chooses between (docs/design.md section 4). */
 #ifndef MRPROBE_VERBS_H
 #define MRPROBE_VERBS_H
 #include <stddef.h>

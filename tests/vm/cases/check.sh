@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/vm/cases/check.sh - `mrtrace check` and `diff` on real sysfs: the VM's
 # soft-RoCE rxe0 on dummy0.  The port verdict must follow the link: ACTIVE,
 # then DOWN (and a FAIL classed as a fabric problem) after `ip link set dummy0

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/vm/cases/container.sh - a process in its own mount namespace maps
 # its own copy of libibverbs (as a container image does): the host's
 # libibverbs inode, where mrtrace attached first, never sees its calls.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # tests/vm/cases/hello.sh - sanity of the VM itself, before any mrtrace case
 # depends on it: the kernel asked for, the host root at the same paths and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/vm/cases/job.sh - who failed, not only why: a stand-in NCCL job
 # (a process mapping a library with NCCL's version string, NCCL_* settings
 # in its environment, a launcher parent named torchrun, RANK=3) registers from

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/vm/cases/memlock.sh - the memlock causes, end to end on a real kernel:
 # mrprobe registers on soft-RoCE under the limits below while mrtrace watch
 # runs system-wide; every assertion reads mrtrace's JSON record.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/vm/cases/mlx5.sh - mlx5 needs hardware we do not have, but its
 # modules load without it: every mlx5 probe must load and attach on the real
 # module BTF of this stock kernel.  (The firmware verdicts themselves are

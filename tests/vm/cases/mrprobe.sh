@@ -1,6 +1,7 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/vm/cases/mrprobe.sh - mrprobe against soft-RoCE rxe0: every failure
-# path it exists to reproduce must come back with the errno DESIGN.md
-# section 1 predicts, read from mrprobe's JSON, not from its text.
+# path it exists to reproduce must come back with the errno docs/design.md
+# section 2 predicts, read from mrprobe's JSON, not from its text.
 # Sourced by tests/vm/suite.sh with guest-lib.sh loaded:
 #     tests/vm/suite.sh 6.12 mrprobe
 # vm-timeout: 420

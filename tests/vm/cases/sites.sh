@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/vm/cases/sites.sh - the non-memlock failure sites on a real kernel:
 # each registration below fails for a different kernel reason, and mrtrace's
 # JSON must name that reason (cause) with the kernel's own evidence.

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* check_cmd.c - `mrtrace check` command line. */
+#include "check/check.h"
+#include "commands.h"
+
+#include <argp.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct check_args {
+	struct chk_options opt;
+	bool json;
+};
+
+static const char doc[] =
+	"Inspect this node, or one process with -p, for what decides whether RDMA memory "
+	"registration can work, and give each item a verdict (OK, WARN, FAIL, ?? = could not "
+	"read) with the evidence. No BPF needed.\n"
+	"\n"
+	"Areas: memlock (RLIMIT_MEMLOCK, VmPin/VmLck, CAP_IPC_LOCK and whether it is held only "
+	"in a user namespace), hugepages, RDMA devices and ports (state, LID/SM, PKeys, GIDs, "
+	"whether /dev/infiniband opens in the job's mount namespace), GPUDirect (nvidia_peermem, "
+	"dma-buf support, NVIDIA driver), IOMMU mode and PCIe ACS, GPU-to-NIC PCIe distance "
+	"(PIX/PXB/PHB/NODE/SYS), and NCCL settings (variables NCCL does not read, NCCL_IB_HCA).\n"
+	"\n"
+	"The summary classifies the node the way ncclSystemError is triaged: an environment "
+	"problem (limits, privileges, container passthrough, drivers, settings) or an "
+	"InfiniBand resource problem (port down, no subnet manager / LID 0, PKey), and says "
+	"what to run next.\n"
+	"\n"
+	"The trap this avoids: `ulimit -l` in your shell says nothing about a job started by "
+	"slurmd, containerd, systemd or sshd. Without -p, check shows the defaults those "
+	"launchers give new jobs, each labelled; with -p it shows the limit the kernel "
+	"enforces for that process.\n"
+	"\n"
+	"Exit status: 0 nothing fails (warnings allowed), 1 at least one FAIL, 2 usage error."
+	"\v"
+	"Examples:\n"
+	"  mrtrace check                          this node, defaults for new jobs\n"
+	"  mrtrace check -p $(pgrep -f train.py | head -1)\n"
+	"  mrtrace check --json > $(hostname).json; mrtrace diff node*.json\n"
+	"  mrtrace check --sysroot /mnt/node7     a copied /proc, /sys, /etc, /dev tree\n"
+	"\n"
+	"The JSON schema is in docs/check.md.";
+
+static const struct argp_option options[] = {
+	{ "pid", 'p', "PID", 0, "Judge this process: its limits, capabilities, container, "
+	  "device nodes and NCCL settings", 0 },
+	{ "json", 'j', NULL, 0, "One JSON document (schema mrtrace-check/1) on one line", 0 },
+	{ "sysroot", 'r', "DIR", 0, "Read /proc, /sys, /etc and /dev below DIR instead of / "
+	  "(recorded trees, tests)", 0 },
+	{ 0 }
+};
+
+static error_t parse(int key, char *arg, struct argp_state *st)
+{
+	struct check_args *a = st->input;
+	char *end;
+	switch (key) {
+	case 'p':
+		a->opt.pid = (int)strtol(arg, &end, 10);
+		if (*end || a->opt.pid <= 0)
+			argp_error(st, "-p needs a process id, got '%s'", arg);
+		break;
+	case 'j':
+		a->json = true;
+		break;
+	case 'r':
+		a->opt.root = arg;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(st, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse, NULL, doc, NULL, NULL, NULL };
+	struct check_args a = { 0 };
+	argp_err_exit_status = 2;
+	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
+		return 2;
+	struct chk_report r;
+	if (chk_run(&a.opt, &r)) {
+		fprintf(stderr, "mrtrace check: out of memory\n");
+		return 2;
+	}
+	if (a.json)
+		printf("%s\n", chk_json_string(&r));
+	else
+		chk_print_text(&r, stdout);
+	int rc = chk_exit_status(&r);
+	chk_report_free(&r);
+	return rc;
+}

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* nccl.h - what NCCL a process runs and how it is configured: the mapped
+ * libnccl and its version, the effective NCCL_* settings with where each
+ * came from, the rank, a lint of the settings, and an estimate of the pinned
+ * host memory NCCL's network buffers need (to show beside the memlock limit).
+ *
+ * Plain data, no BPF.  Same `root` convention as context.h.
+ */
+#ifndef MRTRACE_NCCL_H
+#define MRTRACE_NCCL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proc/context.h"
+
+/* ---- the library -------------------------------------------------------- */
+struct nccl_lib {
+	bool found;                 /* a libnccl (or stand-in) is mapped */
+	char path[256];             /* as in /proc/PID/maps (process's mount ns) */
+	bool version_known;
+	char version[48];           /* "2.21.5" (with any suffix NCCL was built with) */
+	int major, minor, patch;
+	char cuda[16];              /* "12.4" */
+	char net_plugin[256];       /* a mapped libnccl-net*.so, if any */
+};
+
+/* Looks for libnccl in <root>/proc/<pid>/maps and scans the file for its
+ * version string (through <root>/proc/<pid>/root/<path>, then map_files).
+ * 0 (see out->found), or -errno when maps is unreadable. */
+int nccl_lib_detect(const char *root, int pid, struct nccl_lib *out);
+
+/* Finds "NCCL version X.Y.Z[suffix]+cudaA.B" in a file (the .rodata section
+ * when it is ELF, else the whole file).  0 if found, -ENOENT if not, -errno. */
+int nccl_version_scan_file(const char *path, struct nccl_lib *out);
+/* Same on a memory buffer. */
+int nccl_version_scan_buf(const char *buf, size_t len, struct nccl_lib *out);
+
+/* ---- settings ----------------------------------------------------------- */
+enum nccl_source {
+	NCCL_SRC_DEFAULT = 0,       /* not set anywhere */
+	NCCL_SRC_ENV,               /* the process environment */
+	NCCL_SRC_CONF_FILE,         /* the file NCCL_CONF_FILE names */
+	NCCL_SRC_USER_CONF,         /* ~/.nccl.conf (home from the process root's passwd) */
+	NCCL_SRC_SYSTEM_CONF,       /* /etc/nccl.conf */
+};
+
+#define NCCL_MAX_SETTINGS 64
+struct nccl_setting {
+	char name[CTX_ENV_NAME_MAX];
+	char value[CTX_ENV_VALUE_MAX];
+	enum nccl_source source;    /* the winner */
+	char origin[256];           /* file path for file sources, "" for env */
+	bool overridden;            /* a lower-precedence source also set it */
+};
+
+struct nccl_settings {
+	int n;
+	bool truncated;
+	struct nccl_setting v[NCCL_MAX_SETTINGS];
+	/* which files were read (for "settings came from ..." lines) */
+	bool conf_file_read, user_conf_read, system_conf_read;
+	char conf_file[256], user_conf[256], system_conf[256];
+	/* variables set in a file with a malformed name, e.g. "NCCL_DEBUG " */
+	int n_bad_names;
+	char bad_names[4][CTX_ENV_NAME_MAX];
+	/* NCCL_CONF_FILE is set but the mapped NCCL (< 2.23) does not read it */
+	bool conf_file_ignored;
+	char nccl_version[48];      /* the version the rules were applied for, "" = unknown */
+};
+
+/* Builds the effective settings the way NCCL's initEnv does: the environment
+ * first, then NCCL_CONF_FILE if set and non-empty (NCCL 2.23+; else
+ * ~/.nccl.conf), then
+ * /etc/nccl.conf, each applied with setenv(..., overwrite=0).  So the
+ * environment wins over every file, and the user file wins over /etc.
+ * Files are read inside the process's root (<root>/proc/<pid>/root).
+ * `env` may come from proc_env_read(); `uid` picks the passwd entry and is
+ * the uid inside the process's user namespace (proc_context.ns_uid), -1 =
+ * skip ~/.nccl.conf. */
+int nccl_settings_read(const char *root, int pid, const struct ctx_env *env, long uid,
+		       struct nccl_settings *out);
+/* Same, for a known library: NCCL_CONF_FILE exists since NCCL 2.23; older
+ * releases ignore it and read ~/.nccl.conf (conf_file_ignored is set).
+ * lib == NULL or an unknown version behaves like nccl_settings_read. */
+int nccl_settings_read_for(const char *root, int pid, const struct ctx_env *env, long uid,
+			   const struct nccl_lib *lib, struct nccl_settings *out);
+/* Applies one conf file's text with NCCL's parsing rules (tests, callers). */
+void nccl_settings_apply_conf(struct nccl_settings *s, const char *text,
+			      enum nccl_source src, const char *origin);
+const struct nccl_setting *nccl_setting_get(const struct nccl_settings *s, const char *name);
+const char *nccl_source_name(enum nccl_source src);
+
+/* ---- rank ---------------------------------------------------------------- */
+struct nccl_rank {
+	long rank, local_rank, world_size;  /* -1 when unknown */
+	const char *rank_var;               /* which variable gave it (static string) */
+};
+void nccl_rank_from_env(const struct ctx_env *env, struct nccl_rank *out);
+
+/* ---- lint ---------------------------------------------------------------- */
+enum nccl_lint_kind {
+	NCCL_LINT_NONEXISTENT,   /* a name no NCCL release reads (popular advice) */
+	NCCL_LINT_TYPO,          /* close to a known name */
+	NCCL_LINT_UNKNOWN,       /* not known to mrtrace, no close match (plugins read their own) */
+	NCCL_LINT_BAD_NAME,      /* conf-file line whose name has spaces etc. */
+	NCCL_LINT_VALUE,         /* suspicious or unparsable value */
+};
+enum nccl_lint_severity { NCCL_LINT_INFO, NCCL_LINT_WARN };
+
+#define NCCL_MAX_LINTS 32
+struct nccl_lint_finding {
+	enum nccl_lint_kind kind;
+	enum nccl_lint_severity severity;
+	char name[CTX_ENV_NAME_MAX];
+	char suggestion[CTX_ENV_NAME_MAX + 16]; /* "NCCL_NET_GDR_LEVEL=LOC", or "" */
+	char message[320];
+};
+struct nccl_lint {
+	int n;
+	struct nccl_lint_finding f[NCCL_MAX_LINTS];
+};
+void nccl_lint_settings(const struct nccl_settings *s, struct nccl_lint *out);
+/* Whether NCCL (some release) reads this variable. */
+bool nccl_var_known(const char *name);
+const char *nccl_lint_kind_name(enum nccl_lint_kind k);
+
+/* ---- pinned-memory estimate --------------------------------------------- */
+enum nccl_gdr { NCCL_GDR_UNKNOWN = 0, NCCL_GDR_OFF };
+
+/* Shape of the job; zeros mean "use the default" (documented in docs/context.md). */
+struct nccl_estimate_params {
+	int channels;     /* default 2, clamped by NCCL_MIN/MAX_NCHANNELS */
+	int sends;        /* network send connections per channel, default 1 (ring) */
+	int recvs;        /* network receive connections per channel, default 1 */
+	int nics;         /* NICs a buffer is registered on (merged devices), default 1 */
+};
+
+struct nccl_estimate {
+	uint64_t ll_bytes, ll128_bytes, simple_bytes;  /* per connection */
+	int channels, sends, recvs, nics;
+	enum nccl_gdr gdr;
+	uint64_t per_conn_host_no_gdr;  /* LL + LL128 + Simple */
+	uint64_t host_no_gdr;    /* pinned host bytes if GDR is not used */
+	uint64_t host_with_gdr;  /* pinned host bytes if GDR is used (LL only, plus
+				    send buffers when NCCL_NET_GDR_READ=0) */
+	/* What to print beside the memlock limit: [host_min, host_max].
+	 * GDR forced off (NCCL_NET_GDR_LEVEL=LOC/0) -> both = host_no_gdr;
+	 * otherwise min = host_with_gdr, max = host_no_gdr. */
+	uint64_t host_min, host_max;
+	char assumptions[512];
+};
+void nccl_estimate(const struct nccl_settings *s, const struct nccl_estimate_params *p,
+		   struct nccl_estimate *out);
+
+/* ---- all of it ------------------------------------------------------------ */
+struct nccl_info {
+	struct nccl_lib lib;
+	struct nccl_settings settings;
+	struct nccl_rank rank;
+	struct nccl_lint lint;
+	struct nccl_estimate estimate;
+};
+/* Library, settings (from ctx->env when CTX_HAVE_ENV, uid from ctx), rank,
+ * lint and the default estimate.  0, or -errno when nothing could be read. */
+int nccl_info_read(const char *root, const struct proc_context *ctx, struct nccl_info *out);
+
+#endif

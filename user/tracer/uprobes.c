@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* uprobes.c - attach libibverbs.bpf.c to every libibverbs in sight.
+ *
+ * A uprobe belongs to a file (inode), not to a process: attaching once to
+ * the host's libibverbs covers every process, present and future, that maps
+ * that file.  Containers and conda environments bring their own copies, so
+ * the maps of watched processes are scanned for other inodes, reached
+ * through /proc/PID/root (the container's own filesystem).  A process is
+ * rescanned every SCAN_PERIOD_S for SCAN_WINDOW_S after mrtrace first sees
+ * it, because NCCL loads libibverbs with dlopen at its first communicator,
+ * not at exec; after that only every FULL_SCAN_PERIOD_S.
+ */
+#include "tracer/uprobes.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "tracer/tracer.h"
+#include "libibverbs.skel.h"
+
+#define SCAN_PERIOD_S 2.0
+#define SCAN_WINDOW_S 600.0
+#define FULL_SCAN_PERIOD_S 30.0 /* older processes too, less often */
+#define SEEN_MAX 8192
+
+static const char *const default_libs[] = {
+	"/usr/lib/x86_64-linux-gnu/libibverbs.so.1",
+	"/usr/lib64/libibverbs.so.1",
+	"/usr/lib/libibverbs.so.1",
+};
+
+/* entry points: symbol, program, return program */
+struct upoint {
+	const char *sym;
+	bool ret_only;
+};
+
+static const struct upoint points[] = {
+	{ "ibv_reg_mr", false },	{ "ibv_reg_mr_iova", false },
+	{ "ibv_reg_mr_iova2", false },	{ "ibv_reg_dmabuf_mr", false },
+	{ "ibv_cmd_reg_mr", true },	{ "ibv_cmd_reg_dmabuf_mr", true },
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- ELF: symbol -> file offset ------------------------------------------- */
+
+uint64_t elf_symbol_file_offset(const char *path, const char *sym)
+{
+	uint64_t vaddr = 0, off = 0;
+	bool found_default = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e) {
+		close(fd);
+		return 0;
+	}
+	Elf_Scn *scn = NULL, *dynsym = NULL, *versym = NULL;
+	GElf_Shdr sh, dynsh = { 0 };
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_DYNSYM) {
+			dynsym = scn;
+			dynsh = sh;
+		} else if (sh.sh_type == SHT_GNU_versym) {
+			versym = scn;
+		}
+	}
+	if (dynsym) {
+		Elf_Data *d = elf_getdata(dynsym, NULL);
+		Elf_Data *vd = versym ? elf_getdata(versym, NULL) : NULL;
+		size_t n = dynsh.sh_entsize ? dynsh.sh_size / dynsh.sh_entsize : 0;
+		for (size_t i = 0; d && i < n; i++) {
+			GElf_Sym s;
+			if (!gelf_getsym(d, i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+			    s.st_shndx == SHN_UNDEF)
+				continue;
+			const char *name = elf_strptr(e, dynsh.sh_link, s.st_name);
+			if (!name || strcmp(name, sym))
+				continue;
+			GElf_Versym v = 0;
+			if (vd)
+				gelf_getversym(vd, i, &v);
+			/* a hidden version (sym@OLD) only when no default (sym@@NEW) exists */
+			bool is_default = !(v & 0x8000);
+			if (!vaddr || (is_default && !found_default)) {
+				vaddr = s.st_value;
+				found_default = is_default;
+			}
+		}
+	}
+	size_t nph = 0;
+	if (vaddr && !elf_getphdrnum(e, &nph)) {
+		for (size_t i = 0; i < nph; i++) {
+			GElf_Phdr ph;
+			if (!gelf_getphdr(e, i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_filesz) {
+				off = vaddr - ph.p_vaddr + ph.p_offset;
+				break;
+			}
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return off;
+}
+
+/* ---- attaching ------------------------------------------------------------- */
+
+static struct bpf_program *entry_prog(struct libibverbs_bpf *s, const char *sym)
+{
+	if (!strcmp(sym, "ibv_reg_mr"))
+		return s->progs.up_reg_mr;
+	if (!strcmp(sym, "ibv_reg_mr_iova"))
+		return s->progs.up_reg_mr_iova;
+	if (!strcmp(sym, "ibv_reg_mr_iova2"))
+		return s->progs.up_reg_mr_iova2;
+	if (!strcmp(sym, "ibv_reg_dmabuf_mr"))
+		return s->progs.up_reg_dmabuf_mr;
+	return NULL;
+}
+
+static int attach_one(struct uprobes *u, struct bpf_program *p, const char *path, uint64_t off,
+		      bool ret)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = ret);
+	struct bpf_link *l;
+
+	if (u->nlinks >= UPROBE_LINKS_MAX)
+		return -1;
+	l = bpf_program__attach_uprobe_opts(p, -1, path, off, &o);
+	if (!l)
+		return -1;
+	u->links[u->nlinks++] = l;
+	return 0;
+}
+
+/* Attach every entry point found in the library at `path`; returns how many. */
+static int attach_lib(struct uprobes *u, const char *path, const struct stat *st)
+{
+	struct uprobe_lib *lib;
+	int n = 0;
+
+	for (int i = 0; i < u->nlibs; i++)
+		if (u->libs[i].dev == st->st_dev && u->libs[i].ino == st->st_ino)
+			return 0;
+	if (u->nlibs >= UPROBE_LIBS_MAX)
+		return 0;
+	lib = &u->libs[u->nlibs];
+	for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++) {
+		uint64_t off = elf_symbol_file_offset(path, points[i].sym);
+		if (!off)
+			continue;
+		if (points[i].ret_only) {
+			if (!attach_one(u, u->skel->progs.uret_cmd, path, off, true))
+				n++;
+			continue;
+		}
+		if (!attach_one(u, entry_prog(u->skel, points[i].sym), path, off, false) &&
+		    !attach_one(u, u->skel->progs.uret_reg, path, off, true))
+			n++;
+	}
+	/* remember the inode even when nothing attached: don't retry every scan */
+	lib->dev = st->st_dev;
+	lib->ino = st->st_ino;
+	lib->nfuncs = n;
+	snprintf(lib->path, sizeof(lib->path), "%s", path);
+	u->nlibs++;
+	if (!n)
+		snprintf(u->error, sizeof(u->error), "%.120s: no libibverbs entry point could be attached (%s)",
+			 path, strerror(errno));
+	return n ? 1 : 0;
+}
+
+static int attach_path(struct uprobes *u, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	return attach_lib(u, path, &st);
+}
+
+/* libibverbs files in /proc/PID/maps, opened through the process's root. */
+static int scan_pid(struct uprobes *u, int pid)
+{
+	char p[64], line[1024];
+	int added = 0;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/%d/maps", pid);
+	f = fopen(p, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *path = strchr(line, '/');
+		if (!path || !strstr(path, "/libibverbs.so"))
+			continue;
+		path[strcspn(path, "\n")] = 0;
+		char full[600];
+		snprintf(full, sizeof(full), "/proc/%d/root%s", pid, path);
+		added += attach_path(u, full);
+	}
+	fclose(f);
+	return added;
+}
+
+struct seen {
+	int pid;
+	double first;
+};
+static struct seen seen[SEEN_MAX];
+static int nseen;
+
+static double first_seen(int pid, double now)
+{
+	for (int i = 0; i < nseen; i++)
+		if (seen[i].pid == pid)
+			return seen[i].first;
+	if (nseen < SEEN_MAX) {
+		seen[nseen].pid = pid;
+		seen[nseen].first = now;
+		nseen++;
+	}
+	return now;
+}
+
+int uprobes_scan(struct uprobes *u)
+{
+	double now = now_s();
+	int added = 0;
+
+	if (!u->skel || now - u->last_scan < SCAN_PERIOD_S)
+		return 0;
+	u->last_scan = now;
+	if (u->pid)
+		return scan_pid(u, u->pid);
+	bool full = now - u->last_full_scan >= FULL_SCAN_PERIOD_S;
+	if (full)
+		u->last_full_scan = now;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return -1;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		int pid = atoi(de->d_name);
+		if (pid <= 0)
+			continue;
+		if (!full && now - first_seen(pid, now) > SCAN_WINDOW_S)
+			continue;
+		added += scan_pid(u, pid);
+	}
+	closedir(d);
+	return added;
+}
+
+int uprobes_open(struct uprobes *u, const struct tracer_opts *o)
+{
+	memset(u, 0, sizeof(*u));
+	nseen = 0;
+	u->pid = o->pid;
+	u->skel = libibverbs_bpf__open();
+	if (!u->skel) {
+		snprintf(u->error, sizeof(u->error), "open: %s", strerror(errno));
+		return -1;
+	}
+	TRACER_SET_FILTERS(u->skel->rodata, o);
+	bpf_program__set_autoload(u->skel->progs.tp_fork_uprobes, o->follow_pid != 0);
+	int err = libibverbs_bpf__load(u->skel);
+	if (err) {
+		snprintf(u->error, sizeof(u->error), "BPF load failed: %s", strerror(-err));
+		libibverbs_bpf__destroy(u->skel);
+		u->skel = NULL;
+		return -1;
+	}
+	if (o->cgroup && tracer_cgroup_filter(bpf_map__fd(u->skel->maps.cgroup_filter), o->cgroup,
+					      u->error, sizeof(u->error)))
+		return -1;
+	if (o->follow_pid && !bpf_program__attach(u->skel->progs.tp_fork_uprobes)) {
+		snprintf(u->error, sizeof(u->error), "cannot follow forks: %s", strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(default_libs) / sizeof(default_libs[0]); i++)
+		attach_path(u, default_libs[i]);
+	u->last_scan = -1e9;
+	u->last_full_scan = now_s();
+	uprobes_scan(u);
+	if (!u->nlibs && !u->error[0])
+		snprintf(u->error, sizeof(u->error),
+			 "no libibverbs found yet (none installed here, none mapped by a watched "
+			 "process); rescanning every %.0f s",
+			 SCAN_PERIOD_S);
+	return 0;
+}
+
+int uprobes_events_fd(const struct uprobes *u)
+{
+	return u->skel ? bpf_map__fd(u->skel->maps.events) : -1;
+}
+
+int uprobes_watch_tgid(struct uprobes *u, int tgid)
+{
+	__u32 k = tgid;
+	__u8 one = 1;
+
+	if (!u->skel)
+		return 0;
+	return bpf_map_update_elem(bpf_map__fd(u->skel->maps.watched_tgids), &k, &one, 0);
+}
+
+void uprobes_close(struct uprobes *u)
+{
+	for (int i = 0; i < u->nlinks; i++)
+		bpf_link__destroy(u->links[i]);
+	libibverbs_bpf__destroy(u->skel);
+	memset(u, 0, sizeof(*u));
+}

@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* watch.c - `mrtrace watch`: arm what this kernel allows, then explain every
+ * failed registration (and failed mlock) as it happens.
+ *
+ * Ring buffer records are explained at once: /proc is read in the callback,
+ * while the failing process most likely still exists. */
+#include <argp.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "tracer/tracer.h"
+#include "commands.h"
+#include "report/report.h"
+#include "proc/ustack.h"
+
+struct watch_args {
+	int pid;
+	const char *cgroup;
+	const char *output; /* -o FILE, else stdout */
+	double duration;
+	bool json, verbose, list_probes, all, libbpf_debug;
+	enum syscalls_policy syscalls;
+	char **cmd; /* after "--" */
+	int ncmd;
+};
+
+static const char watch_doc[] =
+	"Trace failed RDMA memory registrations and explain each one.\n"
+	"\n"
+	"mrtrace arms BPF programs on the kernel's registration path (ib_uverbs_reg_mr, "
+	"ib_umem_get, capable(CAP_IPC_LOCK), page pinning, DMA mapping, dma-buf) and, for "
+	"every registration that fails, prints the cause with numbers and the fix for where "
+	"the process runs (systemd unit, container, Slurm, mpirun, shell). It first says "
+	"which evidence it could arm on this kernel and what the missing pieces mean.\n"
+	"\n"
+	"Examples:\n"
+	"  mrtrace watch                     # whole system until Ctrl-C\n"
+	"  mrtrace watch -p 4242 -d 600      # one process, ten minutes\n"
+	"  mrtrace watch --json -- ./train.sh  # run a command under tracing\n"
+	"  mrtrace watch -c system.slice/job.service\n"
+	"  mrtrace watch --list-probes       # what can be armed here, then exit\n"
+	"\n"
+	"Exit status: the command's status with -- CMD; otherwise 0, or 1 when nothing "
+	"could be armed.\v"
+	"Needs root (or CAP_BPF+CAP_PERFMON) and a kernel with BTF. Overhead: nothing per "
+	"syscall unless syscall tracepoints are armed (see --syscalls); the registration path "
+	"runs a map lookup per call of capable() and pin_user_pages_fast().";
+
+enum { OPT_JSON = 1000, OPT_LIST, OPT_SYSCALLS, OPT_ALL, OPT_DEBUG };
+
+static const struct argp_option watch_opts[] = {
+	{ "pid", 'p', "PID", 0, "Only this process (all its threads)", 0 },
+	{ "cgroup", 'c', "CGROUP", 0,
+	  "Only processes in this cgroup v2 directory or below (path, or relative to "
+	  "/sys/fs/cgroup)", 0 },
+	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 },
+	{ "json", OPT_JSON, NULL, 0, "One JSON object per line (docs/json.md)", 0 },
+	{ "output", 'o', "FILE", 0,
+	  "Write the records to FILE instead of stdout (keeps a command's own output out "
+	  "of the JSON stream with -- CMD)", 0 },
+	{ "verbose", 'v', NULL, 0, "Show each event's kernel trail", 0 },
+	{ "list-probes", OPT_LIST, NULL, 0,
+	  "Print every site, whether it is armed and how, then exit", 0 },
+	{ "syscalls", OPT_SYSCALLS, "auto|on|off", 0,
+	  "mlock/setrlimit syscall tracepoints (costly: every syscall slows while armed). "
+	  "auto = only when no registration site can be armed (default)", 0 },
+	{ "all", OPT_ALL, NULL, 0, "Also show harmless probes (NCCL's dma-buf probe)", 0 },
+	{ "debug-libbpf", OPT_DEBUG, NULL, 0, "Print libbpf's messages", 0 },
+	{ 0 },
+};
+
+static error_t watch_parse(int key, char *arg, struct argp_state *state)
+{
+	struct watch_args *a = state->input;
+	char *end;
+
+	switch (key) {
+	case 'p':
+		errno = 0;
+		a->pid = strtol(arg, &end, 10);
+		if (errno || *end || a->pid <= 0)
+			argp_error(state, "invalid PID '%s'", arg);
+		break;
+	case 'c': a->cgroup = arg; break;
+	case 'o': a->output = arg; break;
+	case 'd':
+		errno = 0;
+		a->duration = strtod(arg, &end);
+		if (errno || *end || a->duration <= 0)
+			argp_error(state, "invalid duration '%s' (seconds, > 0)", arg);
+		break;
+	case 'v': a->verbose = true; break;
+	case OPT_JSON: a->json = true; break;
+	case OPT_LIST: a->list_probes = true; break;
+	case OPT_ALL: a->all = true; break;
+	case OPT_DEBUG: a->libbpf_debug = true; break;
+	case OPT_SYSCALLS:
+		if (!strcmp(arg, "auto"))
+			a->syscalls = SYSCALLS_AUTO;
+		else if (!strcmp(arg, "on"))
+			a->syscalls = SYSCALLS_ON;
+		else if (!strcmp(arg, "off"))
+			a->syscalls = SYSCALLS_OFF;
+		else
+			argp_error(state, "--syscalls takes auto, on or off, not '%s'", arg);
+		break;
+	case ARGP_KEY_ARG:
+		/* the command after "--" (argp stops option parsing there) */
+		a->cmd = &state->argv[state->next - 1];
+		a->ncmd = state->argc - state->next + 1;
+		state->next = state->argc;
+		break;
+	default: return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t stop;
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+struct watch_state {
+	struct watch_args *a;
+	unsigned long events, harmless;
+	bool uprobes_armed; /* kernel events wait for their libibverbs call */
+	unsigned long long drops_reported;
+};
+
+static const char *api_of(const struct mrt_event *ev)
+{
+	switch (ev->kind) {
+	case MRT_EV_MLOCK_FAILURE:
+		return ev->sysno == 325 ? "mlock2" : ev->sysno == 151 ? "mlockall" : "mlock";
+	case MRT_EV_REG_FAILURE:
+		if (ev->opener == MRT_SITE_UVERBS_REG_DMABUF)
+			return "reg_dmabuf_mr";
+		return "reg_mr";
+	default: return NULL;
+	}
+}
+
+static FILE *out; /* records go here: stdout or -o FILE */
+
+static void print_json(struct json_object *o)
+{
+	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	fflush(out);
+}
+
+/* Kernel events wait briefly for the libibverbs call that caused them (the
+ * uprobe's record arrives after the kernel's, at the library's return), so
+ * the two are reported as one: same thread, kernel first. */
+#define PENDING_MAX 64
+#define PENDING_WAIT_S 0.3
+
+struct pending {
+	bool used;
+	double since;
+	struct mrt_event ev;
+};
+static struct pending pending[PENDING_MAX];
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* In text mode, the first failure of a process with a given cause gets the
+ * full explanation; repeats (NCCL registering buffer after buffer, several
+ * ranks' proxy threads) get one line each, with their own numbers. */
+#define SEEN_CAUSES_MAX 64
+
+static void print_text_once(struct watch_state *w, const struct report *r)
+{
+	static struct {
+		unsigned int pid;
+		int cause;
+		unsigned long count;
+	} seen[SEEN_CAUSES_MAX];
+	static int nseen;
+	const struct mrt_event *ev = r->ev;
+
+	for (int i = 0; i < nseen; i++)
+		if (seen[i].pid == ev->pid && seen[i].cause == (int)r->v.cause && !w->a->verbose) {
+			seen[i].count++;
+			fprintf(out, "again: pid %u tid %u %s (%s), #%lu of this cause: %s\n", ev->pid,
+				ev->tid, cause_name(r->v.cause), errno_name(r->v.err), seen[i].count,
+				r->v.summary);
+			fflush(out);
+			return;
+		}
+	if (nseen < SEEN_CAUSES_MAX) {
+		seen[nseen].pid = ev->pid;
+		seen[nseen].cause = r->v.cause;
+		seen[nseen].count = 1;
+		nseen++;
+	}
+	report_print_text(out, r, w->a->verbose);
+}
+
+/* The failing process may exit right after the failure: its /proc is read
+ * as soon as its first record arrives and kept a few seconds, so a report
+ * completed later (joined with the libibverbs call) still has it. */
+#define CTX_CACHE_MAX 16
+#define CTX_CACHE_TTL_S 10.0
+
+struct ctx_cache {
+	int pid;
+	double t;
+	bool have_nccl;
+	struct proc_context ctx;
+	struct nccl_info nccl;
+};
+static struct ctx_cache ctx_cache[CTX_CACHE_MAX];
+
+static struct ctx_cache *context_of(int pid)
+{
+	double now = mono_s();
+	struct ctx_cache *slot = &ctx_cache[0];
+
+	for (int i = 0; i < CTX_CACHE_MAX; i++) {
+		struct ctx_cache *c = &ctx_cache[i];
+		if (c->pid == pid && now - c->t < CTX_CACHE_TTL_S)
+			return c;
+		if (c->t < slot->t)
+			slot = c;
+	}
+	if (proc_context_read("/", pid, &slot->ctx))
+		return NULL;
+	slot->pid = pid;
+	slot->t = now;
+	slot->have_nccl = nccl_info_read("/", &slot->ctx, &slot->nccl) == 0;
+	return slot;
+}
+
+static void report_event(struct watch_state *w, const struct mrt_event *ev,
+			 const struct mrt_event *uev)
+{
+	static struct report r; /* large: keep off the stack */
+	struct ctx_cache *cc = context_of(ev->pid);
+
+	memset(&r, 0, sizeof(r));
+	r.ev = ev;
+	r.uev = uev;
+	r.api = uev ? api_name(uev->opener) : api_of(ev);
+	if (cc) {
+		r.have_ctx = true;
+		r.ctx = cc->ctx;
+		r.have_nccl = cc->have_nccl;
+		if (cc->have_nccl)
+			r.nccl = cc->nccl;
+	} else {
+		struct proc_context_event pe = {
+			.pid = ev->pid,
+			.have = CTX_HAVE_UID | CTX_HAVE_COMM | CTX_HAVE_CGROUP_ID |
+				(ev->ml.valid || ev->kind == MRT_EV_MLOCK_FAILURE ? CTX_HAVE_MEMLOCK : 0),
+			.uid = ev->uid,
+			.memlock_cur = ev->ml.limit_cur,
+			.cgroup_id = ev->cgroup_id,
+		};
+		snprintf(pe.comm, sizeof(pe.comm), "%s", ev->comm);
+		proc_context_from_event("/", &pe, &r.ctx);
+		r.have_ctx = true;
+	}
+	if (uev)
+		ustack_attribute(uev->pid, (const uint64_t *)uev->ustack,
+				 uev->nustack < MRT_USTACK_MAX ? (int)uev->nustack : MRT_USTACK_MAX,
+				 &r.ua);
+	explain_event(ev, &r.ctx, r.have_nccl ? &r.nccl : NULL, &r.v);
+	if (r.v.harmless) {
+		w->harmless++;
+		if (!w->a->all && !w->a->json)
+			return;
+	}
+	w->events++;
+	if (w->a->json) {
+		struct json_object *o = report_to_json(&r);
+		if (r.v.harmless)
+			json_object_object_add(o, "event", json_object_new_string("nccl_probe"));
+		print_json(o);
+		json_object_put(o);
+	} else {
+		print_text_once(w, &r);
+	}
+}
+
+/* Report kernel events whose user call did not come (or cannot come). */
+static void flush_pending(struct watch_state *w, bool all)
+{
+	double now = mono_s();
+
+	for (int i = 0; i < PENDING_MAX; i++)
+		if (pending[i].used && (all || now - pending[i].since >= PENDING_WAIT_S)) {
+			pending[i].used = false;
+			report_event(w, &pending[i].ev, NULL);
+		}
+}
+
+static void print_rlimit(const struct mrt_event *ev)
+{
+	struct json_object *o = json_object_new_object();
+	json_object_object_add(o, "event", json_object_new_string("memlock_limit_set"));
+	json_object_object_add(o, "pid", json_object_new_int(ev->pid));
+	json_object_object_add(o, "comm", json_object_new_string(ev->comm));
+	json_object_object_add(o, "target_pid", json_object_new_int64(ev->cmd_start));
+	/* RLIM_INFINITY as "unlimited", as in every other record */
+	json_object_object_add(o, "soft_bytes", ev->sys_len == ~0ULL ? json_object_new_string("unlimited")
+								       : json_object_new_uint64(ev->sys_len));
+	json_object_object_add(o, "hard_bytes", ev->sys_arg == ~0ULL ? json_object_new_string("unlimited")
+								       : json_object_new_uint64(ev->sys_arg));
+	json_object_object_add(o, "errno", json_object_new_int(ev->err));
+	print_json(o);
+	json_object_put(o);
+}
+
+static int on_event(void *cookie, void *data, size_t size)
+{
+	struct watch_state *w = cookie;
+	const struct mrt_event *ev = data;
+
+	if (size < sizeof(*ev))
+		return 0;
+	switch (ev->kind) {
+	case MRT_EV_RLIMIT_SET:
+		if (w->a->json)
+			print_rlimit(ev);
+		return 0;
+	case MRT_EV_USER_CALL:
+		for (int i = 0; i < PENDING_MAX; i++)
+			if (pending[i].used && pending[i].ev.tid == ev->tid &&
+			    pending[i].ev.ts_ns <= ev->ts_ns) {
+				pending[i].used = false;
+				report_event(w, &pending[i].ev, ev);
+				return 0;
+			}
+		/* no kernel trail: kernel sites unarmed, or refused in libibverbs */
+		report_event(w, ev, ev);
+		return 0;
+	case MRT_EV_REG_FAILURE:
+		context_of(ev->pid); /* now, while the process is most likely alive */
+		if (w->uprobes_armed) {
+			for (int i = 0; i < PENDING_MAX; i++)
+				if (!pending[i].used) {
+					pending[i].used = true;
+					pending[i].since = mono_s();
+					pending[i].ev = *ev;
+					return 0;
+				}
+			flush_pending(w, true);
+		}
+		report_event(w, ev, NULL);
+		return 0;
+	default:
+		report_event(w, ev, NULL);
+		return 0;
+	}
+}
+
+/* Fork the command now, stopped on a pipe, so its pid can be put in the
+ * filter before it runs; release it once the probes are attached. */
+static pid_t spawn_held(char **cmd, int *release_fd)
+{
+	int p[2];
+
+	if (pipe(p))
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char c;
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127); /* mrtrace gave up: do not run untraced */
+		close(p[0]);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "mrtrace: cannot run %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*release_fd = p[1];
+	return pid;
+}
+
+static void print_start(const struct tracer *t, const struct watch_args *a, pid_t child)
+{
+	if (a->json) {
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "event", json_object_new_string("start"));
+		json_object_object_add(o, "kernel", json_object_new_string(t->kernel));
+		json_object_object_add(o, "armed_sites", json_object_new_int(tracer_armed_count(t, false)));
+		json_object_object_add(o, "registration_path_armed",
+				       json_object_new_boolean(tracer_armed_count(t, true) > 0));
+		if (a->pid)
+			json_object_object_add(o, "pid", json_object_new_int(a->pid));
+		if (child > 0)
+			json_object_object_add(o, "command_pid", json_object_new_int(child));
+		json_object_object_add(o, "sites", tracer_sites_json(t));
+		print_json(o);
+		json_object_put(o);
+	}
+	FILE *h = stderr;
+	fprintf(h, "mrtrace: kernel %s, %d of %d sites armed\n", t->kernel,
+		tracer_armed_count(t, false), t->nsites);
+	if (!a->json || a->verbose)
+		tracer_print_sites(t, h);
+	tracer_print_consequences(t, h);
+	fprintf(h, "mrtrace: watching%s%s... (Ctrl-C to stop)\n",
+		a->pid ? " one process" : child > 0 ? " the command" : " all processes",
+		a->cgroup ? " in the cgroup" : "");
+	fflush(h);
+}
+
+/* A libibverbs copy found after start (a container's, a conda env's). */
+static void report_new_libs(const struct tracer *t, const struct watch_state *w, int added)
+{
+	for (int i = t->up.nlibs - added; added > 0 && i < t->up.nlibs; i++) {
+		const struct uprobe_lib *l = &t->up.libs[i];
+		fprintf(stderr, "mrtrace: libibverbs at %s: %d entry points attached\n", l->path,
+			l->nfuncs);
+		if (w->a->json) {
+			struct json_object *o = json_object_new_object();
+			json_object_object_add(o, "event", json_object_new_string("library_attached"));
+			json_object_object_add(o, "path", json_object_new_string(l->path));
+			json_object_object_add(o, "entry_points", json_object_new_int(l->nfuncs));
+			print_json(o);
+			json_object_put(o);
+		}
+	}
+}
+
+/* Say it when the ring buffer loses events, at the time it happens. */
+static void warn_drops(const struct tracer *t, struct watch_state *w)
+{
+	static double last;
+	double now = mono_s();
+	unsigned long long c[MRT_CNT_MAX];
+
+	if (now - last < 1.0)
+		return;
+	last = now;
+	tracer_counters(t, c);
+	if (c[MRT_CNT_DROPS] > w->drops_reported) {
+		fprintf(stderr, "mrtrace: %llu events lost so far: the ring buffer was full (the "
+				"system is failing registrations faster than they can be explained)\n",
+			c[MRT_CNT_DROPS]);
+		w->drops_reported = c[MRT_CNT_DROPS];
+	}
+}
+
+static void print_stop(const struct tracer *t, const struct watch_state *w, double secs)
+{
+	unsigned long long c[MRT_CNT_MAX];
+
+	tracer_counters(t, c);
+	if (w->a->json) {
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "event", json_object_new_string("stop"));
+		json_object_object_add(o, "duration_s", json_object_new_double(secs));
+		json_object_object_add(o, "reported", json_object_new_uint64(w->events));
+		json_object_object_add(o, "harmless_probes", json_object_new_uint64(w->harmless));
+		json_object_object_add(o, "kernel_events", json_object_new_uint64(c[MRT_CNT_EVENTS]));
+		json_object_object_add(o, "drops", json_object_new_uint64(c[MRT_CNT_DROPS]));
+		json_object_object_add(o, "trail_overflows",
+				       json_object_new_uint64(c[MRT_CNT_TRAIL_OVERFLOW]));
+		json_object_object_add(o, "context_map_full", json_object_new_uint64(c[MRT_CNT_CTX_FULL]));
+		json_object_object_add(o, "registrations_seen", json_object_new_uint64(c[MRT_CNT_REGS]));
+		print_json(o);
+		json_object_put(o);
+	}
+	fprintf(stderr,
+		"mrtrace: stopped after %.1f s: %lu reported, %llu registrations seen, "
+		"%llu lost (ring buffer full), %llu untracked (context map full)\n",
+		secs, w->events, c[MRT_CNT_REGS], c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL]);
+}
+
+
+int cmd_watch(int argc, char **argv)
+{
+	struct watch_args a = { 0 };
+	struct argp argp = { watch_opts, watch_parse, "[-- COMMAND [ARGS...]]", watch_doc, 0, 0, 0 };
+	struct tracer t;
+	struct watch_state w = { .a = &a };
+	int release_fd = -1, status = 0, ret = 0;
+	pid_t child = 0;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
+		return 2;
+	out = stdout;
+	if (a.output && !(out = fopen(a.output, "w"))) {
+		fprintf(stderr, "mrtrace watch: cannot write %s: %s\n", a.output, strerror(errno));
+		return 2;
+	}
+	if (a.pid && a.ncmd) {
+		fprintf(stderr, "mrtrace watch: -p and -- COMMAND exclude each other\n");
+		return 2;
+	}
+	if (a.pid && kill(a.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "mrtrace watch: no process %d\n", a.pid);
+		return 2;
+	}
+	if (a.ncmd && (child = spawn_held(a.cmd, &release_fd)) < 0) {
+		fprintf(stderr, "mrtrace watch: cannot start %s: %s\n", a.cmd[0], strerror(errno));
+		return 2;
+	}
+	struct tracer_opts o = {
+		.pid = a.pid,
+		.follow_pid = child,
+		.cgroup = a.cgroup,
+		.syscalls = a.syscalls,
+		.verbose = a.libbpf_debug,
+	};
+	if (tracer_open(&t, &o, on_event, &w)) {
+		if (a.list_probes)
+			tracer_print_sites(&t, stdout);
+		tracer_close(&t);
+		if (child > 0) {
+			close(release_fd); /* the child exits 127 without running */
+			waitpid(child, NULL, 0);
+		}
+		return 1;
+	}
+	if (a.list_probes) {
+		if (a.json) {
+			struct json_object *s = tracer_sites_json(&t);
+			print_json(s);
+			json_object_put(s);
+		} else {
+			printf("kernel %s: %d of %d sites armed\n", t.kernel,
+			       tracer_armed_count(&t, false), t.nsites);
+			tracer_print_sites(&t, stdout);
+			tracer_print_consequences(&t, stdout);
+		}
+		tracer_close(&t);
+		return 0;
+	}
+	if (child > 0 && tracer_watch_tgid(&t, child)) {
+		fprintf(stderr, "mrtrace watch: cannot add pid %d to the filter\n", child);
+		tracer_close(&t);
+		close(release_fd);
+		waitpid(child, NULL, 0);
+		return 1;
+	}
+
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	print_start(&t, &a, child);
+	if (child > 0) {
+		if (write(release_fd, "g", 1) != 1)
+			fprintf(stderr, "mrtrace watch: cannot release the command\n");
+		close(release_fd);
+	}
+
+	double t0 = mono_s();
+	bool child_done = false;
+	while (!stop) {
+		w.uprobes_armed = t.sites[t.up_site].mech == MECH_UPROBE;
+		int err = ring_buffer__poll(t.rb, 100);
+		flush_pending(&w, false);
+		report_new_libs(&t, &w, tracer_housekeeping(&t));
+		warn_drops(&t, &w);
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "mrtrace watch: polling the ring buffer: %s\n", strerror(-err));
+			ret = 1;
+			break;
+		}
+		if (a.duration > 0 && mono_s() - t0 >= a.duration)
+			break;
+		if (child > 0 && !child_done && waitpid(child, &status, WNOHANG) == child)
+			child_done = true;
+		if (child_done) {
+			/* let the last events arrive: they were emitted before the exit */
+			ring_buffer__consume(t.rb);
+			break;
+		}
+		if (a.pid && kill(a.pid, 0) && errno == ESRCH) {
+			ring_buffer__consume(t.rb);
+			fprintf(stderr, "mrtrace watch: process %d exited\n", a.pid);
+			break;
+		}
+	}
+	ring_buffer__consume(t.rb);
+	flush_pending(&w, true);
+	print_stop(&t, &w, mono_s() - t0);
+	tracer_close(&t);
+	if (child > 0) {
+		if (!child_done) {
+			/* stopped by signal or -d: leave the command running, as strace -p
+			 * does not, but a tracer must not kill a job: say so */
+			fprintf(stderr, "mrtrace watch: command pid %d still running\n", child);
+			return ret;
+		}
+		if (WIFEXITED(status))
+			return WEXITSTATUS(status);
+		return 128 + WTERMSIG(status);
+	}
+	return ret;
+}
