@@ -327,10 +327,10 @@ struct json_object *report_to_json(const struct report *r)
 		json_object_object_add(o, "user_call", user_call_to_json(r, r->uev));
 	if (ev->nsteps > MRT_TRAIL_MAX)
 		add_u64(o, "trail_lost_steps", ev->nsteps - MRT_TRAIL_MAX);
-	if (r->have_ctx)
-		json_object_object_add(o, "process", context_to_json(&r->ctx));
-	if (r->have_nccl && r->nccl.lib.found)
-		json_object_object_add(o, "nccl", nccl_to_json(&r->nccl));
+	if (r->ctx)
+		json_object_object_add(o, "process", context_to_json(r->ctx));
+	if (r->nccl && r->nccl->lib.found)
+		json_object_object_add(o, "nccl", nccl_to_json(r->nccl));
 	json_object_object_add(o, "raw", raw_to_json(ev));
 	return o;
 }

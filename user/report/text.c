@@ -26,10 +26,10 @@ static void print_trail(FILE *out, const struct mrt_event *ev, int decisive)
 
 static void print_context(FILE *out, const struct report *r)
 {
-	const struct proc_context *c = &r->ctx;
+	const struct proc_context *c = r->ctx;
 	char chain[512], b1[32], b2[32];
 
-	if (!r->have_ctx) {
+	if (!c) {
 		fprintf(out, "  process: exited before /proc could be read\n");
 		return;
 	}
@@ -97,8 +97,8 @@ void report_print_text(FILE *out, const struct report *r, bool verbose)
 		fprintf(out, "  note: this matches NCCL's dma-buf capability probe at init "
 			     "(fd -1, length 0); NCCL expects this error and continues.\n");
 	print_context(out, r);
-	if (r->have_nccl)
-		print_nccl(out, &r->nccl, &r->v);
+	if (r->nccl)
+		print_nccl(out, r->nccl, &r->v);
 	if (r->v.fixes.n)
 		fprintf(out, "  fix:\n");
 	for (int i = 0; i < r->v.fixes.n; i++)
@@ -106,5 +106,14 @@ void report_print_text(FILE *out, const struct report *r, bool verbose)
 			r->v.fixes.items[i].text);
 	if (verbose || r->v.cause == CAUSE_UNKNOWN)
 		print_trail(out, ev, r->v.decisive_step);
+	fflush(out);
+}
+
+void report_print_repeat(FILE *out, const struct report *r, unsigned long nth)
+{
+	const struct mrt_event *ev = r->ev;
+
+	fprintf(out, "again: pid %u tid %u %s (%s), #%lu of this cause: %s\n", ev->pid, ev->tid,
+		cause_name(r->v.cause), errno_name(r->v.err), nth, r->v.summary);
 	fflush(out);
 }
