@@ -47,9 +47,9 @@ static void print_context(FILE *out, const struct report *r)
 	if (c->in_userns)
 		fprintf(out, ", in a user namespace");
 	fputc('\n', out);
-	if ((c->have & CTX_HAVE_LAUNCHERS) && c->n_launchers)
-		fprintf(out, "  launched by: %s\n",
-			proc_context_launcher_chain(c, chain, sizeof(chain)));
+	/* only recognized launchers are named: the chain may be empty */
+	if ((c->have & CTX_HAVE_LAUNCHERS) && *proc_context_launcher_chain(c, chain, sizeof(chain)))
+		fprintf(out, "  launched by: %s\n", chain);
 	if ((c->have & CTX_HAVE_VMPIN) && (c->have & CTX_HAVE_VMLCK))
 		fprintf(out, "  now: VmPin %s, VmLck %s\n", fmt_bytes(c->vm_pin, b1, sizeof(b1)),
 			fmt_bytes(c->vm_lck, b2, sizeof(b2)));
@@ -65,9 +65,15 @@ static void print_nccl(FILE *out, const struct nccl_info *n, const struct verdic
 	if (n->rank.rank >= 0)
 		fprintf(out, ", rank %ld (%s)", n->rank.rank, n->rank.rank_var);
 	fputc('\n', out);
-	for (int i = 0; i < n->settings.n; i++)
-		fprintf(out, "    %s=%s (%s)\n", n->settings.v[i].name, n->settings.v[i].value,
-			nccl_source_name(n->settings.v[i].source));
+	/* a live setting always has its source; a replayed record older than
+	 * "setting_sources" does not say it (NCCL_SRC_DEFAULT) */
+	for (int i = 0; i < n->settings.n; i++) {
+		const struct nccl_setting *s = &n->settings.v[i];
+		if (s->source == NCCL_SRC_DEFAULT)
+			fprintf(out, "    %s=%s\n", s->name, s->value);
+		else
+			fprintf(out, "    %s=%s (%s)\n", s->name, s->value, nccl_source_name(s->source));
+	}
 	if (n->estimate.host_max && v->has_memlock)
 		fprintf(out, "    estimated pinned host memory for NCCL's buffers: %s..%s "
 			     "(limit %s)\n",
