@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -779,6 +780,37 @@ static void test_live_start_time(void **state)
 	assert_int_equal(ops.start_time(NULL, 999999999), 0);
 }
 
+/* The live maps reader keeps the executable mappings only, and the code
+ * of this very test is found in them. */
+static void test_live_maps_executable_only(void **state)
+{
+	(void)state;
+	struct corr_ops ops;
+	struct ustack_attr ua;
+	char exe[PATH_MAX];
+	uint64_t ip = (uintptr_t)&test_live_maps_executable_only;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	assert_true(n > 0);
+	exe[n] = '\0';
+	corr_live_ops(&ops);
+	char *m = ops.read_maps(NULL, getpid());
+	assert_non_null(m);
+	int lines = 0;
+	for (char *l = m; *l; l = strchr(l, '\n') + 1) {
+		char perms[8] = "";
+		assert_int_equal(sscanf(l, "%*[0-9a-f]-%*[0-9a-f] %7s", perms), 1);
+		if (perms[2] != 'x')
+			fail_msg("a mapping that is not executable: %.80s", l);
+		lines++;
+	}
+	assert_true(lines >= 2);
+	ustack_attribute_maps(m, &ip, 1, &ua);
+	assert_string_equal(ua.caller, exe);
+	free(m);
+	assert_null(ops.read_maps(NULL, 999999999));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -800,6 +832,7 @@ int main(void)
 		cmocka_unit_test(test_repeats_table_full_explains_in_full),
 		cmocka_unit_test(test_harmless_probes),
 		cmocka_unit_test(test_live_start_time),
+		cmocka_unit_test(test_live_maps_executable_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,13 +52,29 @@ static int live_read_nccl(void *arg, const struct proc_context *ctx, struct nccl
 	return nccl_info_read("/", ctx, nccl);
 }
 
+/* Only the executable mappings: return addresses lie in code, and the
+ * stack attribution scans the text once per frame of every record (a
+ * PyTorch process maps thousands of data regions). */
 static char *live_read_maps(void *arg, int pid)
 {
-	char path[64];
+	char path[64], *maps, *w, *line, *next;
 
 	(void)arg;
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	return slurp_file(path, NULL);
+	if (!(maps = slurp_file(path, NULL)))
+		return NULL;
+	for (w = line = maps; *line; line = next) {
+		/* "lo-hi perms offset dev inode path": perms is "r-xp" */
+		char *perms = strchr(line, ' ');
+		char *eol = strchr(line, '\n');
+		next = eol ? eol + 1 : line + strlen(line);
+		if (perms && perms < next && perms[1] && perms[2] && perms[3] == 'x') {
+			memmove(w, line, (size_t)(next - line));
+			w += next - line;
+		}
+	}
+	*w = '\0';
+	return maps;
 }
 
 void corr_live_ops(struct corr_ops *ops)
