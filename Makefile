@@ -98,6 +98,11 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c $(PROBE_LIB_OBJS) $(LIB) | $(BUILD)/t
 	$(Q)$(CC) $(CFLAGS) -Itools/mrprobe -Itests/unit -o $@ $< $(PROBE_LIB_OBJS) $(LIB) \
 		$(LDLIBS) -libverbs -ldl -lcmocka
 
+# the consumer micro-benchmark: `make bench` only, never `make test`
+$(BUILD)/bench-consumer: tools/bench-consumer.c $(LIB) | $(BUILD)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 $(BUILD)/tests/helpers/%: tests/helpers/%.c | $(BUILD)/tests/helpers
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -fPIC -o $@ $< $(if $(findstring lib,$*),-shared,) -lpthread -libverbs -ldl
@@ -126,7 +131,7 @@ demo: deps
 	$(Q)VM_QUIET=1 tests/vm/run.sh --kernel $${KERNEL:-6.12} tools/demo.sh
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench-consumer
 	$(Q)tools/bench.sh
 
 vmlinux:

@@ -15,6 +15,7 @@ static const struct {
 	{ "watch", cmd_watch, "trace failed registrations and explain them (BPF)" },
 	{ "check", cmd_check, "the troubleshooting checklist for this node or a process (no BPF)" },
 	{ "diff", cmd_diff, "compare `check --json` reports from several nodes" },
+	{ "explain", cmd_explain, "explain recorded `watch --json` failures again (no BPF)" },
 };
 
 static void usage(FILE *out)
@@ -28,12 +29,13 @@ static void usage(FILE *out)
 		"\n"
 		"Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].what);
+		fprintf(out, "  %-7s %s\n", commands[i].name, commands[i].what);
 	fprintf(out, "\n"
 		     "Run 'mrtrace COMMAND --help' for a command's options. Examples:\n"
 		     "  sudo mrtrace watch -- ./train.sh\n"
 		     "  mrtrace check -p $(pgrep -f train.py | head -1)\n"
-		     "  mrtrace diff node*.json\n");
+		     "  mrtrace diff node*.json\n"
+		     "  mrtrace explain events.jsonl\n");
 }
 
 int main(int argc, char **argv)

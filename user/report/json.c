@@ -221,7 +221,7 @@ static struct json_object *context_to_json(const struct proc_context *c)
 static struct json_object *nccl_to_json(const struct nccl_info *n)
 {
 	struct json_object *o = json_object_new_object(), *set = json_object_new_object();
-	struct json_object *lint = json_object_new_array();
+	struct json_object *src = json_object_new_object(), *lint = json_object_new_array();
 
 	add_bool(o, "found", n->lib.found);
 	if (n->lib.found)
@@ -232,9 +232,12 @@ static struct json_object *nccl_to_json(const struct nccl_info *n)
 		add_i64(o, "rank", n->rank.rank);
 		add_str(o, "rank_variable", n->rank.rank_var);
 	}
-	for (int i = 0; i < n->settings.n; i++)
+	for (int i = 0; i < n->settings.n; i++) {
 		add_str(set, n->settings.v[i].name, n->settings.v[i].value);
+		add_str(src, n->settings.v[i].name, nccl_source_name(n->settings.v[i].source));
+	}
 	json_object_object_add(o, "settings", set);
+	json_object_object_add(o, "setting_sources", src);
 	for (int i = 0; i < n->lint.n; i++) {
 		struct json_object *f = json_object_new_object();
 		add_str(f, "kind", nccl_lint_kind_name(n->lint.f[i].kind));
@@ -327,10 +330,10 @@ struct json_object *report_to_json(const struct report *r)
 		json_object_object_add(o, "user_call", user_call_to_json(r, r->uev));
 	if (ev->nsteps > MRT_TRAIL_MAX)
 		add_u64(o, "trail_lost_steps", ev->nsteps - MRT_TRAIL_MAX);
-	if (r->have_ctx)
-		json_object_object_add(o, "process", context_to_json(&r->ctx));
-	if (r->have_nccl && r->nccl.lib.found)
-		json_object_object_add(o, "nccl", nccl_to_json(&r->nccl));
+	if (r->ctx)
+		json_object_object_add(o, "process", context_to_json(r->ctx));
+	if (r->nccl && r->nccl->lib.found)
+		json_object_object_add(o, "nccl", nccl_to_json(r->nccl));
 	json_object_object_add(o, "raw", raw_to_json(ev));
 	return o;
 }

@@ -2,8 +2,10 @@
 /* watch.c - `mrtrace watch`: arm what this kernel allows, then explain every
  * failed registration (and failed mlock) as it happens.
  *
- * Ring buffer records are explained at once: /proc is read in the callback,
- * while the failing process most likely still exists. */
+ * Ring buffer records go through the correlator (correlate.h): a kernel
+ * record is joined with its libibverbs call, /proc is read once per process
+ * as its first record arrives (while it most likely still exists), and the
+ * explained reports come back to on_report(). */
 #include <argp.h>
 #include <errno.h>
 #include <signal.h>
@@ -19,7 +21,7 @@
 #include "tracer/tracer.h"
 #include "commands.h"
 #include "report/report.h"
-#include "proc/ustack.h"
+#include "watch/correlate.h"
 
 struct watch_args {
 	int pid;
@@ -132,23 +134,9 @@ static void on_signal(int sig)
 
 struct watch_state {
 	struct watch_args *a;
-	unsigned long events, harmless;
-	bool uprobes_armed; /* kernel events wait for their libibverbs call */
+	struct corr *corr; /* records -> reports (join, /proc cache, repeats) */
 	unsigned long long drops_reported;
 };
-
-static const char *api_of(const struct mrt_event *ev)
-{
-	switch (ev->kind) {
-	case MRT_EV_MLOCK_FAILURE:
-		return ev->sysno == 325 ? "mlock2" : ev->sysno == 151 ? "mlockall" : "mlock";
-	case MRT_EV_REG_FAILURE:
-		if (ev->opener == MRT_SITE_UVERBS_REG_DMABUF)
-			return "reg_dmabuf_mr";
-		return "reg_mr";
-	default: return NULL;
-	}
-}
 
 static FILE *out; /* records go here: stdout or -o FILE */
 
@@ -158,19 +146,6 @@ static void print_json(struct json_object *o)
 	fflush(out);
 }
 
-/* Kernel events wait briefly for the libibverbs call that caused them (the
- * uprobe's record arrives after the kernel's, at the library's return), so
- * the two are reported as one: same thread, kernel first. */
-#define PENDING_MAX 64
-#define PENDING_WAIT_S 0.3
-
-struct pending {
-	bool used;
-	double since;
-	struct mrt_event ev;
-};
-static struct pending pending[PENDING_MAX];
-
 static double mono_s(void)
 {
 	struct timespec ts;
@@ -178,135 +153,23 @@ static double mono_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* In text mode, the first failure of a process with a given cause gets the
- * full explanation; repeats (NCCL registering buffer after buffer, several
- * ranks' proxy threads) get one line each, with their own numbers. */
-#define SEEN_CAUSES_MAX 64
-
-static void print_text_once(struct watch_state *w, const struct report *r)
+/* The correlator's sink: one explained report.  In text, a repeat of a
+ * process's cause is one line (nth > 1). */
+static void on_report(void *cookie, const struct report *r, unsigned long nth)
 {
-	static struct {
-		unsigned int pid;
-		int cause;
-		unsigned long count;
-	} seen[SEEN_CAUSES_MAX];
-	static int nseen;
-	const struct mrt_event *ev = r->ev;
+	struct watch_state *w = cookie;
 
-	for (int i = 0; i < nseen; i++)
-		if (seen[i].pid == ev->pid && seen[i].cause == (int)r->v.cause && !w->a->verbose) {
-			seen[i].count++;
-			fprintf(out, "again: pid %u tid %u %s (%s), #%lu of this cause: %s\n", ev->pid,
-				ev->tid, cause_name(r->v.cause), errno_name(r->v.err), seen[i].count,
-				r->v.summary);
-			fflush(out);
-			return;
-		}
-	if (nseen < SEEN_CAUSES_MAX) {
-		seen[nseen].pid = ev->pid;
-		seen[nseen].cause = r->v.cause;
-		seen[nseen].count = 1;
-		nseen++;
-	}
-	report_print_text(out, r, w->a->verbose);
-}
-
-/* The failing process may exit right after the failure: its /proc is read
- * as soon as its first record arrives and kept a few seconds, so a report
- * completed later (joined with the libibverbs call) still has it. */
-#define CTX_CACHE_MAX 16
-#define CTX_CACHE_TTL_S 10.0
-
-struct ctx_cache {
-	int pid;
-	double t;
-	bool have_nccl;
-	struct proc_context ctx;
-	struct nccl_info nccl;
-};
-static struct ctx_cache ctx_cache[CTX_CACHE_MAX];
-
-static struct ctx_cache *context_of(int pid)
-{
-	double now = mono_s();
-	struct ctx_cache *slot = &ctx_cache[0];
-
-	for (int i = 0; i < CTX_CACHE_MAX; i++) {
-		struct ctx_cache *c = &ctx_cache[i];
-		if (c->pid == pid && now - c->t < CTX_CACHE_TTL_S)
-			return c;
-		if (c->t < slot->t)
-			slot = c;
-	}
-	if (proc_context_read("/", pid, &slot->ctx))
-		return NULL;
-	slot->pid = pid;
-	slot->t = now;
-	slot->have_nccl = nccl_info_read("/", &slot->ctx, &slot->nccl) == 0;
-	return slot;
-}
-
-static void report_event(struct watch_state *w, const struct mrt_event *ev,
-			 const struct mrt_event *uev)
-{
-	static struct report r; /* large: keep off the stack */
-	struct ctx_cache *cc = context_of(ev->pid);
-
-	memset(&r, 0, sizeof(r));
-	r.ev = ev;
-	r.uev = uev;
-	r.api = uev ? api_name(uev->opener) : api_of(ev);
-	if (cc) {
-		r.have_ctx = true;
-		r.ctx = cc->ctx;
-		r.have_nccl = cc->have_nccl;
-		if (cc->have_nccl)
-			r.nccl = cc->nccl;
-	} else {
-		struct proc_context_event pe = {
-			.pid = ev->pid,
-			.have = CTX_HAVE_UID | CTX_HAVE_COMM | CTX_HAVE_CGROUP_ID |
-				(ev->ml.valid || ev->kind == MRT_EV_MLOCK_FAILURE ? CTX_HAVE_MEMLOCK : 0),
-			.uid = ev->uid,
-			.memlock_cur = ev->ml.limit_cur,
-			.cgroup_id = ev->cgroup_id,
-		};
-		snprintf(pe.comm, sizeof(pe.comm), "%s", ev->comm);
-		proc_context_from_event("/", &pe, &r.ctx);
-		r.have_ctx = true;
-	}
-	if (uev)
-		ustack_attribute(uev->pid, (const uint64_t *)uev->ustack,
-				 uev->nustack < MRT_USTACK_MAX ? (int)uev->nustack : MRT_USTACK_MAX,
-				 &r.ua);
-	explain_event(ev, &r.ctx, r.have_nccl ? &r.nccl : NULL, &r.v);
-	if (r.v.harmless) {
-		w->harmless++;
-		if (!w->a->all && !w->a->json)
-			return;
-	}
-	w->events++;
 	if (w->a->json) {
-		struct json_object *o = report_to_json(&r);
-		if (r.v.harmless)
+		struct json_object *o = report_to_json(r);
+		if (r->v.harmless)
 			json_object_object_add(o, "event", json_object_new_string("nccl_probe"));
 		print_json(o);
 		json_object_put(o);
+	} else if (nth > 1) {
+		report_print_repeat(out, r, nth);
 	} else {
-		print_text_once(w, &r);
+		report_print_text(out, r, w->a->verbose);
 	}
-}
-
-/* Report kernel events whose user call did not come (or cannot come). */
-static void flush_pending(struct watch_state *w, bool all)
-{
-	double now = mono_s();
-
-	for (int i = 0; i < PENDING_MAX; i++)
-		if (pending[i].used && (all || now - pending[i].since >= PENDING_WAIT_S)) {
-			pending[i].used = false;
-			report_event(w, &pending[i].ev, NULL);
-		}
 }
 
 static void print_rlimit(const struct mrt_event *ev)
@@ -333,40 +196,13 @@ static int on_event(void *cookie, void *data, size_t size)
 
 	if (size < sizeof(*ev))
 		return 0;
-	switch (ev->kind) {
-	case MRT_EV_RLIMIT_SET:
+	if (ev->kind == MRT_EV_RLIMIT_SET) {
 		if (w->a->json)
 			print_rlimit(ev);
 		return 0;
-	case MRT_EV_USER_CALL:
-		for (int i = 0; i < PENDING_MAX; i++)
-			if (pending[i].used && pending[i].ev.tid == ev->tid &&
-			    pending[i].ev.ts_ns <= ev->ts_ns) {
-				pending[i].used = false;
-				report_event(w, &pending[i].ev, ev);
-				return 0;
-			}
-		/* no kernel trail: kernel sites unarmed, or refused in libibverbs */
-		report_event(w, ev, ev);
-		return 0;
-	case MRT_EV_REG_FAILURE:
-		context_of(ev->pid); /* now, while the process is most likely alive */
-		if (w->uprobes_armed) {
-			for (int i = 0; i < PENDING_MAX; i++)
-				if (!pending[i].used) {
-					pending[i].used = true;
-					pending[i].since = mono_s();
-					pending[i].ev = *ev;
-					return 0;
-				}
-			flush_pending(w, true);
-		}
-		report_event(w, ev, NULL);
-		return 0;
-	default:
-		report_event(w, ev, NULL);
-		return 0;
 	}
+	corr_push(w->corr, ev);
+	return 0;
 }
 
 /* Fork the command now, stopped on a pipe, so its pid can be put in the
@@ -464,27 +300,33 @@ static void warn_drops(const struct tracer *t, struct watch_state *w)
 static void print_stop(const struct tracer *t, const struct watch_state *w, double secs)
 {
 	unsigned long long c[MRT_CNT_MAX];
+	const struct corr_stats *cs = corr_stats(w->corr);
 
 	tracer_counters(t, c);
 	if (w->a->json) {
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "event", json_object_new_string("stop"));
 		json_object_object_add(o, "duration_s", json_object_new_double(secs));
-		json_object_object_add(o, "reported", json_object_new_uint64(w->events));
-		json_object_object_add(o, "harmless_probes", json_object_new_uint64(w->harmless));
+		json_object_object_add(o, "reported", json_object_new_uint64(cs->reported));
+		json_object_object_add(o, "harmless_probes", json_object_new_uint64(cs->harmless));
 		json_object_object_add(o, "kernel_events", json_object_new_uint64(c[MRT_CNT_EVENTS]));
 		json_object_object_add(o, "drops", json_object_new_uint64(c[MRT_CNT_DROPS]));
 		json_object_object_add(o, "trail_overflows",
 				       json_object_new_uint64(c[MRT_CNT_TRAIL_OVERFLOW]));
 		json_object_object_add(o, "context_map_full", json_object_new_uint64(c[MRT_CNT_CTX_FULL]));
 		json_object_object_add(o, "registrations_seen", json_object_new_uint64(c[MRT_CNT_REGS]));
+		json_object_object_add(o, "join_table_full", json_object_new_uint64(cs->flushed_early));
 		print_json(o);
 		json_object_put(o);
 	}
 	fprintf(stderr,
 		"mrtrace: stopped after %.1f s: %lu reported, %llu registrations seen, "
 		"%llu lost (ring buffer full), %llu untracked (context map full)\n",
-		secs, w->events, c[MRT_CNT_REGS], c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL]);
+		secs, cs->reported, c[MRT_CNT_REGS], c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL]);
+	if (cs->flushed_early)
+		fprintf(stderr, "mrtrace: %lu kernel records reported before their libibverbs call "
+				"could join them (%d were already waiting)\n",
+			cs->flushed_early, CORR_PENDING_MAX);
 }
 
 
@@ -554,6 +396,24 @@ int cmd_watch(int argc, char **argv)
 		waitpid(child, NULL, 0);
 		return 1;
 	}
+	struct corr_ops ops;
+	struct corr_config cc = {
+		.dedupe = !a.json && !a.verbose, /* -v: every failure in full */
+		.keep_harmless = a.all || a.json, /* JSON marks them nccl_probe */
+		.cgroup_root = "/",
+	};
+	corr_live_ops(&ops);
+	ops.sink = on_report;
+	ops.arg = &w;
+	if (!(w.corr = corr_new(&ops, &cc))) {
+		fprintf(stderr, "mrtrace watch: out of memory\n");
+		tracer_close(&t);
+		if (child > 0) {
+			close(release_fd);
+			waitpid(child, NULL, 0);
+		}
+		return 1;
+	}
 
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
@@ -569,9 +429,9 @@ int cmd_watch(int argc, char **argv)
 	double t0 = mono_s();
 	bool child_done = false;
 	while (!stop) {
-		w.uprobes_armed = t.sites[t.up_site].mech == MECH_UPROBE;
+		corr_set_join(w.corr, t.sites[t.up_site].mech == MECH_UPROBE);
 		int err = ring_buffer__poll(t.rb, 100);
-		flush_pending(&w, false);
+		corr_tick(w.corr);
 		report_new_libs(&t, &w, tracer_housekeeping(&t));
 		warn_drops(&t, &w);
 		if (err < 0 && err != -EINTR) {
@@ -595,8 +455,9 @@ int cmd_watch(int argc, char **argv)
 		}
 	}
 	ring_buffer__consume(t.rb);
-	flush_pending(&w, true);
+	corr_flush(w.corr);
 	print_stop(&t, &w, mono_s() - t0);
+	corr_free(w.corr);
 	tracer_close(&t);
 	if (child > 0) {
 		if (!child_done) {

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* build.c - one report from the records and what is known of the process:
+ * the same for `mrtrace watch` (live records) and `mrtrace explain`
+ * (recorded ones), so both explain with the same engine. */
+#include "report/report.h"
+
+#include <string.h>
+
+const char *report_api(const struct mrt_event *ev, const struct mrt_event *uev)
+{
+	if (uev)
+		return api_name(uev->opener);
+	switch (ev->kind) {
+	case MRT_EV_MLOCK_FAILURE:
+		/* x86-64 syscall numbers: 325 mlock2, 151 mlockall */
+		return ev->sysno == 325 ? "mlock2" : ev->sysno == 151 ? "mlockall" : "mlock";
+	case MRT_EV_REG_FAILURE:
+		if (ev->opener == MRT_SITE_UVERBS_REG_DMABUF)
+			return "reg_dmabuf_mr";
+		return "reg_mr";
+	default: return NULL;
+	}
+}
+
+void report_explain(struct report *r, const struct mrt_event *ev, const struct mrt_event *uev,
+		    const struct proc_context *ctx, const struct nccl_info *nccl)
+{
+	memset(r, 0, sizeof(*r));
+	r->ev = ev;
+	r->uev = uev;
+	r->ctx = ctx;
+	r->nccl = nccl;
+	r->api = report_api(ev, uev);
+	explain_event(ev, ctx, nccl, &r->v);
+}
