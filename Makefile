@@ -30,6 +30,10 @@ LDLIBS  := -lbpf -lelf -lz -ljson-c -lm
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-unused-function \
 	   -Ivmlinux/$(ARCH) -Ibpf
 
+# The version every output carries: `git describe --tags --dirty`; without a
+# tag (or outside git) the VERSION file, plus +g<commit> in a git checkout.
+MRT_VERSION := $(or $(shell git describe --tags --dirty 2>/dev/null),$(shell cat VERSION 2>/dev/null)$(addprefix +g,$(shell git describe --always --dirty 2>/dev/null)))
+
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.bpf.o)
 SKELS     := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.skel.h)
@@ -46,7 +50,7 @@ HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 
 .SECONDARY: $(BPF_OBJS)
-.PHONY: all deps deps-build test unit host vm vm-6.1 vm-6.12 demo vmlinux bench clean
+.PHONY: FORCE all deps deps-build test unit host vm vm-6.1 vm-6.12 demo vmlinux bench clean
 all: $(BUILD)/mrtrace $(BUILD)/mrprobe
 
 deps-build:
@@ -70,6 +74,12 @@ $(BUILD)/user/%.o: user/%.c $(USER_HDRS) bpf/mrtrace.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+# rewritten only when the version changes, so nothing else rebuilds
+$(BUILD)/mrtrace_version.h: FORCE | $(BUILD)
+	$(Q)echo '#define MRTRACE_VERSION "$(MRT_VERSION)"' > $@.tmp; \
+		if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/user/core/version.o: $(BUILD)/mrtrace_version.h
 
 # only the tracer includes the generated skeletons
 $(filter $(BUILD)/user/tracer/%,$(LIB_OBJS)): $(SKELS)
