@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "report/report.h"
 #include "proc/ustack.h"
+#include "watch/service.h"
 
 struct watch_args {
 	int pid;
@@ -154,6 +155,7 @@ static FILE *out; /* records go here: stdout or -o FILE */
 
 static void print_json(struct json_object *o)
 {
+	service_stamp(o);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	fflush(out);
 }
@@ -238,11 +240,11 @@ static struct ctx_cache *context_of(int pid)
 		if (c->t < slot->t)
 			slot = c;
 	}
-	if (proc_context_read("/", pid, &slot->ctx))
+	if (proc_context_read(service_root(), pid, &slot->ctx))
 		return NULL;
 	slot->pid = pid;
 	slot->t = now;
-	slot->have_nccl = nccl_info_read("/", &slot->ctx, &slot->nccl) == 0;
+	slot->have_nccl = nccl_info_read(service_root(), &slot->ctx, &slot->nccl) == 0;
 	return slot;
 }
 
@@ -272,7 +274,7 @@ static void report_event(struct watch_state *w, const struct mrt_event *ev,
 			.cgroup_id = ev->cgroup_id,
 		};
 		snprintf(pe.comm, sizeof(pe.comm), "%s", ev->comm);
-		proc_context_from_event("/", &pe, &r.ctx);
+		proc_context_from_event(service_root(), &pe, &r.ctx);
 		r.have_ctx = true;
 	}
 	if (uev)
@@ -280,6 +282,7 @@ static void report_event(struct watch_state *w, const struct mrt_event *ev,
 				 uev->nustack < MRT_USTACK_MAX ? (int)uev->nustack : MRT_USTACK_MAX,
 				 &r.ua);
 	explain_event(ev, &r.ctx, r.have_nccl ? &r.nccl : NULL, &r.v);
+	service_report(&r);
 	if (r.v.harmless) {
 		w->harmless++;
 		if (!w->a->all && !w->a->json)
@@ -290,6 +293,7 @@ static void report_event(struct watch_state *w, const struct mrt_event *ev,
 		struct json_object *o = report_to_json(&r);
 		if (r.v.harmless)
 			json_object_object_add(o, "event", json_object_new_string("nccl_probe"));
+		service_annotate(o, &r);
 		print_json(o);
 		json_object_put(o);
 	} else {
@@ -491,13 +495,14 @@ static void print_stop(const struct tracer *t, const struct watch_state *w, doub
 int cmd_watch(int argc, char **argv)
 {
 	struct watch_args a = { 0 };
-	struct argp argp = { watch_opts, watch_parse, "[-- COMMAND [ARGS...]]", watch_doc, 0, 0, 0 };
+	struct argp argp = { watch_opts, watch_parse, "[-- COMMAND [ARGS...]]", watch_doc,
+			     service_argp_children, 0, 0 };
 	struct tracer t;
 	struct watch_state w = { .a = &a };
 	int release_fd = -1, status = 0, ret = 0;
 	pid_t child = 0;
 
-	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
+	if (service_args(&argp, &argc, &argv) || argp_parse(&argp, argc, argv, 0, NULL, &a))
 		return 2;
 	out = stdout;
 	if (a.output && !(out = fopen(a.output, "w"))) {
@@ -519,11 +524,12 @@ int cmd_watch(int argc, char **argv)
 	struct tracer_opts o = {
 		.pid = a.pid,
 		.follow_pid = child,
-		.cgroup = a.cgroup,
+		.cgroup = service_cgroup(a.cgroup),
 		.syscalls = a.syscalls,
 		.verbose = a.libbpf_debug,
 	};
 	if (tracer_open(&t, &o, on_event, &w)) {
+		service_arm_failed(&t);
 		if (a.list_probes)
 			tracer_print_sites(&t, stdout);
 		tracer_close(&t);
@@ -559,6 +565,7 @@ int cmd_watch(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	service_armed(&t);
 	print_start(&t, &a, child);
 	if (child > 0) {
 		if (write(release_fd, "g", 1) != 1)
@@ -574,6 +581,7 @@ int cmd_watch(int argc, char **argv)
 		flush_pending(&w, false);
 		report_new_libs(&t, &w, tracer_housekeeping(&t));
 		warn_drops(&t, &w);
+		service_tick(&t);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "mrtrace watch: polling the ring buffer: %s\n", strerror(-err));
 			ret = 1;
@@ -597,6 +605,7 @@ int cmd_watch(int argc, char **argv)
 	ring_buffer__consume(t.rb);
 	flush_pending(&w, true);
 	print_stop(&t, &w, mono_s() - t0);
+	service_stopped(&t);
 	tracer_close(&t);
 	if (child > 0) {
 		if (!child_done) {
