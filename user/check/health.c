@@ -74,8 +74,11 @@ static void memlock_process(const struct chk_report *r, const struct chk_health_
 
 	if (!(c->have & CTX_HAVE_MEMLOCK))
 		return;
-	if ((c->have & CTX_HAVE_CAPS) && c->cap_ipc_lock && !((c->have & CTX_HAVE_USERNS) && c->in_userns))
-		return; /* CAP_IPC_LOCK: the limit is not enforced */
+	/* CAP_IPC_LOCK lifts the limit for the process that holds it; slurmd
+	 * runs as root, but the jobs it starts do not inherit it */
+	if (!o->slurm && (c->have & CTX_HAVE_CAPS) && c->cap_ipc_lock &&
+	    !((c->have & CTX_HAVE_USERNS) && c->in_userns))
+		return;
 	bool propagated = o->slurm && chk_slurm_propagates_memlock(r->opt.root, src, sizeof(src)) != 0;
 	if (propagated && (c->have & CTX_HAVE_MEMLOCK_HARD)) {
 		if (c->memlock_hard < o->min_memlock)

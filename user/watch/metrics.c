@@ -190,7 +190,9 @@ int metrics_flush(bool force, bool final)
 	if (!m.path[0])
 		return 1;
 	double t = now_mono();
-	if (!force && (!m.dirty || t - m.last_write < m.interval))
+	/* when nothing changes, still once a minute: the file's age tells a
+	 * liveness probe (or node_textfile_mtime_seconds) the service is alive */
+	if (!force && (t - m.last_write < m.interval || (!m.dirty && t - m.last_write < 60)))
 		return 1;
 	size_t len = 0;
 	char *text = metrics_render(final, &len);

@@ -3,8 +3,8 @@
  * Prometheus through node_exporter's textfile collector.
  *
  * The file is rewritten whole (temporary file, then rename) at most every
- * interval seconds and when something happened, and once more at stop with
- * mrtrace_watch_running 0.  Families (docs/deploy.md lists them):
+ * interval seconds when something happened, at least once a minute (its age
+ * is the liveness signal), and once more at stop with mrtrace_watch_running 0.  Families (docs/deploy.md lists them):
  *   mrtrace_build_info{version,command}            gauge 1
  *   mrtrace_watch_running                           gauge 1 / 0 after stop
  *   mrtrace_watch_start_time_seconds                gauge
