@@ -6,6 +6,9 @@
 #   make demo       boot the soft-RoCE VM and show a failing registration explained
 #   make vmlinux    regenerate vmlinux/x86/*.h from Debian's stock kernel BTF
 #   make bench      overhead benchmarks (ratios, never gating)
+#   make install    PREFIX=/usr/local DESTDIR=: binaries, man pages, unit,
+#                   completion, Slurm/NHC/Kubernetes files (docs/deploy.md)
+#   make image      the OCI image for Kubernetes (mmdebstrap + buildah, slow)
 #
 # Layout: bpf/*.bpf.c -> build/*.bpf.o -> build/*.skel.h; user/<stage>/*.c ->
 # build/user/<stage>/*.o -> build/libmrtrace.a, shared by build/mrtrace,
@@ -50,7 +53,8 @@ HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 
 .SECONDARY: $(BPF_OBJS)
-.PHONY: FORCE all deps deps-build test unit host vm vm-6.1 vm-6.12 demo vmlinux bench clean
+.PHONY: FORCE all deps deps-build test unit host vm vm-6.1 vm-6.12 demo vmlinux bench clean \
+	install uninstall image
 all: $(BUILD)/mrtrace $(BUILD)/mrprobe
 
 deps-build:
@@ -144,3 +148,47 @@ vmlinux:
 
 clean:
 	rm -rf $(BUILD)
+
+# ---- install: like any system tool; DESTDIR for packaging and the tests -------
+PREFIX     ?= /usr/local
+SBINDIR    ?= $(PREFIX)/sbin
+MANDIR     ?= $(PREFIX)/share/man
+DATADIR    ?= $(PREFIX)/share/mrtrace
+DOCDIR     ?= $(PREFIX)/share/doc/mrtrace
+LIBEXECDIR ?= $(PREFIX)/libexec/mrtrace
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+SYSCONFDIR ?= /etc
+D := $(DESTDIR)
+install: all
+	$(Q)install -d $(D)$(SBINDIR) $(D)$(MANDIR)/man8 $(D)$(COMPLETIONDIR) $(D)$(UNITDIR) \
+		$(D)$(LIBEXECDIR) $(D)$(DATADIR)/nhc $(D)$(DATADIR)/k8s $(D)$(DOCDIR) \
+		$(D)$(SYSCONFDIR)/mrtrace/mrtrace.conf.d
+	$(Q)install -m 0755 $(BUILD)/mrtrace $(BUILD)/mrprobe $(D)$(SBINDIR)/
+	$(Q)install -m 0644 docs/mrtrace.8 docs/mrprobe.8 $(D)$(MANDIR)/man8/
+	$(Q)install -m 0644 contrib/bash-completion/mrtrace $(D)$(COMPLETIONDIR)/mrtrace
+	$(Q)for u in mrtrace.service mrtrace-check.service mrtrace-check.timer; do \
+		sed 's|/usr/sbin/mrtrace|$(SBINDIR)/mrtrace|g' contrib/systemd/$$u > $(D)$(UNITDIR)/$$u && \
+		chmod 0644 $(D)$(UNITDIR)/$$u || exit 1; done
+	$(Q)install -m 0755 contrib/slurm/prolog.sh $(D)$(LIBEXECDIR)/slurm-prolog
+	$(Q)install -m 0755 contrib/slurm/epilog.sh $(D)$(LIBEXECDIR)/slurm-epilog
+	$(Q)install -m 0644 contrib/nhc/mrtrace.nhc $(D)$(DATADIR)/nhc/mrtrace.nhc
+	$(Q)install -m 0644 deploy/k8s/*.yaml deploy/k8s/Containerfile $(D)$(DATADIR)/k8s/
+	$(Q)install -m 0644 docs/deploy.md $(D)$(DOCDIR)/deploy.md
+	$(Q)# an existing configuration is the operator's: never overwritten
+	$(Q)[ -e $(D)$(SYSCONFDIR)/mrtrace/mrtrace.conf ] || \
+		install -m 0644 contrib/mrtrace.conf $(D)$(SYSCONFDIR)/mrtrace/mrtrace.conf
+	@echo "  INSTALL $(D)$(PREFIX) (config in $(D)$(SYSCONFDIR)/mrtrace)"
+
+uninstall:
+	rm -f $(D)$(SBINDIR)/mrtrace $(D)$(SBINDIR)/mrprobe $(D)$(MANDIR)/man8/mrtrace.8 \
+		$(D)$(MANDIR)/man8/mrprobe.8 $(D)$(COMPLETIONDIR)/mrtrace \
+		$(D)$(UNITDIR)/mrtrace.service $(D)$(UNITDIR)/mrtrace-check.service \
+		$(D)$(UNITDIR)/mrtrace-check.timer
+	rm -rf $(D)$(LIBEXECDIR) $(D)$(DATADIR) $(D)$(DOCDIR)
+
+# The Kubernetes image, built here from Debian packages without a registry.
+IMAGE ?= localhost/mrtrace:$(subst +,_,$(MRT_VERSION))
+image: all
+	$(Q)tools/deps.sh image
+	$(Q)deploy/k8s/build-image.sh $(BUILD)/mrtrace $(IMAGE) $(BUILD)/mrtrace-image.oci
