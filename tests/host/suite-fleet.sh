@@ -501,10 +501,12 @@ if have slurmctld && have slurmd && have munged && have srun; then
 			ln -sf "$W" "$R/events.jsonl"
 			timeout 30 sbatch -W -o "$R/job-%j.out" --wrap "prlimit --memlock=65536:65536 $NOBODY $PY -c '$LINGER_PY'" > "$OUT/sbatch.txt" 2>&1
 			jid=$(sed -n 's/^Submitted batch job \([0-9]*\)$/\1/p' "$OUT/sbatch.txt")
-			for i in $(seq 50); do [ -s "$R/jobs/$jid.txt" ] && break; sleep 0.1; done
+			for i in $(seq 50); do grep -q mrtrace "$R/job-$jid.out" 2>/dev/null && break; sleep 0.1; done
 			stop_watch
 			check slurm_epilog_job_file sh -c "grep -q 'in job $jid' '$R/jobs/$jid.txt' && grep -q 'cause memlock_limit' '$R/jobs/$jid.txt'"
 			check slurm_epilog_in_job_output grep -q "mrtrace: mlock_failure" "$R/job-$jid.out"
+			# the fix for a Slurm job says what was just measured
+			check slurm_fix_says_srun_capped_by_slurmd grep -q "take the memlock limit of the shell srun/sbatch ran in, capped by slurmd's hard limit" "$R/jobs/$jid.txt"
 		fi
 		# a failing prolog: 4 MiB is below the 1 GiB asked -> drained with our reason
 		echo "--min-memlock=1G" > "$R/prolog.args"
