@@ -572,7 +572,7 @@ if [ "${MRTRACE_TEST_IMAGE:-0}" = 1 ]; then
 		t=$(date +%s)
 		check k8s_image_builds "$K/build-image.sh" "$MRTRACE" localhost/mrtrace:fleet-test
 		echo "  image build: $(( $(date +%s) - t )) s"
-		check k8s_image_runs_mrtrace sh -c "c=\$(buildah from localhost/mrtrace:fleet-test) && buildah run \$c -- /usr/sbin/mrtrace --version | grep -q '^mrtrace '; r=\$?; buildah rm \$c >/dev/null; exit \$r"
+		check k8s_image_runs_mrtrace sh -c "c=\$(buildah from localhost/mrtrace:fleet-test) && buildah run --isolation chroot \$c -- /usr/sbin/mrtrace --version | grep -q '^mrtrace '; r=\$?; buildah rm \$c >/dev/null; exit \$r"
 	else
 		skip k8s_image "mmdebstrap or buildah not installed"
 	fi
