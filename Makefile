@@ -157,11 +157,12 @@ DATADIR    ?= $(PREFIX)/share/mrtrace
 DOCDIR     ?= $(PREFIX)/share/doc/mrtrace
 LIBEXECDIR ?= $(PREFIX)/libexec/mrtrace
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 SYSCONFDIR ?= /etc
 D := $(DESTDIR)
 install: all
-	$(Q)install -d $(D)$(SBINDIR) $(D)$(MANDIR)/man8 $(D)$(COMPLETIONDIR) $(D)$(UNITDIR) \
+	$(Q)install -d $(D)$(SBINDIR) $(D)$(MANDIR)/man8 $(D)$(COMPLETIONDIR) $(D)$(UNITDIR) $(D)$(TMPFILESDIR) \
 		$(D)$(LIBEXECDIR) $(D)$(DATADIR)/nhc $(D)$(DATADIR)/k8s $(D)$(DOCDIR) \
 		$(D)$(SYSCONFDIR)/mrtrace/mrtrace.conf.d
 	$(Q)install -m 0755 $(BUILD)/mrtrace $(BUILD)/mrprobe $(D)$(SBINDIR)/
@@ -170,6 +171,7 @@ install: all
 	$(Q)for u in mrtrace.service mrtrace-check.service mrtrace-check.timer; do \
 		sed 's|/usr/sbin/mrtrace|$(SBINDIR)/mrtrace|g' contrib/systemd/$$u > $(D)$(UNITDIR)/$$u && \
 		chmod 0644 $(D)$(UNITDIR)/$$u || exit 1; done
+	$(Q)install -m 0644 contrib/systemd/mrtrace.tmpfiles $(D)$(TMPFILESDIR)/mrtrace.conf
 	$(Q)install -m 0755 contrib/slurm/prolog.sh $(D)$(LIBEXECDIR)/slurm-prolog
 	$(Q)install -m 0755 contrib/slurm/epilog.sh $(D)$(LIBEXECDIR)/slurm-epilog
 	$(Q)install -m 0644 contrib/nhc/mrtrace.nhc $(D)$(DATADIR)/nhc/mrtrace.nhc
@@ -184,7 +186,7 @@ uninstall:
 	rm -f $(D)$(SBINDIR)/mrtrace $(D)$(SBINDIR)/mrprobe $(D)$(MANDIR)/man8/mrtrace.8 \
 		$(D)$(MANDIR)/man8/mrprobe.8 $(D)$(COMPLETIONDIR)/mrtrace \
 		$(D)$(UNITDIR)/mrtrace.service $(D)$(UNITDIR)/mrtrace-check.service \
-		$(D)$(UNITDIR)/mrtrace-check.timer
+		$(D)$(UNITDIR)/mrtrace-check.timer $(D)$(TMPFILESDIR)/mrtrace.conf
 	rm -rf $(D)$(LIBEXECDIR) $(D)$(DATADIR) $(D)$(DOCDIR)
 
 # The Kubernetes image, built here from Debian packages without a registry.

@@ -176,6 +176,7 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	(cd "$D" && find . -type f -o -type l | sort) > "$OUT/files.txt"
 	want="./etc/mrtrace/mrtrace.conf ./usr/lib/systemd/system/mrtrace-check.service
 		./usr/lib/systemd/system/mrtrace-check.timer ./usr/lib/systemd/system/mrtrace.service
+		./usr/lib/tmpfiles.d/mrtrace.conf
 		./usr/libexec/mrtrace/slurm-epilog ./usr/libexec/mrtrace/slurm-prolog
 		./usr/sbin/mrprobe ./usr/sbin/mrtrace ./usr/share/bash-completion/completions/mrtrace
 		./usr/share/doc/mrtrace/deploy.md ./usr/share/man/man8/mrprobe.8
@@ -214,6 +215,7 @@ else
 fi
 
 echo "  [$(( $(date +%s) - T0 ))s]"
+ver=$("$MRTRACE" --version); ver=${ver#mrtrace } # install may have relinked it
 # ---- 4. the systemd unit -----------------------------------------------------
 UNIT_SET="CAP_BPF CAP_PERFMON CAP_SYS_ADMIN CAP_SYS_PTRACE CAP_DAC_READ_SEARCH"
 unit_caps=$(sed -n 's/^CapabilityBoundingSet=//p' "$TOP/contrib/systemd/mrtrace.service")
@@ -270,7 +272,8 @@ if [ "$HAVE_PY" = 1 ] && listen "$OUT/journal.sock" "$OUT/jentries.jsonl" 20; th
 		jq_true json_slurm_job_from_environment "$ev" '.process.slurm_job==4242'
 		n_j=$(wc -l < "$OUT/jentries.jsonl")
 		n_r=$(jq -c 'select(.event=="mlock_failure")' "$W" | wc -l)
-		check journal_one_entry_per_failure test "$n_j" = "$n_r" -a "$n_j" = 2
+		# (other processes on this machine may fail an mlock meanwhile: count all)
+		check journal_one_entry_per_failure test "$n_j" = "$n_r" -a "$n_j" -ge 2
 	else
 		bad journal_watch_starts "$(tail -2 "$W.err")"
 	fi
