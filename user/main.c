@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "core/version.h"
 
 static const struct {
 	const char *name;
@@ -35,12 +36,21 @@ static void usage(FILE *out)
 		     "  sudo mrtrace watch -- ./train.sh\n"
 		     "  mrtrace check -p $(pgrep -f train.py | head -1)\n"
 		     "  mrtrace diff node*.json\n"
-		     "  mrtrace explain events.jsonl\n");
+		     "  mrtrace explain events.jsonl\n"
+		     "\n"
+		     "mrtrace --version (-V) prints the version.\n");
 }
 
 int main(int argc, char **argv)
 {
 	argp_err_exit_status = 2; /* usage errors: 2, as documented */
+	static char version[160]; /* argp adds -V/--version to every subcommand */
+	snprintf(version, sizeof(version), "mrtrace %s", mrt_version());
+	argp_program_version = version;
+	if (argc >= 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
+		printf("%s\n", version);
+		return 0;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

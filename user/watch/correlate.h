@@ -110,5 +110,8 @@ const struct corr_stats *corr_stats(const struct corr *c);
 /* The live system: CLOCK_MONOTONIC, /proc under "/"; sink and arg are left
  * for the caller. */
 void corr_live_ops(struct corr_ops *ops);
+/* Where the live readers find /proc and the files it names ("/" default;
+ * the host's root for a containerized watch, --host-root). */
+void corr_live_set_root(const char *root);
 
 #endif

@@ -40,16 +40,24 @@ static unsigned long long live_start_time(void *arg, int pid)
 	return t;
 }
 
+/* "/" or the host's root seen from a container (--host-root) */
+static const char *live_root = "/";
+
+void corr_live_set_root(const char *root)
+{
+	live_root = root && *root ? root : "/";
+}
+
 static int live_read_context(void *arg, int pid, struct proc_context *ctx)
 {
 	(void)arg;
-	return proc_context_read("/", pid, ctx);
+	return proc_context_read(live_root, pid, ctx);
 }
 
 static int live_read_nccl(void *arg, const struct proc_context *ctx, struct nccl_info *nccl)
 {
 	(void)arg;
-	return nccl_info_read("/", ctx, nccl);
+	return nccl_info_read(live_root, ctx, nccl);
 }
 
 /* Only the executable mappings: return addresses lie in code, and the

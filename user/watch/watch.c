@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "report/report.h"
 #include "watch/correlate.h"
+#include "watch/service.h"
 
 struct watch_args {
 	int pid;
@@ -142,6 +143,7 @@ static FILE *out; /* records go here: stdout or -o FILE */
 
 static void print_json(struct json_object *o)
 {
+	service_stamp(o);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	fflush(out);
 }
@@ -159,10 +161,12 @@ static void on_report(void *cookie, const struct report *r, unsigned long nth)
 {
 	struct watch_state *w = cookie;
 
+	service_report(r);
 	if (w->a->json) {
 		struct json_object *o = report_to_json(r);
 		if (r->v.harmless)
 			json_object_object_add(o, "event", json_object_new_string("nccl_probe"));
+		service_annotate(o, r);
 		print_json(o);
 		json_object_put(o);
 	} else if (nth > 1) {
@@ -333,13 +337,14 @@ static void print_stop(const struct tracer *t, const struct watch_state *w, doub
 int cmd_watch(int argc, char **argv)
 {
 	struct watch_args a = { 0 };
-	struct argp argp = { watch_opts, watch_parse, "[-- COMMAND [ARGS...]]", watch_doc, 0, 0, 0 };
+	struct argp argp = { watch_opts, watch_parse, "[-- COMMAND [ARGS...]]", watch_doc,
+			     service_argp_children, 0, 0 };
 	struct tracer t;
 	struct watch_state w = { .a = &a };
 	int release_fd = -1, status = 0, ret = 0;
 	pid_t child = 0;
 
-	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
+	if (service_args(&argp, &argc, &argv) || argp_parse(&argp, argc, argv, 0, NULL, &a))
 		return 2;
 	out = stdout;
 	if (a.output && !(out = fopen(a.output, "w"))) {
@@ -361,11 +366,12 @@ int cmd_watch(int argc, char **argv)
 	struct tracer_opts o = {
 		.pid = a.pid,
 		.follow_pid = child,
-		.cgroup = a.cgroup,
+		.cgroup = service_cgroup(a.cgroup),
 		.syscalls = a.syscalls,
 		.verbose = a.libbpf_debug,
 	};
 	if (tracer_open(&t, &o, on_event, &w)) {
+		service_arm_failed(&t);
 		if (a.list_probes)
 			tracer_print_sites(&t, stdout);
 		tracer_close(&t);
@@ -400,9 +406,10 @@ int cmd_watch(int argc, char **argv)
 	struct corr_config cc = {
 		.dedupe = !a.json && !a.verbose, /* -v: every failure in full */
 		.keep_harmless = a.all || a.json, /* JSON marks them nccl_probe */
-		.cgroup_root = "/",
+		.cgroup_root = service_root(),
 	};
 	corr_live_ops(&ops);
+	corr_live_set_root(service_root());
 	ops.sink = on_report;
 	ops.arg = &w;
 	if (!(w.corr = corr_new(&ops, &cc))) {
@@ -419,6 +426,7 @@ int cmd_watch(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	service_armed(&t);
 	print_start(&t, &a, child);
 	if (child > 0) {
 		if (write(release_fd, "g", 1) != 1)
@@ -434,6 +442,7 @@ int cmd_watch(int argc, char **argv)
 		corr_tick(w.corr);
 		report_new_libs(&t, &w, tracer_housekeeping(&t));
 		warn_drops(&t, &w);
+		service_tick(&t);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "mrtrace watch: polling the ring buffer: %s\n", strerror(-err));
 			ret = 1;
@@ -457,6 +466,7 @@ int cmd_watch(int argc, char **argv)
 	ring_buffer__consume(t.rb);
 	corr_flush(w.corr);
 	print_stop(&t, &w, mono_s() - t0);
+	service_stopped(&t);
 	corr_free(w.corr);
 	tracer_close(&t);
 	if (child > 0) {
