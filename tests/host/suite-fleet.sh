@@ -129,6 +129,14 @@ have jq || { echo "jq missing (tools/deps.sh test)"; echo "host-fleet: 0 passed,
 HAVE_PY=0; [ -x "$PY" ] && HAVE_PY=1
 
 echo "  [$(( $(date +%s) - T0 ))s]"
+# wait_exec PID COMM: until PID has exec'd COMM (prlimit and setpriv exec in
+# turn: until then the process has neither the limit nor the uid to check)
+wait_exec() {
+	local i
+	for i in $(seq 50); do [ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && return 0; sleep 0.1; done
+	return 1
+}
+
 # ---- 1. identity: --version, schema and version in every JSON document ---
 v=$("$MRTRACE" --version)
 check version_line sh -c "printf '%s' '$v' | grep -Eq '^mrtrace [0-9A-Za-z][0-9A-Za-z.+_-]*$'"
@@ -146,6 +154,7 @@ echo "  [$(( $(date +%s) - T0 ))s]"
 # ---- 2. configuration file ---------------------------------------------------
 C=$OUT/conf
 prlimit --memlock=8388608:8388608 $NOBODY sleep 10 & SLP0=$!   # a process without CAP_IPC_LOCK
+wait_exec $SLP0 sleep
 mkdir -p "$C/m.conf.d"
 printf '# thresholds\n[check]\nmin-memlock = 1T\nhealth-ignore = rdma.*\n' > "$C/m.conf"
 line=$("$MRTRACE" check --config "$C/m.conf" --health -p $SLP0); rc=$?
@@ -373,6 +382,7 @@ for c in container:2:uverbs0 portdown:2:port h100:0:OK; do
 	check "health_${tree}_says_$word" has "$line" "$word"
 done
 prlimit --memlock=8388608:8388608 $NOBODY sleep 10 & SLP=$!
+wait_exec $SLP sleep
 sleep 0.2
 line=$("$MRTRACE" check --no-config --health --min-memlock=1G -p $SLP); rc=$?
 kill $SLP
