@@ -15,9 +15,9 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-#define PAGE_SHIFT 12
-#define PAGE_SIZE (1ULL << PAGE_SHIFT)
-#define PAGE_MASK (~(PAGE_SIZE - 1))
+/* The capability number, from the uapi header by user space: it is a
+ * #define, not in vmlinux.h, and linux/capability.h clashes with vmlinux.h. */
+const volatile int cap_ipc_lock = -1;
 
 /* ---- the REG_MR command: ib_uverbs_reg_mr(attrs) ---------------------------
  * The command's fields (start, length, hca_va, access) are still in user
@@ -87,14 +87,14 @@ int BPF_KRETPROBE(kretprobe_reg_mr, int ret)
  * object MR / method REG_DMABUF_MR only, and the attributes (fd, offset,
  * length, iova, access) are read from the user's attribute array: they are
  * what tells NCCL's harmless probe (fd -1, length 0) from a real failure. */
-#define UVERBS_OBJ_MR 7
-#define UVERBS_METH_REG_DMABUF_MR 4
-#define DMABUF_ATTRS_MAX 12
+#define DMABUF_ATTRS_MAX 12 /* attributes looked at: the method has 9 */
 
+/* Object, method and attribute ids are uverbs ABI (uapi enums, the same on
+ * every kernel): the names come from vmlinux.h. */
 static __always_inline bool is_reg_dmabuf(struct ib_uverbs_ioctl_hdr *hdr)
 {
-	return BPF_CORE_READ(hdr, object_id) == UVERBS_OBJ_MR &&
-	       BPF_CORE_READ(hdr, method_id) == UVERBS_METH_REG_DMABUF_MR;
+	return BPF_CORE_READ(hdr, object_id) == UVERBS_OBJECT_MR &&
+	       BPF_CORE_READ(hdr, method_id) == UVERBS_METHOD_REG_DMABUF_MR;
 }
 
 static __always_inline void cmd_verbs_enter(struct ib_uverbs_ioctl_hdr *hdr, const void *uattrs)
@@ -118,11 +118,13 @@ static __always_inline void cmd_verbs_enter(struct ib_uverbs_ioctl_hdr *hdr, con
 		if (bpf_probe_read_user(&a, sizeof(a), uattrs + i * sizeof(a)))
 			break;
 		switch (a.attr_id) {
-		case 2: c->ev.cmd_start = a.data; break; /* OFFSET */
-		case 3: c->ev.cmd_length = a.data; break; /* LENGTH */
-		case 4: c->ev.cmd_iova = a.data; break; /* IOVA */
-		case 5: c->ev.dmabuf_fd = (int)a.data; break; /* FD */
-		case 6: c->ev.cmd_access = (__u32)a.data; break; /* ACCESS_FLAGS */
+		case UVERBS_ATTR_REG_DMABUF_MR_OFFSET: c->ev.cmd_start = a.data; break;
+		case UVERBS_ATTR_REG_DMABUF_MR_LENGTH: c->ev.cmd_length = a.data; break;
+		case UVERBS_ATTR_REG_DMABUF_MR_IOVA: c->ev.cmd_iova = a.data; break;
+		case UVERBS_ATTR_REG_DMABUF_MR_FD: c->ev.dmabuf_fd = (int)a.data; break;
+		case UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS:
+			c->ev.cmd_access = (__u32)a.data;
+			break;
 		}
 	}
 	c->ev.cmd_valid = 2; /* dma-buf attributes */
@@ -205,7 +207,6 @@ int BPF_KRETPROBE(kretprobe_reg_dmabuf, int ret)
  * successful request, and on failure the add has been rolled back. */
 static __always_inline void umem_enter(__u64 addr, __u64 size, __u32 access)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct mrt_ctx *c = ctx_open(MRT_SITE_UMEM_GET);
 
 	if (!c)
@@ -216,13 +217,8 @@ static __always_inline void umem_enter(__u64 addr, __u64 size, __u32 access)
 	c->ev.ml.addr = addr;
 	c->ev.ml.len = size;
 	c->ev.ml.access = access;
-	c->ev.ml.requested_pages =
-		((addr + size + PAGE_SIZE - 1) & PAGE_MASK) - (addr & PAGE_MASK);
-	c->ev.ml.requested_pages >>= PAGE_SHIFT;
-	c->ev.ml.limit_cur = BPF_CORE_READ(task, signal, rlim[MRT_RLIMIT_MEMLOCK].rlim_cur);
-	c->ev.ml.limit_max = BPF_CORE_READ(task, signal, rlim[MRT_RLIMIT_MEMLOCK].rlim_max);
-	c->ev.ml.pinned_pages_before = BPF_CORE_READ(task, mm, pinned_vm.counter);
-	c->ev.ml.locked_pages = BPF_CORE_READ(task, mm, locked_vm);
+	c->ev.ml.requested_pages = pages_spanned(addr, size);
+	memlock_snapshot(&c->ev.ml);
 }
 
 /* Live MRs per process, so a failure can say "already pinned X by N MRs". */
@@ -305,13 +301,11 @@ static __always_inline void umem_release(struct ib_umem *umem)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	struct mrt_live *l = bpf_map_lookup_elem(&live_umems, &tgid);
-	__u64 addr, len, pages;
+	__u64 pages;
 
 	if (!l || !umem)
 		return;
-	addr = BPF_CORE_READ(umem, address);
-	len = BPF_CORE_READ(umem, length);
-	pages = (((addr + len + PAGE_SIZE - 1) & PAGE_MASK) - (addr & PAGE_MASK)) >> PAGE_SHIFT;
+	pages = pages_spanned(BPF_CORE_READ(umem, address), BPF_CORE_READ(umem, length));
 	if (l->mrs > 0)
 		__sync_fetch_and_add(&l->mrs, -1);
 	if (l->pages >= pages)
@@ -351,7 +345,7 @@ static __always_inline void cap_result(int ret)
 SEC("fexit/capable")
 int BPF_PROG(fexit_capable, int cap, bool ret)
 {
-	if (cap == MRT_CAP_IPC_LOCK)
+	if (cap == cap_ipc_lock)
 		cap_result(ret);
 	return 0;
 }
@@ -361,7 +355,7 @@ int BPF_KPROBE(kprobe_capable, int cap)
 {
 	struct mrt_ctx *c;
 
-	if (cap != MRT_CAP_IPC_LOCK)
+	if (cap != cap_ipc_lock)
 		return 0;
 	c = ctx_get();
 	if (c)
@@ -457,7 +451,7 @@ static __always_inline void pin_result(__u64 start, __u64 nr, int ret)
 	if (!c || !c->umem_depth)
 		return;
 	if (ret < 0 || (__u64)ret < nr)
-		flags = vma_flags_at(start + (ret > 0 ? (__u64)ret << PAGE_SHIFT : 0));
+		flags = vma_flags_at(start + (ret > 0 ? (__u64)ret << page_shift : 0));
 	step_add(c, MRT_SITE_PIN, ret, start, nr, flags);
 }
 

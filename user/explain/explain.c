@@ -709,7 +709,7 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 
 	if (ev->kind == MRT_EV_MLOCK_FAILURE) {
 		char l[32], p[32], r[32];
-		bool all = ev->sysno == 151; /* mlockall: sys_len holds flags, not bytes */
+		bool all = ev->syscall == MRT_SYS_MLOCKALL; /* sys_len holds flags, not bytes */
 		memlock_numbers(ev, v);
 		v->pinned_before_bytes = ev->ml.locked_pages * PAGE_SZ;
 		v->request_bytes = all ? 0 : ev->sys_len;

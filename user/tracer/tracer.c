@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/capability.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -574,6 +575,7 @@ static int open_regpath(struct tracer *t, const struct tracer_opts *o, bool allo
 		return -1;
 	}
 	TRACER_SET_FILTERS(s->rodata, o);
+	s->rodata->cap_ipc_lock = CAP_IPC_LOCK;
 	struct bpf_program *p;
 	bpf_object__for_each_program(p, s->obj)
 		bpf_program__set_autoload(p, false);

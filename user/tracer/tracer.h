@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
+#include "core/pages.h"
+
 enum mech {
 	MECH_NONE = 0,
 	MECH_FENTRY, /* fentry/fexit (BPF trampoline) */
@@ -98,6 +100,7 @@ int tracer_cgroup_filter(int map_fd, const char *cgroup, char *err, size_t errle
 		(rodata)->targ_tgid = (o)->pid;             \
 		(rodata)->filter_tgid_map = (o)->follow_pid != 0; \
 		(rodata)->filter_cgroup = (o)->cgroup != NULL; \
+		(rodata)->page_shift = __builtin_ctzll(page_size()); \
 	} while (0)
 const char *mech_name(enum mech m);
 

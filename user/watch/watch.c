@@ -141,7 +141,9 @@ static const char *api_of(const struct mrt_event *ev)
 {
 	switch (ev->kind) {
 	case MRT_EV_MLOCK_FAILURE:
-		return ev->sysno == 325 ? "mlock2" : ev->sysno == 151 ? "mlockall" : "mlock";
+		if (ev->syscall == MRT_SYS_MLOCK2)
+			return "mlock2";
+		return ev->syscall == MRT_SYS_MLOCKALL ? "mlockall" : "mlock";
 	case MRT_EV_REG_FAILURE:
 		if (ev->opener == MRT_SITE_UVERBS_REG_DMABUF)
 			return "reg_dmabuf_mr";
