@@ -3,8 +3,8 @@
  * down to page pinning, DMA mapping and dma-buf.
  *
  * Every site has an fentry/fexit flavour and, where the kernel refuses those,
- * a kprobe/kretprobe flavour; user space (user/attach.c) enables one flavour
- * per site at run time and never both.  All programs funnel into the
+ * a kprobe/kretprobe flavour; user space (user/tracer/plan.c) chooses one
+ * flavour per site at run time and never both.  All programs funnel into the
  * per-thread context of trail.bpf.h.
  */
 #include "vmlinux.h"
@@ -488,7 +488,7 @@ int BPF_KRETPROBE(kretprobe_pin_fast, int ret)
 /* 5.4 pinned with get_user_pages(FOLL_LONGTERM), whose argument list changed
  * later (vmas dropped): only the kprobe flavour, which reads the first two
  * arguments and the return value, fits every version.  Armed only where
- * pin_user_pages_fast is not (user/attach.c). */
+ * pin_user_pages_fast is not (only_without in user/tracer/sites.c). */
 SEC("kprobe/get_user_pages")
 int BPF_KPROBE(kprobe_gup, unsigned long start, unsigned long nr_pages)
 {

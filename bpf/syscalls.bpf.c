@@ -6,7 +6,7 @@
  *
  * These are syscall tracepoints, allowed even on locked-down kernels, but
  * enabling any of them sends every system call of every task through the
- * tracing slow path (~40 ns each, docs/design.md section 5).  user/attach.c arms
+ * tracing slow path (~40 ns each, docs/design.md section 5).  user/tracer/plan.c arms
  * them only when asked or when no kernel registration site can be armed.
  * Only failures (and RLIMIT_MEMLOCK changes) reach the ring buffer.
  */
@@ -74,14 +74,6 @@ static __always_inline struct mrt_event *event_start(__u32 kind, struct sys_pend
 	ev->syscall = p->syscall;
 	memlock_snapshot(&ev->ml);
 	return ev;
-}
-
-static __always_inline void emit(struct mrt_event *ev)
-{
-	if (bpf_ringbuf_output(&events, ev, sizeof(*ev), 0))
-		count(MRT_CNT_DROPS);
-	else
-		count(MRT_CNT_EVENTS);
 }
 
 static __always_inline void mlock_exit(long ret)
