@@ -12,8 +12,9 @@ const char *report_api(const struct mrt_event *ev, const struct mrt_event *uev)
 		return api_name(uev->opener);
 	switch (ev->kind) {
 	case MRT_EV_MLOCK_FAILURE:
-		/* x86-64 syscall numbers: 325 mlock2, 151 mlockall */
-		return ev->sysno == 325 ? "mlock2" : ev->sysno == 151 ? "mlockall" : "mlock";
+		if (ev->syscall == MRT_SYS_MLOCK2)
+			return "mlock2";
+		return ev->syscall == MRT_SYS_MLOCKALL ? "mlockall" : "mlock";
 	case MRT_EV_REG_FAILURE:
 		if (ev->opener == MRT_SITE_UVERBS_REG_DMABUF)
 			return "reg_dmabuf_mr";

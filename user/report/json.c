@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define PAGE_SZ 4096ULL
+#define LEGACY_PAGE_SHIFT 12 /* recordings without page_shift: x86_64 */
 
 static void add_u64(struct json_object *o, const char *k, unsigned long long v)
 {
@@ -85,7 +86,8 @@ static struct json_object *raw_to_json(const struct mrt_event *ev)
 	add_u64(o, "nsteps", ev->nsteps);
 	add_u64(o, "sys_len", ev->sys_len);
 	add_u64(o, "sys_arg", ev->sys_arg);
-	add_i64(o, "sysno", ev->sysno);
+	add_i64(o, "sysno", ev->syscall); /* enum mrt_syscall */
+	add_u64(o, "page_shift", ev->page_shift);
 	add_i64(o, "cmd_reached", ev->cmd_reached);
 	add_u64(ml, "limit_cur", ev->ml.limit_cur);
 	add_u64(ml, "limit_max", ev->ml.limit_max);
@@ -356,6 +358,20 @@ static int get_u64(struct json_object *o, const char *k, unsigned long long *v, 
 	return 0;
 }
 
+/* Recordings made before mrtrace numbered the syscalls itself carry x86_64
+ * syscall numbers (the only architecture recorded then). */
+static int syscall_from_json(int v)
+{
+	switch (v) {
+	case 149: return MRT_SYS_MLOCK;
+	case 325: return MRT_SYS_MLOCK2;
+	case 151: return MRT_SYS_MLOCKALL;
+	case 160: return MRT_SYS_SETRLIMIT;
+	case 302: return MRT_SYS_PRLIMIT64;
+	default: return v;
+	}
+}
+
 int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, size_t errlen)
 {
 	struct json_object *raw = obj, *ml, *steps, *x;
@@ -389,7 +405,12 @@ int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, si
 	U(nsteps, "nsteps");
 	U(sys_len, "sys_len");
 	U(sys_arg, "sys_arg");
-	U(sysno, "sysno");
+	U(syscall, "sysno");
+	ev->syscall = syscall_from_json(ev->syscall);
+	/* recordings made before the record carried it come from x86_64 */
+	ev->page_shift = LEGACY_PAGE_SHIFT;
+	if (json_object_object_get_ex(raw, "page_shift", &x))
+		ev->page_shift = json_object_get_int(x);
 	if (json_object_object_get_ex(raw, "cmd_reached", &x))
 		ev->cmd_reached = json_object_get_int(x);
 	if (json_object_object_get_ex(raw, "comm", &x) && json_object_is_type(x, json_type_string))

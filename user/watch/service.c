@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* service.c - the node-service side of `mrtrace watch` (service.h). */
 #include "watch/service.h"
+#include "watch/probes.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -158,7 +159,7 @@ const char *service_cgroup(const char *cgroup)
  * missing /proc access costs; keeps the same in the start record. */
 static void explain_privileges(const struct tracer *t)
 {
-	struct json_object *sites = tracer_sites_json(t);
+	struct json_object *sites = watch_sites_json(t);
 	struct json_object *missing = json_object_new_array();
 	struct json_object *notes = json_object_new_array();
 	bool seen[64] = { 0 };
@@ -205,7 +206,8 @@ static void explain_privileges(const struct tracer *t)
 
 void service_arm_failed(const struct tracer *t)
 {
-	explain_privileges(t);
+	if (t) /* NULL when the tracer could not even be set up */
+		explain_privileges(t);
 	notify_send("STATUS=nothing could be armed (see the log)");
 }
 
@@ -216,7 +218,7 @@ static const char *const mech_labels[METRICS_MECHS] = { "fentry", "kprobe", "tra
 
 static void sites_to_metrics(const struct tracer *t, char *status, size_t len)
 {
-	struct json_object *sites = tracer_sites_json(t);
+	struct json_object *sites = watch_sites_json(t);
 	int armed[METRICS_MECHS] = { 0 }, total = (int)json_object_array_length(sites), n = 0;
 
 	for (int i = 0; i < total; i++) {

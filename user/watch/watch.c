@@ -16,12 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <bpf/libbpf.h>
-
 #include "tracer/tracer.h"
 #include "commands.h"
 #include "report/report.h"
 #include "watch/correlate.h"
+#include "watch/probes.h"
 #include "watch/service.h"
 
 struct watch_args {
@@ -76,7 +75,8 @@ static const struct argp_option watch_opts[] = {
 	  "mlock/setrlimit syscall tracepoints (costly: every syscall slows while armed). "
 	  "auto = only when no registration site can be armed (default)", 0 },
 	{ "all", OPT_ALL, NULL, 0, "Also show harmless probes (NCCL's dma-buf probe)", 0 },
-	{ "debug-libbpf", OPT_DEBUG, NULL, 0, "Print libbpf's messages", 0 },
+	{ "debug-libbpf", OPT_DEBUG, NULL, 0,
+	  "Also print libbpf's debug messages (its warnings are printed anyway)", 0 },
 	{ 0 },
 };
 
@@ -240,7 +240,7 @@ static void print_start(const struct tracer *t, const struct watch_args *a, pid_
 	if (a->json) {
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "event", json_object_new_string("start"));
-		json_object_object_add(o, "kernel", json_object_new_string(t->kernel));
+		json_object_object_add(o, "kernel", json_object_new_string(tracer_kernel(t)));
 		json_object_object_add(o, "armed_sites", json_object_new_int(tracer_armed_count(t, false)));
 		json_object_object_add(o, "registration_path_armed",
 				       json_object_new_boolean(tracer_armed_count(t, true) > 0));
@@ -248,16 +248,16 @@ static void print_start(const struct tracer *t, const struct watch_args *a, pid_
 			json_object_object_add(o, "pid", json_object_new_int(a->pid));
 		if (child > 0)
 			json_object_object_add(o, "command_pid", json_object_new_int(child));
-		json_object_object_add(o, "sites", tracer_sites_json(t));
+		json_object_object_add(o, "sites", watch_sites_json(t));
 		print_json(o);
 		json_object_put(o);
 	}
 	FILE *h = stderr;
-	fprintf(h, "mrtrace: kernel %s, %d of %d sites armed\n", t->kernel,
-		tracer_armed_count(t, false), t->nsites);
+	fprintf(h, "mrtrace: kernel %s, %d of %d sites armed\n", tracer_kernel(t),
+		tracer_armed_count(t, false), tracer_site_count(t));
 	if (!a->json || a->verbose)
-		tracer_print_sites(t, h);
-	tracer_print_consequences(t, h);
+		watch_print_sites(t, h);
+	watch_print_consequences(t, h);
 	fprintf(h, "mrtrace: watching%s%s... (Ctrl-C to stop)\n",
 		a->pid ? " one process" : child > 0 ? " the command" : " all processes",
 		a->cgroup ? " in the cgroup" : "");
@@ -267,15 +267,15 @@ static void print_start(const struct tracer *t, const struct watch_args *a, pid_
 /* A libibverbs copy found after start (a container's, a conda env's). */
 static void report_new_libs(const struct tracer *t, const struct watch_state *w, int added)
 {
-	for (int i = t->up.nlibs - added; added > 0 && i < t->up.nlibs; i++) {
-		const struct uprobe_lib *l = &t->up.libs[i];
-		fprintf(stderr, "mrtrace: libibverbs at %s: %d entry points attached\n", l->path,
-			l->nfuncs);
+	for (int i = tracer_lib_count(t) - added; added > 0 && i < tracer_lib_count(t); i++) {
+		struct tracer_lib l = tracer_lib(t, i);
+		fprintf(stderr, "mrtrace: libibverbs at %s: %d entry points attached\n", l.path,
+			l.entry_points);
 		if (w->a->json) {
 			struct json_object *o = json_object_new_object();
 			json_object_object_add(o, "event", json_object_new_string("library_attached"));
-			json_object_object_add(o, "path", json_object_new_string(l->path));
-			json_object_object_add(o, "entry_points", json_object_new_int(l->nfuncs));
+			json_object_object_add(o, "path", json_object_new_string(l.path));
+			json_object_object_add(o, "entry_points", json_object_new_int(l.entry_points));
 			print_json(o);
 			json_object_put(o);
 		}
@@ -333,14 +333,24 @@ static void print_stop(const struct tracer *t, const struct watch_state *w, doub
 			cs->flushed_early, CORR_PENDING_MAX);
 }
 
+/* The tracer's notes and libbpf's messages (already filtered by it). */
+static void tracer_said(void *cookie, enum tracer_msg kind, const char *text)
+{
+	(void)cookie;
+	if (kind == TRACER_MSG_NOTE)
+		fprintf(stderr, "mrtrace: %s\n", text);
+	else
+		fputs(text, stderr);
+}
 
 int cmd_watch(int argc, char **argv)
 {
 	struct watch_args a = { 0 };
 	struct argp argp = { watch_opts, watch_parse, "[-- COMMAND [ARGS...]]", watch_doc,
 			     service_argp_children, 0, 0 };
-	struct tracer t;
+	struct tracer *t;
 	struct watch_state w = { .a = &a };
+	char why[256];
 	int release_fd = -1, status = 0, ret = 0;
 	pid_t child = 0;
 
@@ -368,13 +378,15 @@ int cmd_watch(int argc, char **argv)
 		.follow_pid = child,
 		.cgroup = service_cgroup(a.cgroup),
 		.syscalls = a.syscalls,
-		.verbose = a.libbpf_debug,
+		.debug_libbpf = a.libbpf_debug,
+		.msg = tracer_said,
 	};
-	if (tracer_open(&t, &o, on_event, &w)) {
-		service_arm_failed(&t);
-		if (a.list_probes)
-			tracer_print_sites(&t, stdout);
-		tracer_close(&t);
+	if (tracer_open(&t, &o, on_event, &w, why, sizeof(why))) {
+		fprintf(stderr, "mrtrace: %s\n", why);
+		service_arm_failed(t);
+		if (a.list_probes && t)
+			watch_print_sites(t, stdout);
+		tracer_close(t);
 		if (child > 0) {
 			close(release_fd); /* the child exits 127 without running */
 			waitpid(child, NULL, 0);
@@ -383,21 +395,21 @@ int cmd_watch(int argc, char **argv)
 	}
 	if (a.list_probes) {
 		if (a.json) {
-			struct json_object *s = tracer_sites_json(&t);
+			struct json_object *s = watch_sites_json(t);
 			print_json(s);
 			json_object_put(s);
 		} else {
-			printf("kernel %s: %d of %d sites armed\n", t.kernel,
-			       tracer_armed_count(&t, false), t.nsites);
-			tracer_print_sites(&t, stdout);
-			tracer_print_consequences(&t, stdout);
+			printf("kernel %s: %d of %d sites armed\n", tracer_kernel(t),
+			       tracer_armed_count(t, false), tracer_site_count(t));
+			watch_print_sites(t, stdout);
+			watch_print_consequences(t, stdout);
 		}
-		tracer_close(&t);
+		tracer_close(t);
 		return 0;
 	}
-	if (child > 0 && tracer_watch_tgid(&t, child)) {
+	if (child > 0 && tracer_watch_tgid(t, child)) {
 		fprintf(stderr, "mrtrace watch: cannot add pid %d to the filter\n", child);
-		tracer_close(&t);
+		tracer_close(t);
 		close(release_fd);
 		waitpid(child, NULL, 0);
 		return 1;
@@ -414,7 +426,7 @@ int cmd_watch(int argc, char **argv)
 	ops.arg = &w;
 	if (!(w.corr = corr_new(&ops, &cc))) {
 		fprintf(stderr, "mrtrace watch: out of memory\n");
-		tracer_close(&t);
+		tracer_close(t);
 		if (child > 0) {
 			close(release_fd);
 			waitpid(child, NULL, 0);
@@ -426,8 +438,8 @@ int cmd_watch(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	service_armed(&t);
-	print_start(&t, &a, child);
+	service_armed(t);
+	print_start(t, &a, child);
 	if (child > 0) {
 		if (write(release_fd, "g", 1) != 1)
 			fprintf(stderr, "mrtrace watch: cannot release the command\n");
@@ -437,12 +449,12 @@ int cmd_watch(int argc, char **argv)
 	double t0 = mono_s();
 	bool child_done = false;
 	while (!stop) {
-		corr_set_join(w.corr, t.sites[t.up_site].mech == MECH_UPROBE);
-		int err = ring_buffer__poll(t.rb, 100);
+		corr_set_join(w.corr, tracer_site_armed(t, "libibverbs"));
+		int err = tracer_poll(t, 100);
 		corr_tick(w.corr);
-		report_new_libs(&t, &w, tracer_housekeeping(&t));
-		warn_drops(&t, &w);
-		service_tick(&t);
+		report_new_libs(t, &w, tracer_housekeeping(t));
+		warn_drops(t, &w);
+		service_tick(t);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "mrtrace watch: polling the ring buffer: %s\n", strerror(-err));
 			ret = 1;
@@ -454,21 +466,21 @@ int cmd_watch(int argc, char **argv)
 			child_done = true;
 		if (child_done) {
 			/* let the last events arrive: they were emitted before the exit */
-			ring_buffer__consume(t.rb);
+			tracer_consume(t);
 			break;
 		}
 		if (a.pid && kill(a.pid, 0) && errno == ESRCH) {
-			ring_buffer__consume(t.rb);
+			tracer_consume(t);
 			fprintf(stderr, "mrtrace watch: process %d exited\n", a.pid);
 			break;
 		}
 	}
-	ring_buffer__consume(t.rb);
+	tracer_consume(t);
 	corr_flush(w.corr);
-	print_stop(&t, &w, mono_s() - t0);
-	service_stopped(&t);
+	print_stop(t, &w, mono_s() - t0);
+	service_stopped(t);
 	corr_free(w.corr);
-	tracer_close(&t);
+	tracer_close(t);
 	if (child > 0) {
 		if (!child_done) {
 			/* stopped by signal or -d: leave the command running, as strace -p
