@@ -26,8 +26,8 @@
 #      types and members the objects' CO-RE relocations touch.
 #
 # The result is tied to the objects: when bpf/ changes what it reads from
-# kernel structures, run this again (it takes a minute or two once step 1
-# and 2 are cached).
+# kernel structures, run this again (seconds once steps 1 and 2 are
+# cached in $MRTRACE_CACHE/dbg/<kver>/).
 #
 # Exit status: 0 ok; 2 usage; 3 the archive does not serve the kernel or its
 # -dbg package; 4 the -dbg package is larger than MAKE_BTF_MAX_MB;
