@@ -319,7 +319,7 @@ resolve() {
 # re-unpacked from here without the network). Prints the .deb's path.
 download() {
 	local p=${1%%=*} v=${1#*=} f log
-	f=$(ls "$CACHE"/debs/"${p}_${v//:/%3a}"_*.deb 2>/dev/null | head -1 || true)
+	f=$(ls "$CACHE/debs/${p}_${v//:/%3a}"_*.deb 2>/dev/null | head -1 || true)
 	if [ -n "$f" ]; then echo "$f"; return 0; fi
 	mkdir -p "$CACHE/debs"
 	log=$APTD/download.log
@@ -336,7 +336,7 @@ download() {
 			die "apt-get download $p=$v failed"
 		fi
 	fi
-	f=$(ls "$CACHE"/debs/"${p}_${v//:/%3a}"_*.deb 2>/dev/null | head -1 || true)
+	f=$(ls "$CACHE/debs/${p}_${v//:/%3a}"_*.deb 2>/dev/null | head -1 || true)
 	[ -n "$f" ] || die "apt-get download $p=$v left no .deb in $CACHE/debs"
 	echo "$f"
 }
