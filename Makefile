@@ -5,10 +5,13 @@
 #   make test       install deps, build, run unit, host and VM tests (6.1 and 6.12)
 #   make demo       boot the soft-RoCE VM and show a failing registration explained
 #   make vmlinux    regenerate vmlinux/x86/*.h from Debian's stock kernel BTF
+#                   (make vmlinux-arm64: vmlinux/arm64/*.h)
 #   make bench      overhead benchmarks (ratios, never gating)
 #   make install    PREFIX=/usr/local DESTDIR=: binaries, man pages, unit,
 #                   completion, Slurm/NHC/Kubernetes files (docs/deploy.md)
 #   make image      the OCI image for Kubernetes (mmdebstrap + buildah, slow)
+#   make cross-arm64  build for arm64 into build-arm64/ (tools/cross-arm64.sh)
+#   make vm-arm64   the arm64 VM suite (KERNEL=6.12|6.1|6.12-16k; not in make test)
 #
 # Layout: bpf/*.bpf.c -> build/*.bpf.o -> build/*.skel.h; user/<stage>/*.c ->
 # build/user/<stage>/*.o -> build/libmrtrace.a, shared by build/mrtrace,
@@ -54,7 +57,7 @@ HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 
 .SECONDARY: $(BPF_OBJS)
 .PHONY: FORCE all deps deps-build test unit host vm vm-6.1 vm-6.12 vm-5.10 vm-newest demo vmlinux \
-	bench clean install uninstall image
+	bench clean install uninstall image cross-arm64 vm-arm64 vmlinux-arm64
 all: $(BUILD)/mrtrace $(BUILD)/mrprobe
 
 deps-build:
@@ -155,9 +158,19 @@ bench: deps
 
 vmlinux:
 	$(Q)vmlinux/generate.sh
+vmlinux-arm64:
+	$(Q)vmlinux/generate.sh arm64
+
+# arm64 from this x86_64 host: a cross build (build-arm64/) run in an arm64
+# guest under qemu-system-aarch64 (tests/vm-arm64/README.md).
+cross-arm64:
+	$(Q)tools/deps.sh arm64
+	+$(Q)tools/cross-arm64.sh
+vm-arm64: cross-arm64
+	$(Q)tests/vm-arm64/suite.sh $${KERNEL:-6.12}
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-arm64
 
 # ---- install: like any system tool; DESTDIR for packaging and the tests -------
 PREFIX     ?= /usr/local

@@ -127,12 +127,18 @@ int BPF_KPROBE(up_reg_mr_iova2, void *pd, void *addr, size_t len, __u64 iova, un
 	return 0;
 }
 
-/* Six arguments: BPF_KPROBE stops at five in libbpf 1.1; access is in r9. */
+/* Six arguments: BPF_KPROBE stops at five in libbpf 1.1, which also has no
+ * PT_REGS_PARM6: access is the sixth argument register (x86-64 r9, arm64 x5). */
+#if defined(__TARGET_ARCH_arm64)
+#define MRT_PARM6(ctx) (((const struct user_pt_regs *)(ctx))->regs[5])
+#else
+#define MRT_PARM6(ctx) ((ctx)->r9)
+#endif
 SEC("uprobe")
 int up_reg_dmabuf_mr(struct pt_regs *ctx)
 {
 	call_enter(ctx, MRT_API_REG_DMABUF_MR, PT_REGS_PARM2(ctx), PT_REGS_PARM3(ctx),
-		   PT_REGS_PARM4(ctx), (__u32)ctx->r9, (int)PT_REGS_PARM5(ctx));
+		   PT_REGS_PARM4(ctx), (__u32)MRT_PARM6(ctx), (int)PT_REGS_PARM5(ctx));
 	return 0;
 }
 

@@ -4,7 +4,7 @@
 # build, test and run its demo.  Idempotent: installs only what is missing,
 # and runs 'apt-get update' only when a package cannot be found.
 #
-# Usage: tools/deps.sh [build|test|vm|fleet|image|all]   (default: all)
+# Usage: tools/deps.sh [build|test|vm|fleet|image|arm64|all]   (default: all)
 #   build  compiler, libbpf, bpftool, json-c, libibverbs headers
 #   test   build + cmocka
 #   vm     test + QEMU, busybox, rdma-core tools (the soft-RoCE VM test bed)
@@ -13,6 +13,10 @@
 #          installed if it can be, a missing one is a skip in the tests, never
 #          a failure here
 #   image  mmdebstrap and buildah for `make image` (optional the same way)
+#   arm64  build + the arm64 cross build and VM (make cross-arm64, make
+#          vm-arm64): adds the arm64 dpkg architecture, Debian's cross gcc,
+#          the :arm64 -dev libraries (multiarch, beside the amd64 ones),
+#          qemu-system-aarch64 and mmdebstrap.  Not part of 'all'.
 set -euo pipefail
 
 BUILD_PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
@@ -52,6 +56,9 @@ optional() {
 	[ -z "$made" ] || rm -f $prc
 	return 0
 }
+ARM64_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64 libelf-dev:arm64
+	zlib1g-dev:arm64 libjson-c-dev:arm64 libibverbs-dev:arm64 libcmocka-dev:arm64
+	qemu-system-arm mmdebstrap kmod cpio xz-utils util-linux"
 
 want=$BUILD_PKGS
 case "${1:-all}" in
@@ -61,7 +68,8 @@ vm) want="$want $TEST_PKGS $VM_PKGS" ;;
 all) want="$want $TEST_PKGS $VM_PKGS"; trap 'optional $FLEET_PKGS' EXIT ;;
 fleet) optional $FLEET_PKGS; exit 0 ;;
 image) optional $IMAGE_PKGS; exit 0 ;;
-*) echo "usage: $0 [build|test|vm|fleet|image|all]" >&2; exit 2 ;;
+arm64) want="$want $ARM64_PKGS" ;;
+*) echo "usage: $0 [build|test|vm|fleet|image|arm64|all]" >&2; exit 2 ;;
 esac
 
 missing=
@@ -78,6 +86,13 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+# :arm64 packages need the architecture, and package lists that know it.
+case "$missing" in *:arm64*)
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		dpkg --add-architecture arm64
+		apt-get update -q >/tmp/mrtrace-deps.log 2>&1 || true
+	fi ;;
+esac
 inst() { apt-get install -y -q --no-install-recommends $missing; }
 # A fresh machine may have stale or no package lists: update once and retry.
 if ! inst >/tmp/mrtrace-deps.log 2>&1; then

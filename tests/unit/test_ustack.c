@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -60,12 +61,16 @@ static void unmapped_frames_are_ignored(void **state)
  * that tools/deps.sh installs. */
 static void elf_offset_picks_default_version(void **state)
 {
-	const char *lib = "/usr/lib/x86_64-linux-gnu/libibverbs.so.1";
-	char line[256];
+	/* the machine's own multiarch directory (x86_64 or aarch64) */
+	const char *lib = access("/usr/lib/x86_64-linux-gnu/libibverbs.so.1", R_OK)
+				  ? "/usr/lib/aarch64-linux-gnu/libibverbs.so.1"
+				  : "/usr/lib/x86_64-linux-gnu/libibverbs.so.1";
+	char line[256], cmd[300];
 	unsigned long long want = 0;
 	FILE *p;
 	(void)state;
-	p = popen("nm -D --defined-only /usr/lib/x86_64-linux-gnu/libibverbs.so.1", "r");
+	snprintf(cmd, sizeof(cmd), "nm -D --defined-only %s", lib);
+	p = popen(cmd, "r");
 	assert_non_null(p);
 	while (fgets(line, sizeof(line), p)) {
 		unsigned long long a;

@@ -37,6 +37,7 @@
 
 static const char *const default_libs[] = {
 	"/usr/lib/x86_64-linux-gnu/libibverbs.so.1",
+	"/usr/lib/aarch64-linux-gnu/libibverbs.so.1",
 	"/usr/lib64/libibverbs.so.1",
 	"/usr/lib/libibverbs.so.1",
 };
