@@ -124,7 +124,14 @@ static int load_fixtures(void)
 			fail_msg("%s: file name does not start with a cause id ('%s')", f->file, cause);
 		if (event_from_json(f->rec, &f->ev, err, sizeof(err)))
 			fail_msg("%s: event_from_json: %s", f->file, err);
-		f->got = explain_event(&f->ev, NULL, NULL, &f->v);
+		if (f->ev.kind == MRT_EV_FAILURE) {
+			/* with the gate facts the live tracer read at the failure */
+			struct gate_facts g;
+			bool have = report_gates_from_json(f->rec, &g);
+			f->got = explain_failure(&f->ev, NULL, have ? &g : NULL, &f->v);
+		} else {
+			f->got = explain_event(&f->ev, NULL, NULL, &f->v);
+		}
 	}
 	free(ents);
 	nfx = n;
@@ -281,6 +288,7 @@ static void test_replay_every_fixture(void **state)
 		x = jget(f->rec, "event");
 		if (!x || strcmp(json_object_get_string(x), v->harmless ? "nccl_probe"
 					 : f->ev.kind == MRT_EV_MLOCK_FAILURE ? "mlock_failure"
+					 : f->ev.kind == MRT_EV_FAILURE       ? "failure"
 										 : "reg_failure")) {
 			print_error("%s: event %s does not fit the verdict\n", f->file,
 				    x ? json_object_get_string(x) : "(none)");

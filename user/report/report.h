@@ -12,6 +12,7 @@
 #include "explain/explain.h"
 #include "nccl/nccl.h"
 #include "proc/ustack.h"
+#include "proc/gates.h"
 
 struct report {
 	const struct mrt_event *ev; /* the kernel trail, or the user call alone */
@@ -23,7 +24,13 @@ struct report {
 	bool have_nccl;
 	struct nccl_info nccl;
 	const char *api; /* "ibv_reg_mr" / "ibv_reg_dmabuf_mr" / ... */
+	bool have_gates; /* MRT_EV_FAILURE: facts read at the failure */
+	struct gate_facts gates;
 };
+
+/* Explains r->ev into r->v with everything the report holds (context,
+ * NCCL, gate facts): the one place output paths get their verdict from. */
+void report_explain(struct report *r);
 
 /* Builds the JSON object for a report (docs/design.md section 6, docs/json.md).
  * The caller owns the result. */
@@ -39,5 +46,7 @@ struct json_object *trail_to_json(const struct mrt_event *ev);
  * recorded events can be replayed through the explanation engine.
  * Returns 0, or -1 with a message in err. */
 int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, size_t errlen);
+/* The gate facts a recorded failure carried (evidence.gates); false when none. */
+bool report_gates_from_json(struct json_object *obj, struct gate_facts *g);
 
 #endif
