@@ -62,7 +62,7 @@ enum mrt_site {
 	MRT_SITE_RDMACG_CHARGE = 18, /* ib_rdmacg_try_charge */
 	MRT_SITE_MIGRATE = 19, /* migrate_pages for a long-term pin */
 	MRT_SITE_UOBJ_ALLOC = 20, /* rdma_alloc_begin_uobject */
-	MRT_SITE_UVERBS_WRITE = 21, /* ib_uverbs_write: a write() verbs command */
+	MRT_SITE_UVERBS_CMD = 21, /* a uverbs command handler (alloc_pd, create_cq, ...) */
 	MRT_SITE_UVERBS_METHOD = 22, /* ib_uverbs_cmd_verbs: an ioctl() method */
 	MRT_SITE_SHM_FALLOCATE = 23, /* shmem_fallocate */
 	MRT_SITE_PIDFD_GETFD = 24, /* the pidfd_getfd syscall */
@@ -190,6 +190,7 @@ enum mrt_counter {
 	MRT_CNT_TRAIL_OVERFLOW = 2, /* steps beyond MRT_TRAIL_MAX */
 	MRT_CNT_CTX_FULL = 3, /* per-thread context map full */
 	MRT_CNT_REGS = 4, /* registrations seen (ok or failed) */
+	MRT_CNT_OPS = 5, /* other verbs commands seen (ok or failed) */
 	MRT_CNT_MAX
 };
 
