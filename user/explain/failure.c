@@ -180,6 +180,9 @@ static bool explain_open(const struct proc_context *ctx,
 	}
 	if (!gated)
 		v->certainty = CERT_INFERRED;
+	if (!v->err) /* libibverbs' errno is not seen by the uprobe: the gate's own */
+		v->err = v->cause == CAUSE_DEVICE_MISSING ? ENOENT
+			 : v->cause == CAUSE_DEVICE_PERMISSION ? EACCES : EPERM;
 	return true;
 }
 

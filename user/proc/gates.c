@@ -150,8 +150,26 @@ static void devcg_facts(const char *root, int pid, struct gate_facts *f)
 
 static void node_facts(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *f)
 {
-	char rel[160], path[512], status[4096], v[256];
-	const char *name = ev->op_name[0] ? ev->op_name : "uverbs0";
+	char rel[160], path[512], status[4096], v[256], first[64] = "";
+	const char *name = ev->op_name;
+
+	if (!name[0] || strchr(name, '/') || name[0] == '.') {
+		/* no device named (none was listed): the node's first uverbs device */
+		char dir[512];
+		snprintf(dir, sizeof(dir), "%s/sys/class/infiniband_verbs", strcmp(root, "/") ? root : "");
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		while (d && (e = readdir(d)))
+			if (!strncmp(e->d_name, "uverbs", 6) && (!first[0] || strcmp(e->d_name, first) < 0))
+				snprintf(first, sizeof(first), "%.60s", e->d_name);
+		if (d)
+			closedir(d);
+		if (!first[0]) {
+			f->no_uverbs_on_node = true;
+			return;
+		}
+		name = first;
+	}
 
 	snprintf(f->node_path, sizeof(f->node_path), "/dev/infiniband/%.60s", name);
 	snprintf(rel, sizeof(rel), "root%s", f->node_path);

@@ -31,6 +31,7 @@ enum gate_devcg {
 struct gate_facts {
 	/* OPEN_DEVICE: the node as the process sees it */
 	bool have_node;
+	bool no_uverbs_on_node;   /* sysfs lists no uverbs device at all: nothing to open */
 	bool node_exists;
 	bool node_is_chr;
 	char node_path[128];      /* /dev/infiniband/uverbs0 (in the process's root) */
