@@ -9,7 +9,7 @@
  * BTF), and they see refusals that never reach the kernel: a provider
  * without dma-buf support fails ibv_reg_dmabuf_mr inside libibverbs.
  * User space attaches these programs to every libibverbs inode that a
- * process maps (user/uprobes.c); a failed call becomes one USER_CALL event.
+ * process maps (user/tracer/uprobes.c); a failed call becomes one USER_CALL event.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -87,13 +87,8 @@ static __always_inline void call_exit(const void *mr)
 		return;
 	if (--u->depth > 0)
 		return;
-	if (!mr) {
-		u->ev.ts_ns = bpf_ktime_get_ns();
-		if (bpf_ringbuf_output(&events, &u->ev, sizeof(u->ev), 0))
-			count(MRT_CNT_DROPS);
-		else
-			count(MRT_CNT_EVENTS);
-	}
+	if (!mr)
+		emit(&u->ev);
 	/* registrations are counted on the kernel side only (no double count) */
 	bpf_map_delete_elem(&ucalls, &tid);
 }

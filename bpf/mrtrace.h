@@ -163,12 +163,12 @@ struct mrt_event {
 	/* MLOCK_FAILURE / RLIMIT_SET */
 	unsigned long long sys_len; /* mlock len, or new rlimit cur */
 	unsigned long long sys_arg; /* mlockall flags, or new rlimit max */
-	int sysno;
+	int syscall; /* enum mrt_syscall: which call (JSON raw "sysno") */
 	/* USER_CALL: whether libibverbs reached its ibv_cmd_* (the kernel), and
 	 * the user stack at the call (NCCL attribution) */
 	int cmd_reached;
 	unsigned int nustack;
-	unsigned int pad2;
+	unsigned int page_shift; /* log2 of the recording kernel's page size */
 	unsigned long long ustack[MRT_USTACK_MAX];
 	struct mrt_step steps[MRT_TRAIL_MAX];
 };
@@ -183,6 +183,18 @@ enum mrt_api {
 	MRT_API_MAX
 };
 
+/* The system call behind an MLOCK_FAILURE or RLIMIT_SET event: mrtrace's own
+ * numbers, set by the program that knows which tracepoint fired (syscall
+ * numbers differ between architectures). */
+enum mrt_syscall {
+	MRT_SYS_NONE = 0,
+	MRT_SYS_MLOCK = 1,
+	MRT_SYS_MLOCK2 = 2,
+	MRT_SYS_MLOCKALL = 3,
+	MRT_SYS_SETRLIMIT = 4,
+	MRT_SYS_PRLIMIT64 = 5,
+};
+
 /* Counters (one per-CPU array, indexed by these). */
 enum mrt_counter {
 	MRT_CNT_EVENTS = 0, /* events emitted */
@@ -193,8 +205,5 @@ enum mrt_counter {
 	MRT_CNT_OPS = 5, /* other verbs commands seen (ok or failed) */
 	MRT_CNT_MAX
 };
-
-#define MRT_CAP_IPC_LOCK 14
-#define MRT_RLIMIT_MEMLOCK 8
 
 #endif

@@ -3,8 +3,8 @@
  * down to page pinning, DMA mapping and dma-buf.
  *
  * Every site has an fentry/fexit flavour and, where the kernel refuses those,
- * a kprobe/kretprobe flavour; user space (user/attach.c) enables one flavour
- * per site at run time and never both.  All programs funnel into the
+ * a kprobe/kretprobe flavour; user space (user/tracer/plan.c) chooses one
+ * flavour per site at run time and never both.  All programs funnel into the
  * per-thread context of trail.bpf.h.
  */
 #include "vmlinux.h"
@@ -16,9 +16,9 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-#define PAGE_SHIFT 12
-#define PAGE_SIZE (1ULL << PAGE_SHIFT)
-#define PAGE_MASK (~(PAGE_SIZE - 1))
+/* The capability number, from the uapi header by user space: it is a
+ * #define, not in vmlinux.h, and linux/capability.h clashes with vmlinux.h. */
+const volatile int cap_ipc_lock = -1;
 
 /* ---- the REG_MR command: ib_uverbs_reg_mr(attrs) ---------------------------
  * The command's fields (start, length, hca_va, access) are still in user
@@ -88,14 +88,14 @@ int BPF_KRETPROBE(kretprobe_reg_mr, int ret)
  * object MR / method REG_DMABUF_MR only, and the attributes (fd, offset,
  * length, iova, access) are read from the user's attribute array: they are
  * what tells NCCL's harmless probe (fd -1, length 0) from a real failure. */
-#define UVERBS_OBJ_MR 7
-#define UVERBS_METH_REG_DMABUF_MR 4
-#define DMABUF_ATTRS_MAX 12
+#define DMABUF_ATTRS_MAX 12 /* attributes looked at: the method has 9 */
 
+/* Object, method and attribute ids are uverbs ABI (uapi enums, the same on
+ * every kernel): the names come from vmlinux.h. */
 static __always_inline bool is_reg_dmabuf(struct ib_uverbs_ioctl_hdr *hdr)
 {
-	return BPF_CORE_READ(hdr, object_id) == UVERBS_OBJ_MR &&
-	       BPF_CORE_READ(hdr, method_id) == UVERBS_METH_REG_DMABUF_MR;
+	return BPF_CORE_READ(hdr, object_id) == UVERBS_OBJECT_MR &&
+	       BPF_CORE_READ(hdr, method_id) == UVERBS_METHOD_REG_DMABUF_MR;
 }
 
 static __always_inline void cmd_verbs_enter(struct ib_uverbs_ioctl_hdr *hdr, const void *uattrs)
@@ -121,11 +121,13 @@ static __always_inline void cmd_verbs_enter(struct ib_uverbs_ioctl_hdr *hdr, con
 		if (bpf_probe_read_user(&a, sizeof(a), uattrs + i * sizeof(a)))
 			break;
 		switch (a.attr_id) {
-		case 2: c->ev.cmd_start = a.data; break; /* OFFSET */
-		case 3: c->ev.cmd_length = a.data; break; /* LENGTH */
-		case 4: c->ev.cmd_iova = a.data; break; /* IOVA */
-		case 5: c->ev.dmabuf_fd = (int)a.data; break; /* FD */
-		case 6: c->ev.cmd_access = (__u32)a.data; break; /* ACCESS_FLAGS */
+		case UVERBS_ATTR_REG_DMABUF_MR_OFFSET: c->ev.cmd_start = a.data; break;
+		case UVERBS_ATTR_REG_DMABUF_MR_LENGTH: c->ev.cmd_length = a.data; break;
+		case UVERBS_ATTR_REG_DMABUF_MR_IOVA: c->ev.cmd_iova = a.data; break;
+		case UVERBS_ATTR_REG_DMABUF_MR_FD: c->ev.dmabuf_fd = (int)a.data; break;
+		case UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS:
+			c->ev.cmd_access = (__u32)a.data;
+			break;
 		}
 	}
 	c->ev.cmd_valid = 2; /* dma-buf attributes */
@@ -219,7 +221,6 @@ int BPF_KRETPROBE(kretprobe_reg_dmabuf, int ret)
  * successful request, and on failure the add has been rolled back. */
 static __always_inline void umem_enter(__u64 addr, __u64 size, __u32 access)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct mrt_ctx *c = ctx_open(MRT_SITE_UMEM_GET);
 
 	if (!c)
@@ -230,13 +231,8 @@ static __always_inline void umem_enter(__u64 addr, __u64 size, __u32 access)
 	c->ev.ml.addr = addr;
 	c->ev.ml.len = size;
 	c->ev.ml.access = access;
-	c->ev.ml.requested_pages =
-		((addr + size + PAGE_SIZE - 1) & PAGE_MASK) - (addr & PAGE_MASK);
-	c->ev.ml.requested_pages >>= PAGE_SHIFT;
-	c->ev.ml.limit_cur = BPF_CORE_READ(task, signal, rlim[MRT_RLIMIT_MEMLOCK].rlim_cur);
-	c->ev.ml.limit_max = BPF_CORE_READ(task, signal, rlim[MRT_RLIMIT_MEMLOCK].rlim_max);
-	c->ev.ml.pinned_pages_before = BPF_CORE_READ(task, mm, pinned_vm.counter);
-	c->ev.ml.locked_pages = BPF_CORE_READ(task, mm, locked_vm);
+	c->ev.ml.requested_pages = pages_spanned(addr, size);
+	memlock_snapshot(&c->ev.ml);
 }
 
 /* Live MRs per process, so a failure can say "already pinned X by N MRs". */
@@ -319,13 +315,11 @@ static __always_inline void umem_release(struct ib_umem *umem)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	struct mrt_live *l = bpf_map_lookup_elem(&live_umems, &tgid);
-	__u64 addr, len, pages;
+	__u64 pages;
 
 	if (!l || !umem)
 		return;
-	addr = BPF_CORE_READ(umem, address);
-	len = BPF_CORE_READ(umem, length);
-	pages = (((addr + len + PAGE_SIZE - 1) & PAGE_MASK) - (addr & PAGE_MASK)) >> PAGE_SHIFT;
+	pages = pages_spanned(BPF_CORE_READ(umem, address), BPF_CORE_READ(umem, length));
 	if (l->mrs > 0)
 		__sync_fetch_and_add(&l->mrs, -1);
 	if (l->pages >= pages)
@@ -365,7 +359,7 @@ static __always_inline void cap_result(int ret)
 SEC("fexit/capable")
 int BPF_PROG(fexit_capable, int cap, bool ret)
 {
-	if (cap == MRT_CAP_IPC_LOCK)
+	if (cap == cap_ipc_lock)
 		cap_result(ret);
 	return 0;
 }
@@ -375,7 +369,7 @@ int BPF_KPROBE(kprobe_capable, int cap)
 {
 	struct mrt_ctx *c;
 
-	if (cap != MRT_CAP_IPC_LOCK)
+	if (cap != cap_ipc_lock)
 		return 0;
 	c = ctx_get();
 	if (c)
@@ -435,323 +429,8 @@ int BPF_KRETPROBE(kretprobe_mlx5_reg, void *mr)
 	return 0;
 }
 
-/* ---- page pinning ------------------------------------------------------------
- * pin_user_pages_fast(start, nr_pages, gup_flags, pages): >= 0 pages pinned
- * (may be partial), < 0 errno.  On failure the VMA's flags at the address say
- * why: VM_IO|VM_PFNMAP (device/GPU BAR memory), VM_HUGETLB (empty pool), or
- * no VMA at all. */
-struct vma_probe {
-	__u64 flags;
-};
-
-static long vma_flags_cb(struct task_struct *task, struct vm_area_struct *vma, void *data)
-{
-	struct vma_probe *p = data;
-
-	p->flags = BPF_CORE_READ(vma, vm_flags);
-	return 0;
-}
-
-static __always_inline __u64 vma_flags_at(__u64 addr)
-{
-	struct vma_probe p = { .flags = MRT_VMA_NONE };
-
-	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_find_vma))
-		return MRT_VMA_UNKNOWN;
-	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_flags_cb, &p, 0) == -2 /* ENOENT: no VMA */)
-		return MRT_VMA_NONE;
-	return p.flags;
-}
-
-static __always_inline void pin_result(__u64 start, __u64 nr, int ret)
-{
-	struct mrt_ctx *c = ctx_get();
-	__u64 flags = 0;
-
-	if (!c || !c->umem_depth)
-		return;
-	if (ret < 0 || (__u64)ret < nr)
-		flags = vma_flags_at(start + (ret > 0 ? (__u64)ret << PAGE_SHIFT : 0));
-	step_add(c, MRT_SITE_PIN, ret, start, nr, flags);
-}
-
-SEC("fexit/pin_user_pages_fast")
-int BPF_PROG(fexit_pin_fast, unsigned long start, int nr_pages, unsigned int gup_flags,
-	     void *pages, int ret)
-{
-	pin_result(start, nr_pages, ret);
-	return 0;
-}
-
-SEC("kprobe/pin_user_pages_fast")
-int BPF_KPROBE(kprobe_pin_fast, unsigned long start, int nr_pages)
-{
-	struct mrt_ctx *c = ctx_get();
-
-	if (c) {
-		c->pend[MRT_SITE_PIN][0] = start;
-		c->pend[MRT_SITE_PIN][1] = nr_pages;
-	}
-	return 0;
-}
-
-SEC("kretprobe/pin_user_pages_fast")
-int BPF_KRETPROBE(kretprobe_pin_fast, int ret)
-{
-	struct mrt_ctx *c = ctx_get();
-
-	if (c)
-		pin_result(c->pend[MRT_SITE_PIN][0], c->pend[MRT_SITE_PIN][1], ret);
-	return 0;
-}
-
-/* 5.4 pinned with get_user_pages(FOLL_LONGTERM), whose argument list changed
- * later (vmas dropped): only the kprobe flavour, which reads the first two
- * arguments and the return value, fits every version.  Armed only where
- * pin_user_pages_fast is not (user/attach.c). */
-SEC("kprobe/get_user_pages")
-int BPF_KPROBE(kprobe_gup, unsigned long start, unsigned long nr_pages)
-{
-	struct mrt_ctx *c = ctx_get();
-
-	if (c && c->umem_depth) {
-		c->pend[MRT_SITE_PIN][0] = start;
-		c->pend[MRT_SITE_PIN][1] = nr_pages;
-	}
-	return 0;
-}
-
-SEC("kretprobe/get_user_pages")
-int BPF_KRETPROBE(kretprobe_gup, long ret)
-{
-	struct mrt_ctx *c = ctx_get();
-
-	if (c)
-		pin_result(c->pend[MRT_SITE_PIN][0], c->pend[MRT_SITE_PIN][1], ret);
-	return 0;
-}
-
-/* A long-term pin must first migrate pages out of ZONE_MOVABLE/CMA; when
- * that migration fails the pin fails with ENOMEM, which is not the memlock
- * limit.  The tracepoint fires for every migration: the reason is tested
- * before the per-thread lookup. */
-SEC("tp/migrate/mm_migrate_pages")
-int tp_migrate(struct trace_event_raw_mm_migrate_pages *ctx)
-{
-	struct mrt_ctx *c;
-
-	if (ctx->reason != bpf_core_enum_value(enum migrate_reason, MR_LONGTERM_PIN) ||
-	    !ctx->failed)
-		return 0;
-	c = ctx_get();
-	if (c && c->umem_depth)
-		step_add(c, MRT_SITE_MIGRATE, -12 /* ENOMEM */, ctx->succeeded, ctx->failed, 0);
-	return 0;
-}
-
-/* ---- rdma cgroup and uobject allocation -------------------------------------
- * The rdma controller's hca_object limit fails the uobject allocation with
- * EAGAIN before the driver is called. */
-SEC("fexit/ib_rdmacg_try_charge")
-int BPF_PROG(fexit_rdmacg, void *cg_obj, void *device, int index, int ret)
-{
-	struct mrt_ctx *c;
-
-	if (ret >= 0)
-		return 0;
-	c = ctx_get();
-	if (c)
-		step_add(c, MRT_SITE_RDMACG_CHARGE, ret, index, 0, 0);
-	return 0;
-}
-
-SEC("fexit/rdma_alloc_begin_uobject")
-int BPF_PROG(fexit_uobj_alloc, void *obj, void *attrs, void *ret)
-{
-	struct mrt_ctx *c = ctx_get();
-	long r = ptr_ret(ret);
-
-	if (c && r)
-		step_add(c, MRT_SITE_UOBJ_ALLOC, (int)r, 0, 0, 0);
-	return 0;
-}
-
-/* ---- sg table, DMA mapping, IOVA ----------------------------------------------
- * Only failures are recorded: successful maps carry no explanation. */
-SEC("fexit/sg_alloc_append_table_from_pages")
-int BPF_PROG(fexit_sg_alloc, void *sgt, void *pages, unsigned int n_pages, unsigned int offset,
-	     unsigned long size, unsigned int max_segment, unsigned int left_pages, gfp_t gfp,
-	     int ret)
-{
-	struct mrt_ctx *c;
-
-	if (ret >= 0)
-		return 0;
-	c = ctx_get();
-	if (c)
-		step_add(c, MRT_SITE_SG_ALLOC, ret, n_pages, size, 0);
-	return 0;
-}
-
-SEC("fexit/dma_map_sgtable")
-int BPF_PROG(fexit_dma_map, void *dev, struct sg_table *sgt, int dir, unsigned long attrs, int ret)
-{
-	struct mrt_ctx *c;
-
-	if (ret >= 0)
-		return 0;
-	c = ctx_get();
-	if (c)
-		step_add(c, MRT_SITE_DMA_MAP, ret, BPF_CORE_READ(sgt, orig_nents), 0, 0);
-	return 0;
-}
-
-/* alloc_iova_fast returns 0 when no IOVA range fits; with flush_rcache true
- * that is the last attempt (the caches were flushed): the space is full. */
-SEC("fexit/alloc_iova_fast")
-int BPF_PROG(fexit_iova, void *iovad, unsigned long size, unsigned long limit_pfn,
-	     bool flush_rcache, unsigned long ret)
-{
-	struct mrt_ctx *c;
-
-	if (ret)
-		return 0;
-	c = ctx_get();
-	if (c)
-		step_add(c, MRT_SITE_IOVA_ALLOC, -12 /* ENOMEM */, size, limit_pfn, flush_rcache);
-	return 0;
-}
-
-/* ---- dma-buf ----------------------------------------------------------------- */
-SEC("fexit/ib_umem_dmabuf_get")
-int BPF_PROG(fexit_umem_dmabuf, void *device, unsigned long offset, size_t size, int fd,
-	     int access, void *ops, void *ret)
-{
-	struct mrt_ctx *c = ctx_get();
-
-	if (!c)
-		return 0;
-	c->ev.dmabuf_fd = fd;
-	step_add(c, MRT_SITE_DMABUF_GET, (int)ptr_ret(ret), offset, size, access);
-	return 0;
-}
-
-SEC("fexit/dma_buf_dynamic_attach")
-int BPF_PROG(fexit_dmabuf_attach, struct dma_buf *dmabuf, void *dev, void *importer_ops,
-	     void *importer_priv, void *ret)
-{
-	struct mrt_ctx *c;
-	long r = ptr_ret(ret);
-
-	if (!r)
-		return 0;
-	c = ctx_get();
-	if (c)
-		step_add(c, MRT_SITE_DMABUF_ATTACH, (int)r, BPF_CORE_READ(dmabuf, size), 0, 0);
-	return 0;
-}
-
-SEC("fexit/dma_buf_pin")
-int BPF_PROG(fexit_dmabuf_pin, void *attach, int ret)
-{
-	struct mrt_ctx *c;
-
-	if (!ret)
-		return 0;
-	c = ctx_get();
-	if (c)
-		step_add(c, MRT_SITE_DMABUF_PIN, ret, 0, 0, 0);
-	return 0;
-}
-
-SEC("fexit/dma_buf_map_attachment")
-int BPF_PROG(fexit_dmabuf_map, void *attach, int dir, void *ret)
-{
-	struct mrt_ctx *c;
-	long r = ptr_ret(ret);
-
-	if (!r)
-		return 0;
-	c = ctx_get();
-	if (c)
-		step_add(c, MRT_SITE_DMABUF_MAP, (int)r, 0, 0, 0);
-	return 0;
-}
-
+#include "pin_sites.bpf.h"
+#include "failure_sites.bpf.h"
 #include "mlx5_sites.bpf.h"
 
 MRT_FORK_FOLLOWER(tp_fork_regpath)
-
-/* ---- kretprobe flavours of the failure-only sites ---------------------------
- * Where trampolines are refused for a function (too many arguments on older
- * kernels, ftrace conflicts), the return value alone still tells that the
- * site failed; site-specific arguments are then recorded as 0. */
-static __always_inline void ret_int_step(__u16 site, long ret)
-{
-	struct mrt_ctx *c;
-
-	if (ret >= 0)
-		return;
-	c = ctx_get();
-	if (c)
-		step_add(c, site, (int)ret, 0, 0, 0);
-}
-
-SEC("kretprobe/ib_rdmacg_try_charge")
-int BPF_KRETPROBE(kretprobe_rdmacg, int ret)
-{
-	ret_int_step(MRT_SITE_RDMACG_CHARGE, ret);
-	return 0;
-}
-
-SEC("kretprobe/rdma_alloc_begin_uobject")
-int BPF_KRETPROBE(kretprobe_uobj_alloc, void *ret)
-{
-	ret_int_step(MRT_SITE_UOBJ_ALLOC, ptr_ret(ret));
-	return 0;
-}
-
-SEC("kretprobe/sg_alloc_append_table_from_pages")
-int BPF_KRETPROBE(kretprobe_sg_alloc, int ret)
-{
-	ret_int_step(MRT_SITE_SG_ALLOC, ret);
-	return 0;
-}
-
-SEC("kretprobe/dma_map_sgtable")
-int BPF_KRETPROBE(kretprobe_dma_map, int ret)
-{
-	ret_int_step(MRT_SITE_DMA_MAP, ret);
-	return 0;
-}
-
-SEC("kretprobe/ib_umem_dmabuf_get")
-int BPF_KRETPROBE(kretprobe_umem_dmabuf, void *ret)
-{
-	struct mrt_ctx *c = ctx_get();
-
-	if (c)
-		step_add(c, MRT_SITE_DMABUF_GET, (int)ptr_ret(ret), 0, 0, 0);
-	return 0;
-}
-
-SEC("kretprobe/dma_buf_dynamic_attach")
-int BPF_KRETPROBE(kretprobe_dmabuf_attach, void *ret)
-{
-	ret_int_step(MRT_SITE_DMABUF_ATTACH, ptr_ret(ret));
-	return 0;
-}
-
-SEC("kretprobe/dma_buf_pin")
-int BPF_KRETPROBE(kretprobe_dmabuf_pin, int ret)
-{
-	ret_int_step(MRT_SITE_DMABUF_PIN, ret);
-	return 0;
-}
-
-SEC("kretprobe/dma_buf_map_attachment")
-int BPF_KRETPROBE(kretprobe_dmabuf_map, void *ret)
-{
-	ret_int_step(MRT_SITE_DMABUF_MAP, ptr_ret(ret));
-	return 0;
-}

@@ -6,7 +6,7 @@
  *
  * These are syscall tracepoints, allowed even on locked-down kernels, but
  * enabling any of them sends every system call of every task through the
- * tracing slow path (~40 ns each, docs/design.md section 5).  user/attach.c arms
+ * tracing slow path (~40 ns each, docs/design.md section 5).  user/tracer/plan.c arms
  * them only when asked or when no kernel registration site can be armed.
  * Only failures (and RLIMIT_MEMLOCK changes) reach the ring buffer.
  */
@@ -19,7 +19,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 struct sys_pending {
-	int sysno;
+	int syscall; /* enum mrt_syscall */
 	int resource;
 	__u64 len; /* mlock len, mlockall flags */
 	__u64 new_cur, new_max; /* rlimit */
@@ -40,17 +40,10 @@ struct {
 	__type(value, struct mrt_event);
 } event_scratch SEC(".maps");
 
-/* syscall numbers, x86_64, for the record only */
-#define NR_mlock 149
-#define NR_mlockall 151
-#define NR_setrlimit 160
-#define NR_prlimit64 302
-#define NR_mlock2 325
-
-static __always_inline void remember(int sysno, __u64 len)
+static __always_inline void remember(int syscall, __u64 len)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct sys_pending p = { .sysno = sysno, .len = len };
+	struct sys_pending p = { .syscall = syscall, .len = len };
 
 	if (!task_wanted())
 		return;
@@ -59,7 +52,6 @@ static __always_inline void remember(int sysno, __u64 len)
 
 static __always_inline struct mrt_event *event_start(__u32 kind, struct sys_pending *p)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	__u32 zero = 0;
 	struct mrt_event *ev = bpf_map_lookup_elem(&event_scratch, &zero);
 
@@ -79,20 +71,9 @@ static __always_inline struct mrt_event *event_start(__u32 kind, struct sys_pend
 	ev->ml.valid = ev->ml.cap_checked = ev->ml.cap_result = 0;
 	ev->dmabuf_fd = -1;
 	fill_task(ev);
-	ev->sysno = p->sysno;
-	ev->ml.limit_cur = BPF_CORE_READ(task, signal, rlim[MRT_RLIMIT_MEMLOCK].rlim_cur);
-	ev->ml.limit_max = BPF_CORE_READ(task, signal, rlim[MRT_RLIMIT_MEMLOCK].rlim_max);
-	ev->ml.pinned_pages_before = BPF_CORE_READ(task, mm, pinned_vm.counter);
-	ev->ml.locked_pages = BPF_CORE_READ(task, mm, locked_vm);
+	ev->syscall = p->syscall;
+	memlock_snapshot(&ev->ml);
 	return ev;
-}
-
-static __always_inline void emit(struct mrt_event *ev)
-{
-	if (bpf_ringbuf_output(&events, ev, sizeof(*ev), 0))
-		count(MRT_CNT_DROPS);
-	else
-		count(MRT_CNT_EVENTS);
 }
 
 static __always_inline void mlock_exit(long ret)
@@ -106,7 +87,7 @@ static __always_inline void mlock_exit(long ret)
 	if (ret < 0 && (ev = event_start(MRT_EV_MLOCK_FAILURE, p))) {
 		ev->err = (int)-ret;
 		ev->sys_len = p->len;
-		ev->ml.requested_pages = (p->len + 4095) >> 12;
+		ev->ml.requested_pages = pages_spanned(0, p->len); /* len rounded up */
 		emit(ev);
 	}
 	bpf_map_delete_elem(&pending, &tid);
@@ -115,7 +96,7 @@ static __always_inline void mlock_exit(long ret)
 SEC("tracepoint/syscalls/sys_enter_mlock")
 int tp_enter_mlock(struct trace_event_raw_sys_enter *ctx)
 {
-	remember(NR_mlock, ctx->args[1]);
+	remember(MRT_SYS_MLOCK, ctx->args[1]);
 	return 0;
 }
 
@@ -129,7 +110,7 @@ int tp_exit_mlock(struct trace_event_raw_sys_exit *ctx)
 SEC("tracepoint/syscalls/sys_enter_mlock2")
 int tp_enter_mlock2(struct trace_event_raw_sys_enter *ctx)
 {
-	remember(NR_mlock2, ctx->args[1]);
+	remember(MRT_SYS_MLOCK2, ctx->args[1]);
 	return 0;
 }
 
@@ -143,7 +124,7 @@ int tp_exit_mlock2(struct trace_event_raw_sys_exit *ctx)
 SEC("tracepoint/syscalls/sys_enter_mlockall")
 int tp_enter_mlockall(struct trace_event_raw_sys_enter *ctx)
 {
-	remember(NR_mlockall, ctx->args[0]);
+	remember(MRT_SYS_MLOCKALL, ctx->args[0]);
 	return 0;
 }
 
@@ -156,13 +137,14 @@ int tp_exit_mlockall(struct trace_event_raw_sys_exit *ctx)
 
 /* RLIMIT_MEMLOCK changes: remember the new value at entry (user memory),
  * report it at exit when the call succeeded. */
-static __always_inline void rlimit_enter(int sysno, __u64 pid, __u64 resource, const void *newp)
+static __always_inline void rlimit_enter(int syscall, __u64 pid, __u64 resource,
+					 const void *newp)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct sys_pending p = { .sysno = sysno, .resource = (int)resource, .target_pid = pid };
+	struct sys_pending p = { .syscall = syscall, .resource = (int)resource, .target_pid = pid };
 	__u64 lim[2];
 
-	if (resource != MRT_RLIMIT_MEMLOCK || !newp || !task_wanted())
+	if (resource != RLIMIT_MEMLOCK || !newp || !task_wanted())
 		return;
 	if (bpf_probe_read_user(lim, sizeof(lim), newp))
 		return;
@@ -192,7 +174,7 @@ static __always_inline void rlimit_exit(long ret)
 SEC("tracepoint/syscalls/sys_enter_setrlimit")
 int tp_enter_setrlimit(struct trace_event_raw_sys_enter *ctx)
 {
-	rlimit_enter(NR_setrlimit, 0, ctx->args[0], (const void *)ctx->args[1]);
+	rlimit_enter(MRT_SYS_SETRLIMIT, 0, ctx->args[0], (const void *)ctx->args[1]);
 	return 0;
 }
 
@@ -206,7 +188,7 @@ int tp_exit_setrlimit(struct trace_event_raw_sys_exit *ctx)
 SEC("tracepoint/syscalls/sys_enter_prlimit64")
 int tp_enter_prlimit64(struct trace_event_raw_sys_enter *ctx)
 {
-	rlimit_enter(NR_prlimit64, ctx->args[0], ctx->args[1], (const void *)ctx->args[2]);
+	rlimit_enter(MRT_SYS_PRLIMIT64, ctx->args[0], ctx->args[1], (const void *)ctx->args[2]);
 	return 0;
 }
 

@@ -115,11 +115,7 @@ static __always_inline void ctx_close(struct mrt_ctx *c, long ret)
 	count(c->ev.kind == MRT_EV_FAILURE ? MRT_CNT_OPS : MRT_CNT_REGS);
 	if (ret < 0 && ret >= -MAX_ERRNO) {
 		c->ev.err = (int)-ret;
-		c->ev.ts_ns = bpf_ktime_get_ns();
-		if (bpf_ringbuf_output(&events, &c->ev, sizeof(c->ev), 0))
-			count(MRT_CNT_DROPS);
-		else
-			count(MRT_CNT_EVENTS);
+		emit(&c->ev);
 	}
 	bpf_map_delete_elem(&trail_ctx, &tid);
 }

@@ -52,3 +52,11 @@ bench "getppid, --syscalls=on" "--syscalls=on" getppid 3000000
 bench "getppid, --syscalls=off" "--syscalls=off" getppid 3000000
 bench "mlock+munlock, --syscalls=on" "--syscalls=on" mlock 300000
 BENCH_DELAY=3 bench "ibv_reg_mr_iova2 (uprobe)" "--syscalls=off" reg "$OUT/libibverbs.so.1" 300000
+
+# ---- the consumer: what user space explains per second ---------------------
+# Synthetic records (a trail fixture and its libibverbs call) through the
+# correlator, the explanation engine and the output, to /dev/null; /proc of
+# this process read once (tools/bench-consumer.c).  No BPF.
+make -s -C "$TOP" build/bench-consumer >/dev/null
+echo
+"$TOP/build/bench-consumer" "${CONSUMER_RECORDS:-20000}"

@@ -8,5 +8,6 @@
 int cmd_watch(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 #endif

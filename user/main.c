@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "core/version.h"
 
 static const struct {
 	const char *name;
@@ -15,6 +16,7 @@ static const struct {
 	{ "watch", cmd_watch, "trace failed registrations and explain them (BPF)" },
 	{ "check", cmd_check, "the troubleshooting checklist for this node or a process (no BPF)" },
 	{ "diff", cmd_diff, "compare `check --json` reports from several nodes" },
+	{ "explain", cmd_explain, "explain recorded `watch --json` failures again (no BPF)" },
 };
 
 static void usage(FILE *out)
@@ -28,17 +30,27 @@ static void usage(FILE *out)
 		"\n"
 		"Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].what);
+		fprintf(out, "  %-7s %s\n", commands[i].name, commands[i].what);
 	fprintf(out, "\n"
 		     "Run 'mrtrace COMMAND --help' for a command's options. Examples:\n"
 		     "  sudo mrtrace watch -- ./train.sh\n"
 		     "  mrtrace check -p $(pgrep -f train.py | head -1)\n"
-		     "  mrtrace diff node*.json\n");
+		     "  mrtrace diff node*.json\n"
+		     "  mrtrace explain events.jsonl\n"
+		     "\n"
+		     "mrtrace --version (-V) prints the version.\n");
 }
 
 int main(int argc, char **argv)
 {
 	argp_err_exit_status = 2; /* usage errors: 2, as documented */
+	static char version[160]; /* argp adds -V/--version to every subcommand */
+	snprintf(version, sizeof(version), "mrtrace %s", mrt_version());
+	argp_program_version = version;
+	if (argc >= 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
+		printf("%s\n", version);
+		return 0;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

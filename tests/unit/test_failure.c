@@ -349,11 +349,7 @@ static void test_json_round_trip(void **state)
 	g.gid_valid = 2;
 
 	struct report r;
-	memset(&r, 0, sizeof(r));
-	r.ev = &ev;
-	r.have_gates = true;
-	r.gates = g;
-	report_explain(&r);
+	report_explain(&r, &ev, NULL, NULL, NULL, &g);
 	struct json_object *o = report_to_json(&r), *x;
 	assert_true(json_object_object_get_ex(o, "event", &x));
 	assert_string_equal(json_object_get_string(x), "failure");

@@ -19,8 +19,10 @@ static void fmt_exact_and_fractional(void **state)
 	assert_string_equal(fmt_bytes(16ULL << 20, b, sizeof(b)), "16 MiB");
 	assert_string_equal(fmt_bytes(4097ULL * 4096, b, sizeof(b)), "16.0 MiB");
 	assert_string_equal(fmt_bytes(UINT64_MAX, b, sizeof(b)), "unlimited");
-	assert_string_equal(fmt_pages(4097, b, sizeof(b)), "4097 pages (16.0 MiB)");
-	assert_string_equal(fmt_pages(1, b, sizeof(b)), "1 page (4 KiB)");
+	assert_string_equal(fmt_pages(4097, 4096, b, sizeof(b)), "4097 pages (16.0 MiB)");
+	assert_string_equal(fmt_pages(1, 4096, b, sizeof(b)), "1 page (4 KiB)");
+	/* arm64 with 64 KiB pages: the same count is 16 times the bytes */
+	assert_string_equal(fmt_pages(256, 65536, b, sizeof(b)), "256 pages (16 MiB)");
 }
 
 static void parse_forms(void **state)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* test_ustack.c - user stack attribution (user/ustack.c) and the ELF
- * symbol lookup that places uprobes (user/uprobes.c). */
+ * symbol lookup that places uprobes (user/tracer/uprobes.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,10 +77,10 @@ static void elf_offset_picks_default_version(void **state)
 	pclose(p);
 	assert_true(want != 0);
 	/* libibverbs' text segment has file offset == vaddr */
-	assert_int_equal(elf_symbol_file_offset(lib, "ibv_reg_mr"), want);
-	assert_true(elf_symbol_file_offset(lib, "ibv_reg_mr_iova2") != 0);
-	assert_int_equal(elf_symbol_file_offset(lib, "no_such_symbol"), 0);
-	assert_int_equal(elf_symbol_file_offset("/nonexistent", "ibv_reg_mr"), 0);
+	assert_int_equal(tracer_elf_symbol_offset(lib, "ibv_reg_mr"), want);
+	assert_true(tracer_elf_symbol_offset(lib, "ibv_reg_mr_iova2") != 0);
+	assert_int_equal(tracer_elf_symbol_offset(lib, "no_such_symbol"), 0);
+	assert_int_equal(tracer_elf_symbol_offset("/nonexistent", "ibv_reg_mr"), 0);
 }
 
 int main(void)

@@ -8,7 +8,10 @@
 # Results: `check` appends one line per check to $VM_OUT/checks.txt,
 #     ok CASE:NAME
 #     FAIL CASE:NAME detail
-# and prints it. suite.sh counts those lines; nothing else is a result.
+# and prints it; `skip` and `skip_check` append
+#     SKIP CASE: reason            (the rest of the case cannot hold here)
+#     SKIP CASE:NAME: reason       (this one check cannot hold here)
+# suite.sh counts those lines; nothing else is a result.
 # CASE defaults to the sourcing script's name.
 #
 # Executed rather than sourced (`bash guest-lib.sh CMD ARGS...`) it runs CMD
@@ -42,6 +45,36 @@ heartbeat() {
 note() {
 	heartbeat "note $*"
 	_vm_line "note $CASE: $*"
+}
+
+# skip REASON: this case cannot hold on this kernel (a feature it needs is
+# not there: no udmabuf, no dma-buf MRs, ...). Records "SKIP CASE: REASON"
+# and ends the case with status 0; the checks it recorded so far stay.
+# For a missing feature only, never for a wrong verdict: that is a FAIL.
+skip() {
+	heartbeat "skip $*"
+	_vm_line "SKIP $CASE: $*"
+	exit 0
+}
+
+# skip_check NAME REASON: one check that cannot hold on this kernel; records
+# "SKIP CASE:NAME: REASON" and goes on.
+skip_check() {
+	local name=$1
+	shift
+	heartbeat "skip $name"
+	_vm_line "SKIP $CASE:$name: $*"
+}
+
+# kernel_older_than MAJOR.MINOR: the running kernel is older (for skips:
+# `kernel_older_than 5.12 && skip "no dma-buf MRs before 5.12"`). No fork.
+kernel_older_than() {
+	local r want=$1 a b c d
+	read -r r < /proc/sys/kernel/osrelease
+	IFS=. read -r a b _ <<< "$r"
+	IFS=. read -r c d <<< "$want"
+	b=${b%%[!0-9]*}
+	(( a < c || (a == c && b < d) ))
 }
 
 # _vm_line TEXT: append one line to checks.txt and print it.

@@ -7,8 +7,8 @@ set -euo pipefail
 
 usage() {
 	cat <<'EOF'
-Usage: tests/vm/run.sh [--kernel 6.1|6.12] [--out HOSTDIR] [--env NAME[=VALUE]]...
-                       SCRIPT [ARGS...]
+Usage: tests/vm/run.sh [--kernel 5.10|6.1|6.12|newest] [--out HOSTDIR]
+                       [--env NAME[=VALUE]]... SCRIPT [ARGS...]
 
 Boots a stock Debian kernel (default 6.12) under QEMU/TCG and runs SCRIPT with
 ARGS as root inside it. Exits with SCRIPT's exit status.
@@ -19,13 +19,16 @@ The guest:
   - has rdma_rxe and ib_uverbs loaded, dummy0 up, soft-RoCE rxe0 on it (port
     ACTIVE, GID 0 present), lo up, tracefs, debugfs, bpffs and cgroup2 mounted
   - runs SCRIPT in the caller's cwd, stdin /dev/null, environment cleared
-    except: VM_OUT VM_KERNEL TOP PATH HOME TERM and each --env
+    except: VM_OUT VM_KERNEL (the --kernel value) VM_KVER (the kernel's
+    uname -r) TOP PATH HOME TERM and each --env
 SCRIPT is any host path (relative ones are resolved here, before boot) or a
 command name found in PATH. Executable files are run directly, others with
 bash.
 
 Options:
-  --kernel K       6.1, 6.12 (default) or a linux-image-* package name
+  --kernel K       5.10 (bullseye), 6.1 (bookworm), 6.12 (default; bookworm
+                   security/backports), newest (sid) or a linux-image-*
+                   package name; see tools/fetch-kernel.sh --help (pins)
   --out HOSTDIR    where $VM_OUT's files land (created if missing). Default: a
                    fresh temp dir, printed at the end (in quiet mode it is
                    deleted after a success)
@@ -41,8 +44,10 @@ HOSTDIR afterwards holds, besides what the script wrote to $VM_OUT:
 
 Exit status: SCRIPT's status when it finished; otherwise 124 = the VM hung
 (no serial output for STALL s, or TIMEOUT s overall), 125 = the VM failed
-(crash, setup error, qemu error), 2 = usage. A boot that fails before SCRIPT
-starts is retried VM_RETRIES times; once SCRIPT has started it never is.
+(crash, setup error, qemu error, kernel fetch error), 123 = the Debian
+archive does not serve that kernel (any more; nothing booted), 2 = usage.
+A boot that fails before SCRIPT starts is retried VM_RETRIES times; once
+SCRIPT has started it never is.
 
 Environment:
   MEM=2048 SMP=2       guest MiB and vCPUs
@@ -141,10 +146,20 @@ done
 
 # ---- kernel ----
 FETCH_ERR=$(mktemp)
-KDIR=$("$TOP/tools/fetch-kernel.sh" "$KERNEL" 2>"$FETCH_ERR") || {
-	cat "$FETCH_ERR" >&2; rm -f "$FETCH_ERR"; warn "cannot fetch kernel $KERNEL"; exit 125; }
+frc=0
+KDIR=$("$TOP/tools/fetch-kernel.sh" "$KERNEL" 2>"$FETCH_ERR") || frc=$?
+if [ $frc != 0 ]; then
+	cat "$FETCH_ERR" >&2; rm -f "$FETCH_ERR"
+	[ $frc = 2 ] && usage_error "--kernel $KERNEL: not a kernel tools/fetch-kernel.sh knows"
+	if [ $frc = 3 ]; then warn "kernel $KERNEL is not available from the archive; nothing booted"; exit 123; fi
+	warn "cannot fetch kernel $KERNEL"; exit 125
+fi
+# What was fetched (apt, download, unpack) is worth a line; a cached kernel
+# says nothing.
+[ -s "$FETCH_ERR" ] && { [ -n "$QUIET" ] && cat "$FETCH_ERR" >&2 || cat "$FETCH_ERR"; }
 rm -f "$FETCH_ERR"
 KVER=$(basename "$KDIR")
+GENV[VM_KVER]=$KVER
 VMLINUZ=$KDIR/boot/vmlinuz-$KVER
 [ -f "$VMLINUZ" ] || { warn "no $VMLINUZ"; exit 125; }
 

@@ -196,7 +196,7 @@ void mp_report_find_max(bool json, const struct findmax_report *f)
 		       f->r.fail_errno, strerror(f->r.fail_errno));
 	else
 		printf("find-max: largest registration %s; one page more fails with %s (%d) %s\n",
-		       fmt_pages(f->r.max_pages, d, sizeof(d)), mp_errno_name(f->r.fail_errno),
+		       fmt_pages(f->r.max_pages, f->page, d, sizeof(d)), mp_errno_name(f->r.fail_errno),
 		       f->r.fail_errno, strerror(f->r.fail_errno));
 	printf("find-max: %s already pinned + %s = %s in total, against RLIMIT_MEMLOCK %s%s; %u trial%s\n",
 	       fmt_bytes(before, a, sizeof(a)), fmt_bytes(max, b, sizeof(b)),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* check_cmd.c - `mrtrace check` command line. */
 #include "check/check.h"
+#include "check/fleet.h"
 #include "commands.h"
 
 #include <argp.h>
@@ -79,21 +80,24 @@ static error_t parse(int key, char *arg, struct argp_state *st)
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct argp argp = { options, parse, NULL, doc, NULL, NULL, NULL };
+	static const struct argp argp = { options, parse, NULL, doc, chk_fleet_argp_children,
+					  NULL, NULL };
 	struct check_args a = { 0 };
 	argp_err_exit_status = 2;
-	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
+	if (chk_fleet_args(&argp, &argc, &argv) || argp_parse(&argp, argc, argv, 0, NULL, &a))
 		return 2;
 	struct chk_report r;
 	if (chk_run(&a.opt, &r)) {
 		fprintf(stderr, "mrtrace check: out of memory\n");
 		return 2;
 	}
-	if (a.json)
+	int rc = chk_exit_status(&r);
+	if (chk_fleet_output(&r, &rc))
+		;
+	else if (a.json)
 		printf("%s\n", chk_json_string(&r));
 	else
 		chk_print_text(&r, stdout);
-	int rc = chk_exit_status(&r);
 	chk_report_free(&r);
 	return rc;
 }

@@ -35,11 +35,11 @@ const char *fmt_bytes(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
-const char *fmt_pages(uint64_t pages, char *buf, size_t len)
+const char *fmt_pages(uint64_t pages, uint64_t page_size, char *buf, size_t len)
 {
 	char b[32];
 	snprintf(buf, len, "%llu page%s (%s)", (unsigned long long)pages, pages == 1 ? "" : "s",
-		 fmt_bytes(pages * 4096, b, sizeof(b)));
+		 fmt_bytes(pages * page_size, b, sizeof(b)));
 	return buf;
 }
 

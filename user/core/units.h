@@ -10,8 +10,9 @@
  * Returns buf. */
 const char *fmt_bytes(uint64_t bytes, char *buf, size_t len);
 
-/* "4097 pages (16.0 MiB)" with 4 KiB pages. */
-const char *fmt_pages(uint64_t pages, char *buf, size_t len);
+/* "4097 pages (16.0 MiB)": pages of page_size bytes (the kernel's, as the
+ * event or the machine says; never assumed). */
+const char *fmt_pages(uint64_t pages, uint64_t page_size, char *buf, size_t len);
 
 /* Parses "65536", "64K", "64KiB", "9.2M", "1G", "unlimited" (-> UINT64_MAX).
  * Returns 0, or -1 on malformed input or overflow. */

@@ -261,7 +261,7 @@ bool explain_memlock(const struct mrt_event *ev, const struct proc_context *ctx,
 		memlock_numbers(ev, v);
 		verdict_say(v->summary, "RLIMIT_MEMLOCK is 0 and CAP_IPC_LOCK does not apply: "
 				"this request %s",
-		    fmt_pages(m->requested_pages, pg, sizeof(pg)));
+		    fmt_pages(m->requested_pages, PAGE_SZ, pg, sizeof(pg)));
 		verdict_say(v->explanation,
 		    "ib_umem_get refused before pinning anything (can_do_mlock() is false): "
 		    "a memlock limit of 0 forbids every RDMA registration unless the process "
@@ -280,7 +280,7 @@ bool explain_memlock(const struct mrt_event *ev, const struct proc_context *ctx,
 		verdict_say(v->summary,
 		    "limit %s, already pinned %s%s, this request %s: needs %s, over by %s",
 		    hb(m->limit_cur, l), hb(v->pinned_before_bytes, p),
-		    pinned_by(ev, by, sizeof(by)), fmt_pages(m->requested_pages, pg, sizeof(pg)),
+		    pinned_by(ev, by, sizeof(by)), fmt_pages(m->requested_pages, PAGE_SZ, pg, sizeof(pg)),
 		    hb(v->need_bytes, n), hb(v->need_bytes - m->limit_cur, r));
 		verdict_say(v->explanation,
 		    "ib_umem_get adds the request to the process's pinned_vm (%llu + %llu = %llu "
@@ -360,7 +360,7 @@ static bool explain_pin(const struct mrt_event *ev, struct verdict *v)
 			if (ev->steps[k].site == MRT_SITE_PIN && ev->steps[k].ret > 0)
 				before += (uint64_t)ev->steps[k].ret;
 		verdict_say(v->summary, "long-term page pinning at 0x%llx failed with %s (%s pinned before)",
-		    (unsigned long long)s->a0, errno_name(err), fmt_pages(before, pg, sizeof(pg)));
+		    (unsigned long long)s->a0, errno_name(err), fmt_pages(before, PAGE_SZ, pg, sizeof(pg)));
 		verdict_say(v->explanation,
 		    "A long-term pin (FOLL_LONGTERM) must first migrate pages out of ZONE_MOVABLE "
 		    "or CMA areas; that migration failed, so the pin returned %s. The memlock "
@@ -680,7 +680,7 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 
 	if (ev->kind == MRT_EV_MLOCK_FAILURE) {
 		char l[32], p[32], r[32];
-		bool all = ev->sysno == 151; /* mlockall: sys_len holds flags, not bytes */
+		bool all = ev->syscall == MRT_SYS_MLOCKALL; /* sys_len holds flags, not bytes */
 		memlock_numbers(ev, v);
 		v->pinned_before_bytes = ev->ml.locked_pages * PAGE_SZ;
 		v->request_bytes = all ? 0 : ev->sys_len;

@@ -493,6 +493,15 @@ enum cause explain_failure(const struct mrt_event *ev, const struct proc_context
 					    "runtime's rdma limits).", g->rdmacg_path);
 		return v->cause;
 	}
+	if (ev->op == MRT_OP_OPEN_DEVICE && g && g->no_uverbs_on_node) {
+		/* libibverbs listed nothing because the node has nothing: NCCL falls
+		 * back to sockets by design; not a refusal */
+		v->harmless = true;
+		verdict_say(v->summary, "no RDMA device on this node: libibverbs listed none");
+		verdict_say(v->explanation, "sysfs has no uverbs device, so there is nothing the "
+					    "process could have opened; NCCL uses its socket transport.");
+		return v->cause;
+	}
 	bool done = false;
 	switch (ev->op) {
 	case MRT_OP_OPEN_DEVICE: done = explain_open(ctx, g, v, err); break;

@@ -317,12 +317,12 @@ static void fix_slurm(const struct facts *f, struct fix_list *out)
 		snprintf(job, sizeof(job), " (job %ld%s%s)", c->slurm_job, c->slurm_step[0] ? ", step " : "",
 			 c->slurm_step);
 	fix_add(out, FIX_PRIMARY,
-		"Slurm tasks%s take the limit of the submitting shell (PropagateResourceLimits=ALL is "
-		"the default) or, when not propagated, slurmd's own: set "
-		"`PropagateResourceLimitsExcept=MEMLOCK` in slurm.conf (`scontrol reconfigure`) and give "
-		"slurmd the limit jobs should get with `LimitMEMLOCK=infinity` in a drop-in for "
-		"slurmd.service (`systemctl edit slurmd`, `systemctl daemon-reload && systemctl restart "
-		"slurmd`) on every compute node%s.",
+		"Slurm tasks%s take the memlock limit of the shell srun/sbatch ran in, capped by "
+		"slurmd's hard limit (PropagateResourceLimits=ALL is the default), or, when MEMLOCK is "
+		"not propagated, slurmd's own: set "
+		"`PropagateResourceLimitsExcept=MEMLOCK` in slurm.conf (`scontrol reconfigure`) and "
+		"`LimitMEMLOCK=infinity` in a slurmd.service drop-in (`systemctl edit slurmd`, restart "
+		"slurmd) on every compute node%s.",
 		job, f->nums);
 	fix_add(out, FIX_ALTERNATIVE,
 		"Or raise the limit where jobs are submitted (limits.conf on the login nodes, new login) "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define PAGE_SZ 4096ULL
+#define LEGACY_PAGE_SHIFT 12 /* recordings without page_shift: x86_64 */
 
 static void add_u64(struct json_object *o, const char *k, unsigned long long v)
 {
@@ -86,7 +87,8 @@ static struct json_object *raw_to_json(const struct mrt_event *ev)
 	add_u64(o, "nsteps", ev->nsteps);
 	add_u64(o, "sys_len", ev->sys_len);
 	add_u64(o, "sys_arg", ev->sys_arg);
-	add_i64(o, "sysno", ev->sysno);
+	add_i64(o, "sysno", ev->syscall); /* enum mrt_syscall */
+	add_u64(o, "page_shift", ev->page_shift);
 	add_i64(o, "cmd_reached", ev->cmd_reached);
 	add_u64(ml, "limit_cur", ev->ml.limit_cur);
 	add_u64(ml, "limit_max", ev->ml.limit_max);
@@ -223,7 +225,7 @@ static struct json_object *context_to_json(const struct proc_context *c)
 static struct json_object *nccl_to_json(const struct nccl_info *n)
 {
 	struct json_object *o = json_object_new_object(), *set = json_object_new_object();
-	struct json_object *lint = json_object_new_array();
+	struct json_object *src = json_object_new_object(), *lint = json_object_new_array();
 
 	add_bool(o, "found", n->lib.found);
 	if (n->lib.found)
@@ -234,9 +236,12 @@ static struct json_object *nccl_to_json(const struct nccl_info *n)
 		add_i64(o, "rank", n->rank.rank);
 		add_str(o, "rank_variable", n->rank.rank_var);
 	}
-	for (int i = 0; i < n->settings.n; i++)
+	for (int i = 0; i < n->settings.n; i++) {
 		add_str(set, n->settings.v[i].name, n->settings.v[i].value);
+		add_str(src, n->settings.v[i].name, nccl_source_name(n->settings.v[i].source));
+	}
 	json_object_object_add(o, "settings", set);
+	json_object_object_add(o, "setting_sources", src);
 	for (int i = 0; i < n->lint.n; i++) {
 		struct json_object *f = json_object_new_object();
 		add_str(f, "kind", nccl_lint_kind_name(n->lint.f[i].kind));
@@ -336,10 +341,10 @@ struct json_object *report_to_json(const struct report *r)
 		json_object_object_add(o, "user_call", user_call_to_json(r, r->uev));
 	if (ev->nsteps > MRT_TRAIL_MAX)
 		add_u64(o, "trail_lost_steps", ev->nsteps - MRT_TRAIL_MAX);
-	if (r->have_ctx)
-		json_object_object_add(o, "process", context_to_json(&r->ctx));
-	if (r->have_nccl && r->nccl.lib.found)
-		json_object_object_add(o, "nccl", nccl_to_json(&r->nccl));
+	if (r->ctx)
+		json_object_object_add(o, "process", context_to_json(r->ctx));
+	if (r->nccl && r->nccl->lib.found)
+		json_object_object_add(o, "nccl", nccl_to_json(r->nccl));
 	json_object_object_add(o, "raw", raw_to_json(ev));
 	return o;
 }
@@ -360,6 +365,20 @@ static int get_u64(struct json_object *o, const char *k, unsigned long long *v, 
 	if (json_object_get_int64(x) < 0)
 		*v = (unsigned long long)json_object_get_int64(x);
 	return 0;
+}
+
+/* Recordings made before mrtrace numbered the syscalls itself carry x86_64
+ * syscall numbers (the only architecture recorded then). */
+static int syscall_from_json(int v)
+{
+	switch (v) {
+	case 149: return MRT_SYS_MLOCK;
+	case 325: return MRT_SYS_MLOCK2;
+	case 151: return MRT_SYS_MLOCKALL;
+	case 160: return MRT_SYS_SETRLIMIT;
+	case 302: return MRT_SYS_PRLIMIT64;
+	default: return v;
+	}
 }
 
 int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, size_t errlen)
@@ -395,7 +414,12 @@ int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, si
 	U(nsteps, "nsteps");
 	U(sys_len, "sys_len");
 	U(sys_arg, "sys_arg");
-	U(sysno, "sysno");
+	U(syscall, "sysno");
+	ev->syscall = syscall_from_json(ev->syscall);
+	/* recordings made before the record carried it come from x86_64 */
+	ev->page_shift = LEGACY_PAGE_SHIFT;
+	if (json_object_object_get_ex(raw, "page_shift", &x))
+		ev->page_shift = json_object_get_int(x);
 	if (json_object_object_get_ex(raw, "cmd_reached", &x))
 		ev->cmd_reached = json_object_get_int(x);
 	if (json_object_object_get_ex(raw, "comm", &x) && json_object_is_type(x, json_type_string))
@@ -450,14 +474,4 @@ bool report_gates_from_json(struct json_object *obj, struct gate_facts *g)
 	if (json_object_object_get_ex(obj, "evidence", &e) && json_object_object_get_ex(e, "gates", &x))
 		return gates_from_json(x, g);
 	return gates_from_json(NULL, g);
-}
-
-void report_explain(struct report *r)
-{
-	if (r->ev->kind == MRT_EV_FAILURE)
-		explain_failure(r->ev, r->have_ctx ? &r->ctx : NULL, r->have_gates ? &r->gates : NULL,
-				&r->v);
-	else
-		explain_event(r->ev, r->have_ctx ? &r->ctx : NULL, r->have_nccl ? &r->nccl : NULL,
-			      &r->v);
 }

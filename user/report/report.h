@@ -14,23 +14,56 @@
 #include "proc/ustack.h"
 #include "proc/gates.h"
 
+/* The context and NCCL data are pointed to, not copied: a consumer keeps
+ * them once per process and builds a report per record (they are tens of
+ * KiB). */
 struct report {
 	const struct mrt_event *ev; /* the kernel trail, or the user call alone */
 	const struct mrt_event *uev; /* the libibverbs call joined to ev, or NULL */
 	struct ustack_attr ua; /* where that call came from */
 	struct verdict v;
-	bool have_ctx; /* /proc was read while the process was alive */
-	struct proc_context ctx;
-	bool have_nccl;
-	struct nccl_info nccl;
+	const struct proc_context *ctx; /* what we know of the process, or NULL */
+	const struct nccl_info *nccl; /* NULL: no NCCL data */
 	const char *api; /* "ibv_reg_mr" / "ibv_reg_dmabuf_mr" / ... */
 	bool have_gates; /* MRT_EV_FAILURE: facts read at the failure */
 	struct gate_facts gates;
 };
 
-/* Explains r->ev into r->v with everything the report holds (context,
- * NCCL, gate facts): the one place output paths get their verdict from. */
-void report_explain(struct report *r);
+/* Fills r for a kernel record ev joined with the libibverbs call uev (NULL:
+ * none; ev == uev: the call alone) and what is known of the process (ctx,
+ * nccl may be NULL) and, for a MRT_EV_FAILURE record, the gate facts read at
+ * the failure (NULL: none), and explains it.  r->ua is cleared: the caller
+ * attributes the user stack.  The pointers must outlive r. */
+void report_explain(struct report *r, const struct mrt_event *ev, const struct mrt_event *uev,
+		    const struct proc_context *ctx, const struct nccl_info *nccl,
+		    const struct gate_facts *gates);
+
+/* The call a record is about: the libibverbs function when uev is known,
+ * else the kernel command or the mlock variant; NULL for other kinds. */
+const char *report_api(const struct mrt_event *ev, const struct mrt_event *uev);
+
+/* ---- repeats ------------------------------------------------------------------
+ * The first failure of a process with a given cause gets the full
+ * explanation; repeats (NCCL registering buffer after buffer, several ranks'
+ * proxy threads) get one line each, with their own numbers. */
+#define REPORT_REPEATS_MAX 256
+
+struct report_repeats {
+	int n;
+	struct {
+		unsigned int pid;
+		int cause;
+		unsigned long count;
+	} seen[REPORT_REPEATS_MAX];
+};
+
+/* Counts this (pid, cause) and returns which occurrence it is: 1 for the
+ * first.  When the table is full a new pair is not remembered and every one
+ * of its failures counts as a first (explained in full: nothing is lost). */
+unsigned long report_repeats_count(struct report_repeats *t, unsigned int pid, int cause);
+
+/* The one line for the nth (> 1) failure of a process with that cause. */
+void report_print_repeat(FILE *out, const struct report *r, unsigned long nth);
 
 /* Builds the JSON object for a report (docs/design.md section 6, docs/json.md).
  * The caller owns the result. */

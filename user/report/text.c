@@ -26,10 +26,10 @@ static void print_trail(FILE *out, const struct mrt_event *ev, int decisive)
 
 static void print_context(FILE *out, const struct report *r)
 {
-	const struct proc_context *c = &r->ctx;
+	const struct proc_context *c = r->ctx;
 	char chain[512], b1[32], b2[32];
 
-	if (!r->have_ctx) {
+	if (!c) {
 		fprintf(out, "  process: exited before /proc could be read\n");
 		return;
 	}
@@ -47,9 +47,9 @@ static void print_context(FILE *out, const struct report *r)
 	if (c->in_userns)
 		fprintf(out, ", in a user namespace");
 	fputc('\n', out);
-	if ((c->have & CTX_HAVE_LAUNCHERS) && c->n_launchers)
-		fprintf(out, "  launched by: %s\n",
-			proc_context_launcher_chain(c, chain, sizeof(chain)));
+	/* only recognized launchers are named: the chain may be empty */
+	if ((c->have & CTX_HAVE_LAUNCHERS) && *proc_context_launcher_chain(c, chain, sizeof(chain)))
+		fprintf(out, "  launched by: %s\n", chain);
 	if ((c->have & CTX_HAVE_VMPIN) && (c->have & CTX_HAVE_VMLCK))
 		fprintf(out, "  now: VmPin %s, VmLck %s\n", fmt_bytes(c->vm_pin, b1, sizeof(b1)),
 			fmt_bytes(c->vm_lck, b2, sizeof(b2)));
@@ -65,9 +65,15 @@ static void print_nccl(FILE *out, const struct nccl_info *n, const struct verdic
 	if (n->rank.rank >= 0)
 		fprintf(out, ", rank %ld (%s)", n->rank.rank, n->rank.rank_var);
 	fputc('\n', out);
-	for (int i = 0; i < n->settings.n; i++)
-		fprintf(out, "    %s=%s (%s)\n", n->settings.v[i].name, n->settings.v[i].value,
-			nccl_source_name(n->settings.v[i].source));
+	/* a live setting always has its source; a replayed record older than
+	 * "setting_sources" does not say it (NCCL_SRC_DEFAULT) */
+	for (int i = 0; i < n->settings.n; i++) {
+		const struct nccl_setting *s = &n->settings.v[i];
+		if (s->source == NCCL_SRC_DEFAULT)
+			fprintf(out, "    %s=%s\n", s->name, s->value);
+		else
+			fprintf(out, "    %s=%s (%s)\n", s->name, s->value, nccl_source_name(s->source));
+	}
 	if (n->estimate.host_max && v->has_memlock)
 		fprintf(out, "    estimated pinned host memory for NCCL's buffers: %s..%s "
 			     "(limit %s)\n",
@@ -105,8 +111,8 @@ void report_print_text(FILE *out, const struct report *r, bool verbose)
 		fprintf(out, "  note: this matches NCCL's dma-buf capability probe at init "
 			     "(fd -1, length 0); NCCL expects this error and continues.\n");
 	print_context(out, r);
-	if (r->have_nccl)
-		print_nccl(out, &r->nccl, &r->v);
+	if (r->nccl)
+		print_nccl(out, r->nccl, &r->v);
 	if (r->v.fixes.n)
 		fprintf(out, "  fix:\n");
 	for (int i = 0; i < r->v.fixes.n; i++)
@@ -114,5 +120,14 @@ void report_print_text(FILE *out, const struct report *r, bool verbose)
 			r->v.fixes.items[i].text);
 	if (verbose || r->v.cause == CAUSE_UNKNOWN)
 		print_trail(out, ev, r->v.decisive_step);
+	fflush(out);
+}
+
+void report_print_repeat(FILE *out, const struct report *r, unsigned long nth)
+{
+	const struct mrt_event *ev = r->ev;
+
+	fprintf(out, "again: pid %u tid %u %s (%s), #%lu of this cause: %s\n", ev->pid, ev->tid,
+		cause_name(r->v.cause), errno_name(r->v.err), nth, r->v.summary);
 	fflush(out);
 }

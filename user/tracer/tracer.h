@@ -1,110 +1,60 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* attach.h - which kernel sites mrtrace can watch on this kernel, by which
- * mechanism, and the honest report of what is not armed.
+/* tracer.h - which kernel sites mrtrace can watch on this kernel, by which
+ * mechanism, the honest report of what is not armed, and the one stream of
+ * events from all of them.
  *
- * Per site, in order of preference: fentry/fexit (cheapest, typed args),
- * kprobe/kretprobe, nothing.  Syscall tracepoints are a separate, costly
- * source (every syscall of every task slows down while one is enabled), so
- * they are armed only when asked, or when no registration site can be. */
-#ifndef MRTRACE_ATTACH_H
-#define MRTRACE_ATTACH_H
+ * Inside: facts.c (what the kernel has) -> plan.c (a mechanism per site,
+ * pure) -> loader.c (load and attach; a failure disarms one site) and
+ * uprobes.c (libibverbs copies, found as they appear); sites.c is the site
+ * table.  struct tracer is opaque: read it through the accessors below. */
+#ifndef MRTRACE_TRACER_H
+#define MRTRACE_TRACER_H
 
 #include <stdbool.h>
-#include <stdio.h>
-#include <json-c/json.h>
+#include <stddef.h>
 
-enum mech {
-	MECH_NONE = 0,
-	MECH_FENTRY, /* fentry/fexit (BPF trampoline) */
-	MECH_KPROBE, /* kprobe/kretprobe */
-	MECH_TRACEPOINT, /* static tracepoint */
-	MECH_UPROBE, /* uprobe on a user-space library */
-};
+#include "tracer/opts.h"
+#include "tracer/site.h"
 
-enum syscalls_policy {
-	SYSCALLS_AUTO = 0, /* only when no registration site is armed */
-	SYSCALLS_ON,
-	SYSCALLS_OFF,
-};
-
-struct tracer_opts {
-	int pid; /* 0: all processes */
-	int follow_pid; /* a process tree rooted here (-- CMD), 0: none */
-	const char *cgroup; /* cgroup v2 directory, NULL: none */
-	enum syscalls_policy syscalls;
-	bool verbose; /* libbpf's own messages */
-};
-
-#define SITE_REASON_MAX 256
-
-struct site_status {
-	const char *name; /* short id, stable: "umem_get" */
-	const char *func; /* kernel function or tracepoint */
-	const char *gives; /* the evidence it contributes */
-	bool opener; /* can open a registration trail */
-	const char *module; /* where it was found ("vmlinux", "ib_uverbs"), NULL if not */
-	enum mech mech; /* armed with, MECH_NONE if not */
-	char reason[SITE_REASON_MAX]; /* why not armed, or a note */
-};
-
-#define TRACER_MAX_SITES 40
-
-#include "tracer/uprobes.h"
-
-struct regpath_bpf;
-struct syscalls_bpf;
-struct ring_buffer;
-struct bpf_link;
-
-struct tracer {
-	struct regpath_bpf *reg;
-	struct syscalls_bpf *sys;
-	struct ring_buffer *rb;
-	int nsites;
-	struct site_status sites[TRACER_MAX_SITES];
-	int nlinks;
-	struct bpf_link *links[2 * TRACER_MAX_SITES];
-	bool reg_loaded, sys_loaded;
-	struct uprobes up; /* libibverbs */
-	int up_site; /* index of the libibverbs site */
-	char kernel[128];
-};
+struct tracer;
 
 typedef int (*tracer_event_fn)(void *cookie, void *data, size_t size);
 
-/* Decides per site, loads, attaches.  Returns 0 when at least one site is
- * armed, -1 (with a message on stderr) when nothing could be. */
-int tracer_open(struct tracer *t, const struct tracer_opts *o, tracer_event_fn fn,
-		void *cookie);
-/* Periodic work between polls: look for new libibverbs copies to attach.
- * Returns how many libraries were newly attached (the last entries of
- * t->up.libs). */
-int tracer_housekeeping(struct tracer *t);
-/* Adds a process to the watched tree (-- CMD) in every loaded object. */
-int tracer_watch_tgid(struct tracer *t, int tgid);
+/* Looks at the kernel, decides per site, loads, attaches; events go to fn.
+ * *out is set whenever it could be allocated (even on failure: the sites
+ * say what was tried) and is freed by tracer_close().  Returns 0 when at
+ * least one site is armed, -1 with a message in err otherwise. */
+int tracer_open(struct tracer **out, const struct tracer_opts *o, tracer_event_fn fn,
+		void *cookie, char *err, size_t errlen);
 void tracer_close(struct tracer *t);
 
-/* Counters summed over CPUs and objects (enum mrt_counter). */
-void tracer_counters(const struct tracer *t, unsigned long long out[]);
-
+/* The sites, in report order, as armed (or not, and why). */
+int tracer_site_count(const struct tracer *t);
+const struct tracer_site *tracer_site(const struct tracer *t, int i);
+bool tracer_site_armed(const struct tracer *t, const char *name);
 int tracer_armed_count(const struct tracer *t, bool openers_only);
-/* Points a BPF_MAP_TYPE_CGROUP_ARRAY at a cgroup v2 directory given as a
- * path or relative to the cgroup2 mount.  0, or -1 with a message in err. */
-int tracer_cgroup_filter(int map_fd, const char *cgroup, char *err, size_t errlen);
+const char *tracer_kernel(const struct tracer *t); /* uname -r */
 
-/* The filters every BPF object carries in .rodata (bpf/common.bpf.h). */
-#define TRACER_SET_FILTERS(rodata, o)                       \
-	do {                                                \
-		(rodata)->targ_tgid = (o)->pid;             \
-		(rodata)->filter_tgid_map = (o)->follow_pid != 0; \
-		(rodata)->filter_cgroup = (o)->cgroup != NULL; \
-	} while (0)
-const char *mech_name(enum mech m);
+/* Waits up to timeout_ms for events (and hands them to fn); consume takes
+ * what is there without waiting.  Events handled, or a negative errno. */
+int tracer_poll(struct tracer *t, int timeout_ms);
+int tracer_consume(struct tracer *t);
 
-/* The armed/unavailable report: text for people, JSON array for machines. */
-void tracer_print_sites(const struct tracer *t, FILE *out);
-struct json_object *tracer_sites_json(const struct tracer *t);
-/* What the unarmed sites mean for the verdicts, one paragraph. */
-void tracer_print_consequences(const struct tracer *t, FILE *out);
+/* Periodic work between polls: look for new libibverbs copies to attach.
+ * Returns how many libraries were newly attached: the last ones of
+ * tracer_lib(). */
+int tracer_housekeeping(struct tracer *t);
+struct tracer_lib {
+	const char *path; /* as attached (may be /proc/PID/root/...) */
+	int entry_points; /* attached in it */
+};
+int tracer_lib_count(const struct tracer *t);
+struct tracer_lib tracer_lib(const struct tracer *t, int i);
+
+/* Adds a process to the watched tree (-- CMD).  0, or -1. */
+int tracer_watch_tgid(struct tracer *t, int tgid);
+
+/* Counters (enum mrt_counter, MRT_CNT_MAX of them) summed over CPUs. */
+void tracer_counters(const struct tracer *t, unsigned long long out[]);
 
 #endif

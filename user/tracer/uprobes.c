@@ -24,10 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "tracer/tracer.h"
+#include "tracer/log.h"
+#include "tracer/site.h"
 #include "libibverbs.skel.h"
 
 #define SCAN_PERIOD_S 2.0
@@ -62,7 +62,7 @@ static double now_s(void)
 
 /* ---- ELF: symbol -> file offset ------------------------------------------- */
 
-uint64_t elf_symbol_file_offset(const char *path, const char *sym)
+uint64_t tracer_elf_symbol_offset(const char *path, const char *sym)
 {
 	uint64_t vaddr = 0, off = 0;
 	bool found_default = false;
@@ -143,15 +143,20 @@ static struct bpf_program *entry_prog(struct libibverbs_bpf *s, const char *sym)
 	return NULL;
 }
 
-static int attach_one(struct uprobes *u, struct bpf_program *p, const char *path, uint64_t off,
-		      bool ret)
+static int attach_one(struct tracer_uprobes *u, struct bpf_program *p, const char *path,
+		      uint64_t off, bool ret)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = ret);
 	struct bpf_link *l;
 
 	if (u->nlinks >= UPROBE_LINKS_MAX)
 		return -1;
+	/* a failure shows in the site's note ("no entry point could be attached") */
+	tracer_log_expect(true);
 	l = bpf_program__attach_uprobe_opts(p, -1, path, off, &o);
+	int e = errno;
+	tracer_log_expect(false);
+	errno = e;
 	if (!l)
 		return -1;
 	u->links[u->nlinks++] = l;
@@ -159,9 +164,9 @@ static int attach_one(struct uprobes *u, struct bpf_program *p, const char *path
 }
 
 /* Attach every entry point found in the library at `path`; returns how many. */
-static int attach_lib(struct uprobes *u, const char *path, const struct stat *st)
+static int attach_lib(struct tracer_uprobes *u, const char *path, const struct stat *st)
 {
-	struct uprobe_lib *lib;
+	struct tracer_uprobe_lib *lib;
 	int n = 0;
 
 	for (int i = 0; i < u->nlibs; i++)
@@ -171,7 +176,7 @@ static int attach_lib(struct uprobes *u, const char *path, const struct stat *st
 		return 0;
 	lib = &u->libs[u->nlibs];
 	for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++) {
-		uint64_t off = elf_symbol_file_offset(path, points[i].sym);
+		uint64_t off = tracer_elf_symbol_offset(path, points[i].sym);
 		if (!off)
 			continue;
 		if (points[i].ret_only) {
@@ -195,7 +200,7 @@ static int attach_lib(struct uprobes *u, const char *path, const struct stat *st
 	return n ? 1 : 0;
 }
 
-static int attach_path(struct uprobes *u, const char *path)
+static int attach_path(struct tracer_uprobes *u, const char *path)
 {
 	struct stat st;
 
@@ -205,7 +210,7 @@ static int attach_path(struct uprobes *u, const char *path)
 }
 
 /* libibverbs files in /proc/PID/maps, opened through the process's root. */
-static int scan_pid(struct uprobes *u, int pid)
+static int scan_pid(struct tracer_uprobes *u, int pid)
 {
 	char p[64], line[1024];
 	int added = 0;
@@ -248,7 +253,7 @@ static double first_seen(int pid, double now)
 	return now;
 }
 
-int uprobes_scan(struct uprobes *u)
+int tracer_uprobes_scan(struct tracer_uprobes *u)
 {
 	double now = now_s();
 	int added = 0;
@@ -277,61 +282,41 @@ int uprobes_scan(struct uprobes *u)
 	return added;
 }
 
-int uprobes_open(struct uprobes *u, const struct tracer_opts *o)
+void tracer_uprobes_start(struct tracer_uprobes *u, struct libibverbs_bpf *skel, int pid)
 {
-	memset(u, 0, sizeof(*u));
 	nseen = 0;
-	u->pid = o->pid;
-	u->skel = libibverbs_bpf__open();
-	if (!u->skel) {
-		snprintf(u->error, sizeof(u->error), "open: %s", strerror(errno));
-		return -1;
-	}
-	TRACER_SET_FILTERS(u->skel->rodata, o);
-	bpf_program__set_autoload(u->skel->progs.tp_fork_uprobes, o->follow_pid != 0);
-	int err = libibverbs_bpf__load(u->skel);
-	if (err) {
-		snprintf(u->error, sizeof(u->error), "BPF load failed: %s", strerror(-err));
-		libibverbs_bpf__destroy(u->skel);
-		u->skel = NULL;
-		return -1;
-	}
-	if (o->cgroup && tracer_cgroup_filter(bpf_map__fd(u->skel->maps.cgroup_filter), o->cgroup,
-					      u->error, sizeof(u->error)))
-		return -1;
-	if (o->follow_pid && !bpf_program__attach(u->skel->progs.tp_fork_uprobes)) {
-		snprintf(u->error, sizeof(u->error), "cannot follow forks: %s", strerror(errno));
-		return -1;
-	}
+	u->skel = skel;
+	u->pid = pid;
 	for (size_t i = 0; i < sizeof(default_libs) / sizeof(default_libs[0]); i++)
 		attach_path(u, default_libs[i]);
 	u->last_scan = -1e9;
 	u->last_full_scan = now_s();
-	uprobes_scan(u);
+	tracer_uprobes_scan(u);
 	if (!u->nlibs && !u->error[0])
 		snprintf(u->error, sizeof(u->error),
 			 "no libibverbs found yet (none installed here, none mapped by a watched "
 			 "process); rescanning every %.0f s",
 			 SCAN_PERIOD_S);
-	return 0;
 }
 
-int uprobes_events_fd(const struct uprobes *u)
+void tracer_uprobes_describe(const struct tracer_uprobes *u, struct tracer_site *s)
 {
-	return u->skel ? bpf_map__fd(u->skel->maps.events) : -1;
+	size_t off = 0, len = sizeof(s->note);
+	int funcs = 0;
+
+	for (int i = 0; i < u->nlibs; i++)
+		funcs += u->libs[i].nfuncs;
+	s->mech = funcs ? MECH_UPROBE : MECH_NONE;
+	s->note[0] = 0;
+	for (int i = 0; i < u->nlibs && off < len; i++)
+		if (u->libs[i].nfuncs)
+			off += snprintf(s->note + off, len - off, "%s%s (%d)", off ? ", " : "",
+					u->libs[i].path, u->libs[i].nfuncs);
+	if (!funcs)
+		snprintf(s->note, len, "%s", u->error);
 }
 
-int uprobes_watch_tgid(struct uprobes *u, int tgid)
-{
-	__u32 k = tgid;
-	__u8 one = 1;
-
-	if (!u->skel)
-		return 0;
-	return bpf_map_update_elem(bpf_map__fd(u->skel->maps.watched_tgids), &k, &one, 0);
-}
-
-void uprobes_close(struct uprobes *u)
+void tracer_uprobes_close(struct tracer_uprobes *u)
 {
 	for (int i = 0; i < u->nlinks; i++)
 		bpf_link__destroy(u->links[i]);

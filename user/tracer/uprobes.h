@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* uprobes.h - libibverbs uprobes: find every libibverbs a process maps
  * (also inside containers, through /proc/PID/root), resolve the entry points
- * in its ELF symbol table, attach, and keep looking for new ones. */
+ * in its ELF symbol table, attach, and keep looking for new ones.  The BPF
+ * object itself is loaded by loader.c, with the others. */
 #ifndef MRTRACE_UPROBES_H
 #define MRTRACE_UPROBES_H
 
@@ -9,43 +10,42 @@
 #include <stdint.h>
 
 struct libibverbs_bpf;
-struct ring_buffer;
 struct bpf_link;
+struct tracer_site;
 
 #define UPROBE_LIBS_MAX 32
 #define UPROBE_LINKS_MAX (UPROBE_LIBS_MAX * 8)
 
-struct uprobe_lib {
+struct tracer_uprobe_lib {
 	uint64_t dev, ino; /* the library file: one attach per inode */
 	char path[512]; /* as attached (may be /proc/PID/root/...) */
 	int nfuncs; /* entry points found and attached */
 };
 
-struct uprobes {
-	struct libibverbs_bpf *skel;
+struct tracer_uprobes {
+	struct libibverbs_bpf *skel; /* loaded; NULL: could not be */
 	int pid; /* 0: scan every process */
 	int nlibs;
-	struct uprobe_lib libs[UPROBE_LIBS_MAX];
+	struct tracer_uprobe_lib libs[UPROBE_LIBS_MAX];
 	int nlinks;
 	struct bpf_link *links[UPROBE_LINKS_MAX];
 	char error[200]; /* why nothing could be armed */
 	double last_scan, last_full_scan;
 };
 
-struct tracer_opts;
-
-/* Loads the object (filters as in opts).  0, or -1 with u->error set. */
-int uprobes_open(struct uprobes *u, const struct tracer_opts *o);
-/* Looks for libibverbs in the host's default location and in the maps of
- * the watched processes, attaching to each new inode.  Returns the number of
- * libraries newly attached, or -1. */
-int uprobes_scan(struct uprobes *u);
-int uprobes_events_fd(const struct uprobes *u);
-int uprobes_watch_tgid(struct uprobes *u, int tgid);
-void uprobes_close(struct uprobes *u);
+/* Takes a loaded object (owned from now on) and attaches to the host's
+ * libibverbs and to those the watched processes map. */
+void tracer_uprobes_start(struct tracer_uprobes *u, struct libibverbs_bpf *skel, int pid);
+/* Looks for libibverbs in the maps of the watched processes, attaching to
+ * each new inode.  Returns the number of libraries newly attached, or -1. */
+int tracer_uprobes_scan(struct tracer_uprobes *u);
+/* The libibverbs site as it stands: armed when an entry point is attached,
+ * the libraries (or why none) in the note. */
+void tracer_uprobes_describe(const struct tracer_uprobes *u, struct tracer_site *s);
+void tracer_uprobes_close(struct tracer_uprobes *u);
 
 /* Offset in the file of the default-version definition of `sym` (for
  * uprobes); 0 when absent.  Exposed for tests. */
-uint64_t elf_symbol_file_offset(const char *path, const char *sym);
+uint64_t tracer_elf_symbol_offset(const char *path, const char *sym);
 
 #endif

@@ -2,8 +2,10 @@
 /* watch.c - `mrtrace watch`: arm what this kernel allows, then explain every
  * failed registration (and failed mlock) as it happens.
  *
- * Ring buffer records are explained at once: /proc is read in the callback,
- * while the failing process most likely still exists. */
+ * Ring buffer records go through the correlator (correlate.h): a kernel
+ * record is joined with its libibverbs call, /proc is read once per process
+ * as its first record arrives (while it most likely still exists), and the
+ * explained reports come back to on_report(). */
 #include <argp.h>
 #include <errno.h>
 #include <signal.h>
@@ -14,12 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <bpf/libbpf.h>
-
 #include "tracer/tracer.h"
 #include "commands.h"
 #include "report/report.h"
-#include "proc/ustack.h"
+#include "watch/correlate.h"
+#include "watch/probes.h"
+#include "watch/service.h"
 
 struct watch_args {
 	int pid;
@@ -73,7 +75,8 @@ static const struct argp_option watch_opts[] = {
 	  "mlock/setrlimit syscall tracepoints (costly: every syscall slows while armed). "
 	  "auto = only when no registration site can be armed (default)", 0 },
 	{ "all", OPT_ALL, NULL, 0, "Also show harmless probes (NCCL's dma-buf probe)", 0 },
-	{ "debug-libbpf", OPT_DEBUG, NULL, 0, "Print libbpf's messages", 0 },
+	{ "debug-libbpf", OPT_DEBUG, NULL, 0,
+	  "Also print libbpf's debug messages (its warnings are printed anyway)", 0 },
 	{ 0 },
 };
 
@@ -132,44 +135,18 @@ static void on_signal(int sig)
 
 struct watch_state {
 	struct watch_args *a;
-	unsigned long events, harmless;
-	bool uprobes_armed; /* kernel events wait for their libibverbs call */
+	struct corr *corr; /* records -> reports (join, /proc cache, repeats) */
 	unsigned long long drops_reported;
 };
-
-static const char *api_of(const struct mrt_event *ev)
-{
-	switch (ev->kind) {
-	case MRT_EV_MLOCK_FAILURE:
-		return ev->sysno == 325 ? "mlock2" : ev->sysno == 151 ? "mlockall" : "mlock";
-	case MRT_EV_REG_FAILURE:
-		if (ev->opener == MRT_SITE_UVERBS_REG_DMABUF)
-			return "reg_dmabuf_mr";
-		return "reg_mr";
-	default: return NULL;
-	}
-}
 
 static FILE *out; /* records go here: stdout or -o FILE */
 
 static void print_json(struct json_object *o)
 {
+	service_stamp(o);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	fflush(out);
 }
-
-/* Kernel events wait briefly for the libibverbs call that caused them (the
- * uprobe's record arrives after the kernel's, at the library's return), so
- * the two are reported as one: same thread, kernel first. */
-#define PENDING_MAX 64
-#define PENDING_WAIT_S 0.3
-
-struct pending {
-	bool used;
-	double since;
-	struct mrt_event ev;
-};
-static struct pending pending[PENDING_MAX];
 
 static double mono_s(void)
 {
@@ -178,135 +155,25 @@ static double mono_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* In text mode, the first failure of a process with a given cause gets the
- * full explanation; repeats (NCCL registering buffer after buffer, several
- * ranks' proxy threads) get one line each, with their own numbers. */
-#define SEEN_CAUSES_MAX 64
-
-static void print_text_once(struct watch_state *w, const struct report *r)
+/* The correlator's sink: one explained report.  In text, a repeat of a
+ * process's cause is one line (nth > 1). */
+static void on_report(void *cookie, const struct report *r, unsigned long nth)
 {
-	static struct {
-		unsigned int pid;
-		int cause;
-		unsigned long count;
-	} seen[SEEN_CAUSES_MAX];
-	static int nseen;
-	const struct mrt_event *ev = r->ev;
+	struct watch_state *w = cookie;
 
-	for (int i = 0; i < nseen; i++)
-		if (seen[i].pid == ev->pid && seen[i].cause == (int)r->v.cause && !w->a->verbose) {
-			seen[i].count++;
-			fprintf(out, "again: pid %u tid %u %s (%s), #%lu of this cause: %s\n", ev->pid,
-				ev->tid, cause_name(r->v.cause), errno_name(r->v.err), seen[i].count,
-				r->v.summary);
-			fflush(out);
-			return;
-		}
-	if (nseen < SEEN_CAUSES_MAX) {
-		seen[nseen].pid = ev->pid;
-		seen[nseen].cause = r->v.cause;
-		seen[nseen].count = 1;
-		nseen++;
-	}
-	report_print_text(out, r, w->a->verbose);
-}
-
-/* The failing process may exit right after the failure: its /proc is read
- * as soon as its first record arrives and kept a few seconds, so a report
- * completed later (joined with the libibverbs call) still has it. */
-#define CTX_CACHE_MAX 16
-#define CTX_CACHE_TTL_S 10.0
-
-struct ctx_cache {
-	int pid;
-	double t;
-	bool have_nccl;
-	struct proc_context ctx;
-	struct nccl_info nccl;
-};
-static struct ctx_cache ctx_cache[CTX_CACHE_MAX];
-
-static struct ctx_cache *context_of(int pid)
-{
-	double now = mono_s();
-	struct ctx_cache *slot = &ctx_cache[0];
-
-	for (int i = 0; i < CTX_CACHE_MAX; i++) {
-		struct ctx_cache *c = &ctx_cache[i];
-		if (c->pid == pid && now - c->t < CTX_CACHE_TTL_S)
-			return c;
-		if (c->t < slot->t)
-			slot = c;
-	}
-	if (proc_context_read("/", pid, &slot->ctx))
-		return NULL;
-	slot->pid = pid;
-	slot->t = now;
-	slot->have_nccl = nccl_info_read("/", &slot->ctx, &slot->nccl) == 0;
-	return slot;
-}
-
-static void report_event(struct watch_state *w, const struct mrt_event *ev,
-			 const struct mrt_event *uev)
-{
-	static struct report r; /* large: keep off the stack */
-	struct ctx_cache *cc = context_of(ev->pid);
-
-	memset(&r, 0, sizeof(r));
-	r.ev = ev;
-	r.uev = uev;
-	r.api = uev ? api_name(uev->opener) : api_of(ev);
-	if (cc) {
-		r.have_ctx = true;
-		r.ctx = cc->ctx;
-		r.have_nccl = cc->have_nccl;
-		if (cc->have_nccl)
-			r.nccl = cc->nccl;
-	} else {
-		struct proc_context_event pe = {
-			.pid = ev->pid,
-			.have = CTX_HAVE_UID | CTX_HAVE_COMM | CTX_HAVE_CGROUP_ID |
-				(ev->ml.valid || ev->kind == MRT_EV_MLOCK_FAILURE ? CTX_HAVE_MEMLOCK : 0),
-			.uid = ev->uid,
-			.memlock_cur = ev->ml.limit_cur,
-			.cgroup_id = ev->cgroup_id,
-		};
-		snprintf(pe.comm, sizeof(pe.comm), "%s", ev->comm);
-		proc_context_from_event("/", &pe, &r.ctx);
-		r.have_ctx = true;
-	}
-	if (uev)
-		ustack_attribute(uev->pid, (const uint64_t *)uev->ustack,
-				 uev->nustack < MRT_USTACK_MAX ? (int)uev->nustack : MRT_USTACK_MAX,
-				 &r.ua);
-	explain_event(ev, &r.ctx, r.have_nccl ? &r.nccl : NULL, &r.v);
-	if (r.v.harmless) {
-		w->harmless++;
-		if (!w->a->all && !w->a->json)
-			return;
-	}
-	w->events++;
+	service_report(r);
 	if (w->a->json) {
-		struct json_object *o = report_to_json(&r);
-		if (r.v.harmless)
+		struct json_object *o = report_to_json(r);
+		if (r->v.harmless && r->ev->kind != MRT_EV_FAILURE)
 			json_object_object_add(o, "event", json_object_new_string("nccl_probe"));
+		service_annotate(o, r);
 		print_json(o);
 		json_object_put(o);
+	} else if (nth > 1) {
+		report_print_repeat(out, r, nth);
 	} else {
-		print_text_once(w, &r);
+		report_print_text(out, r, w->a->verbose);
 	}
-}
-
-/* Report kernel events whose user call did not come (or cannot come). */
-static void flush_pending(struct watch_state *w, bool all)
-{
-	double now = mono_s();
-
-	for (int i = 0; i < PENDING_MAX; i++)
-		if (pending[i].used && (all || now - pending[i].since >= PENDING_WAIT_S)) {
-			pending[i].used = false;
-			report_event(w, &pending[i].ev, NULL);
-		}
 }
 
 static void print_rlimit(const struct mrt_event *ev)
@@ -333,40 +200,13 @@ static int on_event(void *cookie, void *data, size_t size)
 
 	if (size < sizeof(*ev))
 		return 0;
-	switch (ev->kind) {
-	case MRT_EV_RLIMIT_SET:
+	if (ev->kind == MRT_EV_RLIMIT_SET) {
 		if (w->a->json)
 			print_rlimit(ev);
 		return 0;
-	case MRT_EV_USER_CALL:
-		for (int i = 0; i < PENDING_MAX; i++)
-			if (pending[i].used && pending[i].ev.tid == ev->tid &&
-			    pending[i].ev.ts_ns <= ev->ts_ns) {
-				pending[i].used = false;
-				report_event(w, &pending[i].ev, ev);
-				return 0;
-			}
-		/* no kernel trail: kernel sites unarmed, or refused in libibverbs */
-		report_event(w, ev, ev);
-		return 0;
-	case MRT_EV_REG_FAILURE:
-		context_of(ev->pid); /* now, while the process is most likely alive */
-		if (w->uprobes_armed) {
-			for (int i = 0; i < PENDING_MAX; i++)
-				if (!pending[i].used) {
-					pending[i].used = true;
-					pending[i].since = mono_s();
-					pending[i].ev = *ev;
-					return 0;
-				}
-			flush_pending(w, true);
-		}
-		report_event(w, ev, NULL);
-		return 0;
-	default:
-		report_event(w, ev, NULL);
-		return 0;
 	}
+	corr_push(w->corr, ev);
+	return 0;
 }
 
 /* Fork the command now, stopped on a pipe, so its pid can be put in the
@@ -400,7 +240,7 @@ static void print_start(const struct tracer *t, const struct watch_args *a, pid_
 	if (a->json) {
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "event", json_object_new_string("start"));
-		json_object_object_add(o, "kernel", json_object_new_string(t->kernel));
+		json_object_object_add(o, "kernel", json_object_new_string(tracer_kernel(t)));
 		json_object_object_add(o, "armed_sites", json_object_new_int(tracer_armed_count(t, false)));
 		json_object_object_add(o, "registration_path_armed",
 				       json_object_new_boolean(tracer_armed_count(t, true) > 0));
@@ -408,16 +248,16 @@ static void print_start(const struct tracer *t, const struct watch_args *a, pid_
 			json_object_object_add(o, "pid", json_object_new_int(a->pid));
 		if (child > 0)
 			json_object_object_add(o, "command_pid", json_object_new_int(child));
-		json_object_object_add(o, "sites", tracer_sites_json(t));
+		json_object_object_add(o, "sites", watch_sites_json(t));
 		print_json(o);
 		json_object_put(o);
 	}
 	FILE *h = stderr;
-	fprintf(h, "mrtrace: kernel %s, %d of %d sites armed\n", t->kernel,
-		tracer_armed_count(t, false), t->nsites);
+	fprintf(h, "mrtrace: kernel %s, %d of %d sites armed\n", tracer_kernel(t),
+		tracer_armed_count(t, false), tracer_site_count(t));
 	if (!a->json || a->verbose)
-		tracer_print_sites(t, h);
-	tracer_print_consequences(t, h);
+		watch_print_sites(t, h);
+	watch_print_consequences(t, h);
 	fprintf(h, "mrtrace: watching%s%s... (Ctrl-C to stop)\n",
 		a->pid ? " one process" : child > 0 ? " the command" : " all processes",
 		a->cgroup ? " in the cgroup" : "");
@@ -427,15 +267,15 @@ static void print_start(const struct tracer *t, const struct watch_args *a, pid_
 /* A libibverbs copy found after start (a container's, a conda env's). */
 static void report_new_libs(const struct tracer *t, const struct watch_state *w, int added)
 {
-	for (int i = t->up.nlibs - added; added > 0 && i < t->up.nlibs; i++) {
-		const struct uprobe_lib *l = &t->up.libs[i];
-		fprintf(stderr, "mrtrace: libibverbs at %s: %d entry points attached\n", l->path,
-			l->nfuncs);
+	for (int i = tracer_lib_count(t) - added; added > 0 && i < tracer_lib_count(t); i++) {
+		struct tracer_lib l = tracer_lib(t, i);
+		fprintf(stderr, "mrtrace: libibverbs at %s: %d entry points attached\n", l.path,
+			l.entry_points);
 		if (w->a->json) {
 			struct json_object *o = json_object_new_object();
 			json_object_object_add(o, "event", json_object_new_string("library_attached"));
-			json_object_object_add(o, "path", json_object_new_string(l->path));
-			json_object_object_add(o, "entry_points", json_object_new_int(l->nfuncs));
+			json_object_object_add(o, "path", json_object_new_string(l.path));
+			json_object_object_add(o, "entry_points", json_object_new_int(l.entry_points));
 			print_json(o);
 			json_object_put(o);
 		}
@@ -464,40 +304,57 @@ static void warn_drops(const struct tracer *t, struct watch_state *w)
 static void print_stop(const struct tracer *t, const struct watch_state *w, double secs)
 {
 	unsigned long long c[MRT_CNT_MAX];
+	const struct corr_stats *cs = corr_stats(w->corr);
 
 	tracer_counters(t, c);
 	if (w->a->json) {
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "event", json_object_new_string("stop"));
 		json_object_object_add(o, "duration_s", json_object_new_double(secs));
-		json_object_object_add(o, "reported", json_object_new_uint64(w->events));
-		json_object_object_add(o, "harmless_probes", json_object_new_uint64(w->harmless));
+		json_object_object_add(o, "reported", json_object_new_uint64(cs->reported));
+		json_object_object_add(o, "harmless_probes", json_object_new_uint64(cs->harmless));
 		json_object_object_add(o, "kernel_events", json_object_new_uint64(c[MRT_CNT_EVENTS]));
 		json_object_object_add(o, "drops", json_object_new_uint64(c[MRT_CNT_DROPS]));
 		json_object_object_add(o, "trail_overflows",
 				       json_object_new_uint64(c[MRT_CNT_TRAIL_OVERFLOW]));
 		json_object_object_add(o, "context_map_full", json_object_new_uint64(c[MRT_CNT_CTX_FULL]));
 		json_object_object_add(o, "registrations_seen", json_object_new_uint64(c[MRT_CNT_REGS]));
+		json_object_object_add(o, "join_table_full", json_object_new_uint64(cs->flushed_early));
 		print_json(o);
 		json_object_put(o);
 	}
 	fprintf(stderr,
 		"mrtrace: stopped after %.1f s: %lu reported, %llu registrations seen, "
 		"%llu lost (ring buffer full), %llu untracked (context map full)\n",
-		secs, w->events, c[MRT_CNT_REGS], c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL]);
+		secs, cs->reported, c[MRT_CNT_REGS], c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL]);
+	if (cs->flushed_early)
+		fprintf(stderr, "mrtrace: %lu kernel records reported before their libibverbs call "
+				"could join them (%d were already waiting)\n",
+			cs->flushed_early, CORR_PENDING_MAX);
 }
 
+/* The tracer's notes and libbpf's messages (already filtered by it). */
+static void tracer_said(void *cookie, enum tracer_msg kind, const char *text)
+{
+	(void)cookie;
+	if (kind == TRACER_MSG_NOTE)
+		fprintf(stderr, "mrtrace: %s\n", text);
+	else
+		fputs(text, stderr);
+}
 
 int cmd_watch(int argc, char **argv)
 {
 	struct watch_args a = { 0 };
-	struct argp argp = { watch_opts, watch_parse, "[-- COMMAND [ARGS...]]", watch_doc, 0, 0, 0 };
-	struct tracer t;
+	struct argp argp = { watch_opts, watch_parse, "[-- COMMAND [ARGS...]]", watch_doc,
+			     service_argp_children, 0, 0 };
+	struct tracer *t;
 	struct watch_state w = { .a = &a };
+	char why[256];
 	int release_fd = -1, status = 0, ret = 0;
 	pid_t child = 0;
 
-	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
+	if (service_args(&argp, &argc, &argv) || argp_parse(&argp, argc, argv, 0, NULL, &a))
 		return 2;
 	out = stdout;
 	if (a.output && !(out = fopen(a.output, "w"))) {
@@ -519,14 +376,17 @@ int cmd_watch(int argc, char **argv)
 	struct tracer_opts o = {
 		.pid = a.pid,
 		.follow_pid = child,
-		.cgroup = a.cgroup,
+		.cgroup = service_cgroup(a.cgroup),
 		.syscalls = a.syscalls,
-		.verbose = a.libbpf_debug,
+		.debug_libbpf = a.libbpf_debug,
+		.msg = tracer_said,
 	};
-	if (tracer_open(&t, &o, on_event, &w)) {
-		if (a.list_probes)
-			tracer_print_sites(&t, stdout);
-		tracer_close(&t);
+	if (tracer_open(&t, &o, on_event, &w, why, sizeof(why))) {
+		fprintf(stderr, "mrtrace: %s\n", why);
+		service_arm_failed(t);
+		if (a.list_probes && t)
+			watch_print_sites(t, stdout);
+		tracer_close(t);
 		if (child > 0) {
 			close(release_fd); /* the child exits 127 without running */
 			waitpid(child, NULL, 0);
@@ -535,23 +395,42 @@ int cmd_watch(int argc, char **argv)
 	}
 	if (a.list_probes) {
 		if (a.json) {
-			struct json_object *s = tracer_sites_json(&t);
+			struct json_object *s = watch_sites_json(t);
 			print_json(s);
 			json_object_put(s);
 		} else {
-			printf("kernel %s: %d of %d sites armed\n", t.kernel,
-			       tracer_armed_count(&t, false), t.nsites);
-			tracer_print_sites(&t, stdout);
-			tracer_print_consequences(&t, stdout);
+			printf("kernel %s: %d of %d sites armed\n", tracer_kernel(t),
+			       tracer_armed_count(t, false), tracer_site_count(t));
+			watch_print_sites(t, stdout);
+			watch_print_consequences(t, stdout);
 		}
-		tracer_close(&t);
+		tracer_close(t);
 		return 0;
 	}
-	if (child > 0 && tracer_watch_tgid(&t, child)) {
+	if (child > 0 && tracer_watch_tgid(t, child)) {
 		fprintf(stderr, "mrtrace watch: cannot add pid %d to the filter\n", child);
-		tracer_close(&t);
+		tracer_close(t);
 		close(release_fd);
 		waitpid(child, NULL, 0);
+		return 1;
+	}
+	struct corr_ops ops;
+	struct corr_config cc = {
+		.dedupe = !a.json && !a.verbose, /* -v: every failure in full */
+		.keep_harmless = a.all || a.json, /* JSON marks them nccl_probe */
+		.cgroup_root = service_root(),
+	};
+	corr_live_ops(&ops);
+	corr_live_set_root(service_root());
+	ops.sink = on_report;
+	ops.arg = &w;
+	if (!(w.corr = corr_new(&ops, &cc))) {
+		fprintf(stderr, "mrtrace watch: out of memory\n");
+		tracer_close(t);
+		if (child > 0) {
+			close(release_fd);
+			waitpid(child, NULL, 0);
+		}
 		return 1;
 	}
 
@@ -559,7 +438,8 @@ int cmd_watch(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	print_start(&t, &a, child);
+	service_armed(t);
+	print_start(t, &a, child);
 	if (child > 0) {
 		if (write(release_fd, "g", 1) != 1)
 			fprintf(stderr, "mrtrace watch: cannot release the command\n");
@@ -569,11 +449,12 @@ int cmd_watch(int argc, char **argv)
 	double t0 = mono_s();
 	bool child_done = false;
 	while (!stop) {
-		w.uprobes_armed = t.sites[t.up_site].mech == MECH_UPROBE;
-		int err = ring_buffer__poll(t.rb, 100);
-		flush_pending(&w, false);
-		report_new_libs(&t, &w, tracer_housekeeping(&t));
-		warn_drops(&t, &w);
+		corr_set_join(w.corr, tracer_site_armed(t, "libibverbs"));
+		int err = tracer_poll(t, 100);
+		corr_tick(w.corr);
+		report_new_libs(t, &w, tracer_housekeeping(t));
+		warn_drops(t, &w);
+		service_tick(t);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "mrtrace watch: polling the ring buffer: %s\n", strerror(-err));
 			ret = 1;
@@ -585,19 +466,21 @@ int cmd_watch(int argc, char **argv)
 			child_done = true;
 		if (child_done) {
 			/* let the last events arrive: they were emitted before the exit */
-			ring_buffer__consume(t.rb);
+			tracer_consume(t);
 			break;
 		}
 		if (a.pid && kill(a.pid, 0) && errno == ESRCH) {
-			ring_buffer__consume(t.rb);
+			tracer_consume(t);
 			fprintf(stderr, "mrtrace watch: process %d exited\n", a.pid);
 			break;
 		}
 	}
-	ring_buffer__consume(t.rb);
-	flush_pending(&w, true);
-	print_stop(&t, &w, mono_s() - t0);
-	tracer_close(&t);
+	tracer_consume(t);
+	corr_flush(w.corr);
+	print_stop(t, &w, mono_s() - t0);
+	service_stopped(t);
+	corr_free(w.corr);
+	tracer_close(t);
 	if (child > 0) {
 		if (!child_done) {
 			/* stopped by signal or -d: leave the command running, as strace -p

@@ -8,7 +8,16 @@
 
 note "kernel $(uname -r), $(nproc) vCPUs, $(awk '/MemTotal/ { print $2 }' /proc/meminfo) kB, up $(cut -d' ' -f1 /proc/uptime)s"
 
-kernel_is_requested() { case $(uname -r) in "$VM_KERNEL".*) ;; *) echo "uname -r $(uname -r), wanted $VM_KERNEL"; return 1 ;; esac; }
+# VM_KERNEL is what was asked for (6.12, newest, a package), VM_KVER what
+# tools/fetch-kernel.sh resolved it to.
+kernel_is_requested() {
+	local r
+	r=$(uname -r)
+	[ "$r" = "${VM_KVER:-$r}" ] || { echo "uname -r $r, fetched $VM_KVER"; return 1; }
+	case $VM_KERNEL in
+	[0-9]*) case $r in "$VM_KERNEL".*) ;; *) echo "uname -r $r, wanted $VM_KERNEL"; return 1 ;; esac ;;
+	esac
+}
 check kernel "kernel_is_requested"
 
 # Same paths as the host: this very file, read through the 9p root.

@@ -153,7 +153,7 @@ if [ -c /dev/udmabuf ]; then
 	check udmabuf_EOPNOTSUPP expect udmabuf_EOPNOTSUPP 1 \
 		'mr(0).dmabuf_fd >= 0 and mr(0).errno_name == "EOPNOTSUPP"' $M --mem udmabuf
 else
-	note "no /dev/udmabuf on $(uname -r): --mem udmabuf not checked"
+	skip_check udmabuf_EOPNOTSUPP "no /dev/udmabuf on $(uname -r) (CONFIG_UDMABUF off)"
 fi
 
 # ---- setup failures: exit 2 with one sentence ---------------------------------

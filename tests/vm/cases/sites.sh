@@ -21,6 +21,10 @@ jq_true gup_only_when_needed "$start" '.sites[] | select(.site=="pin_gup") | (.a
 jq_true migrate_tracepoint_armed "$start" '.sites[] | select(.site=="migrate") | .armed and .mechanism=="tracepoint"'
 # the sites behind the replay-only causes (IOVA, DMA map, dma-buf) attach here too
 for site in iova dma_map dmabuf_get dmabuf_attach dmabuf_pin dmabuf_map; do
+	if [ $site = dmabuf_get ] && kernel_older_than 5.12; then
+		skip_check dmabuf_get_armed "no ib_umem_dmabuf_get (dma-buf MRs) before 5.12 on $(uname -r)"
+		continue
+	fi
 	jq_true "${site}_armed" "$start" ".sites[] | select(.site==\"$site\") | .armed"
 done
 
@@ -59,7 +63,7 @@ if [ -c /dev/udmabuf ]; then
 	ev=$(mrt_event "$PROBE_PID" | head -1)
 	jq_true dmabuf_attrs "$ev" ".evidence.dmabuf_fd >= 0 and .evidence.dmabuf_length == 65536 and .harmless == false"
 else
-	note "no /dev/udmabuf on $(uname -r): dma-buf on rxe checked with fd -1 only"
+	skip_check dmabuf "no /dev/udmabuf on $(uname -r) (CONFIG_UDMABUF off): dma-buf on rxe checked with fd -1 only"
 fi
 
 # NCCL's init probe: ibv_reg_dmabuf_mr(pd, 0, 0, 0, fd=-1, 0).  NCCL expects

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* failure_sites.bpf.h - the sites that join a trail only when they fail
+ * (rdma cgroup, uobject allocation, scatterlist, DMA mapping, IOVA, dma-buf),
+ * fexit and kretprobe flavours; included by regpath.bpf.c (the programs
+ * share its per-thread trail map). */
+#ifndef MRTRACE_FAILURE_SITES_BPF_H
+#define MRTRACE_FAILURE_SITES_BPF_H
+
+/* ---- rdma cgroup and uobject allocation -------------------------------------
+ * The rdma controller's hca_object limit fails the uobject allocation with
+ * EAGAIN before the driver is called. */
+SEC("fexit/ib_rdmacg_try_charge")
+int BPF_PROG(fexit_rdmacg, void *cg_obj, void *device, int index, int ret)
+{
+	struct mrt_ctx *c;
+
+	if (ret >= 0)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_RDMACG_CHARGE, ret, index, 0, 0);
+	return 0;
+}
+
+SEC("fexit/rdma_alloc_begin_uobject")
+int BPF_PROG(fexit_uobj_alloc, void *obj, void *attrs, void *ret)
+{
+	struct mrt_ctx *c = ctx_get();
+	long r = ptr_ret(ret);
+
+	if (c && r)
+		step_add(c, MRT_SITE_UOBJ_ALLOC, (int)r, 0, 0, 0);
+	return 0;
+}
+
+/* ---- sg table, DMA mapping, IOVA ----------------------------------------------
+ * Only failures are recorded: successful maps carry no explanation. */
+SEC("fexit/sg_alloc_append_table_from_pages")
+int BPF_PROG(fexit_sg_alloc, void *sgt, void *pages, unsigned int n_pages, unsigned int offset,
+	     unsigned long size, unsigned int max_segment, unsigned int left_pages, gfp_t gfp,
+	     int ret)
+{
+	struct mrt_ctx *c;
+
+	if (ret >= 0)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_SG_ALLOC, ret, n_pages, size, 0);
+	return 0;
+}
+
+SEC("fexit/dma_map_sgtable")
+int BPF_PROG(fexit_dma_map, void *dev, struct sg_table *sgt, int dir, unsigned long attrs, int ret)
+{
+	struct mrt_ctx *c;
+
+	if (ret >= 0)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_DMA_MAP, ret, BPF_CORE_READ(sgt, orig_nents), 0, 0);
+	return 0;
+}
+
+/* alloc_iova_fast returns 0 when no IOVA range fits; with flush_rcache true
+ * that is the last attempt (the caches were flushed): the space is full. */
+SEC("fexit/alloc_iova_fast")
+int BPF_PROG(fexit_iova, void *iovad, unsigned long size, unsigned long limit_pfn,
+	     bool flush_rcache, unsigned long ret)
+{
+	struct mrt_ctx *c;
+
+	if (ret)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_IOVA_ALLOC, -12 /* ENOMEM */, size, limit_pfn, flush_rcache);
+	return 0;
+}
+
+/* ---- dma-buf ----------------------------------------------------------------- */
+SEC("fexit/ib_umem_dmabuf_get")
+int BPF_PROG(fexit_umem_dmabuf, void *device, unsigned long offset, size_t size, int fd,
+	     int access, void *ops, void *ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (!c)
+		return 0;
+	c->ev.dmabuf_fd = fd;
+	step_add(c, MRT_SITE_DMABUF_GET, (int)ptr_ret(ret), offset, size, access);
+	return 0;
+}
+
+SEC("fexit/dma_buf_dynamic_attach")
+int BPF_PROG(fexit_dmabuf_attach, struct dma_buf *dmabuf, void *dev, void *importer_ops,
+	     void *importer_priv, void *ret)
+{
+	struct mrt_ctx *c;
+	long r = ptr_ret(ret);
+
+	if (!r)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_DMABUF_ATTACH, (int)r, BPF_CORE_READ(dmabuf, size), 0, 0);
+	return 0;
+}
+
+SEC("fexit/dma_buf_pin")
+int BPF_PROG(fexit_dmabuf_pin, void *attach, int ret)
+{
+	struct mrt_ctx *c;
+
+	if (!ret)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_DMABUF_PIN, ret, 0, 0, 0);
+	return 0;
+}
+
+SEC("fexit/dma_buf_map_attachment")
+int BPF_PROG(fexit_dmabuf_map, void *attach, int dir, void *ret)
+{
+	struct mrt_ctx *c;
+	long r = ptr_ret(ret);
+
+	if (!r)
+		return 0;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_DMABUF_MAP, (int)r, 0, 0, 0);
+	return 0;
+}
+
+/* ---- kretprobe flavours of the failure-only sites ---------------------------
+ * Where trampolines are refused for a function (too many arguments on older
+ * kernels, ftrace conflicts), the return value alone still tells that the
+ * site failed; site-specific arguments are then recorded as 0. */
+static __always_inline void ret_int_step(__u16 site, long ret)
+{
+	struct mrt_ctx *c;
+
+	if (ret >= 0)
+		return;
+	c = ctx_get();
+	if (c)
+		step_add(c, site, (int)ret, 0, 0, 0);
+}
+
+SEC("kretprobe/ib_rdmacg_try_charge")
+int BPF_KRETPROBE(kretprobe_rdmacg, int ret)
+{
+	ret_int_step(MRT_SITE_RDMACG_CHARGE, ret);
+	return 0;
+}
+
+SEC("kretprobe/rdma_alloc_begin_uobject")
+int BPF_KRETPROBE(kretprobe_uobj_alloc, void *ret)
+{
+	ret_int_step(MRT_SITE_UOBJ_ALLOC, ptr_ret(ret));
+	return 0;
+}
+
+SEC("kretprobe/sg_alloc_append_table_from_pages")
+int BPF_KRETPROBE(kretprobe_sg_alloc, int ret)
+{
+	ret_int_step(MRT_SITE_SG_ALLOC, ret);
+	return 0;
+}
+
+SEC("kretprobe/dma_map_sgtable")
+int BPF_KRETPROBE(kretprobe_dma_map, int ret)
+{
+	ret_int_step(MRT_SITE_DMA_MAP, ret);
+	return 0;
+}
+
+SEC("kretprobe/ib_umem_dmabuf_get")
+int BPF_KRETPROBE(kretprobe_umem_dmabuf, void *ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		step_add(c, MRT_SITE_DMABUF_GET, (int)ptr_ret(ret), 0, 0, 0);
+	return 0;
+}
+
+SEC("kretprobe/dma_buf_dynamic_attach")
+int BPF_KRETPROBE(kretprobe_dmabuf_attach, void *ret)
+{
+	ret_int_step(MRT_SITE_DMABUF_ATTACH, ptr_ret(ret));
+	return 0;
+}
+
+SEC("kretprobe/dma_buf_pin")
+int BPF_KRETPROBE(kretprobe_dmabuf_pin, int ret)
+{
+	ret_int_step(MRT_SITE_DMABUF_PIN, ret);
+	return 0;
+}
+
+SEC("kretprobe/dma_buf_map_attachment")
+int BPF_KRETPROBE(kretprobe_dmabuf_map, void *ret)
+{
+	ret_int_step(MRT_SITE_DMABUF_MAP, ptr_ret(ret));
+	return 0;
+}
+
+#endif

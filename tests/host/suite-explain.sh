@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/host/suite-explain.sh - `mrtrace explain` on recorded records: every
+# trail fixture (one file each, and all of them as JSON Lines on stdin)
+# re-explains to the cause in its file name; lines that are not failures are
+# skipped and counted; a malformed line is named by its line number and the
+# run exits 2; a file of start/stop lines exits 0; and a record written by
+# `mrtrace watch --json` on this host a moment ago explains again the same
+# way.  Ends with "explain: N passed, N failed".
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+MRTRACE=$TOP/build/mrtrace
+MLOCKER=$TOP/build/tests/helpers/mlocker
+TRAILS=$TOP/tests/fixtures/trails
+OUT=$TOP/build/host-tests/explain
+rm -rf "$OUT"; mkdir -p "$OUT"
+PASS=0 FAIL=0
+ok() { PASS=$((PASS + 1)); echo "ok $1"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
+check() { # check NAME CMD...
+	local n=$1; shift
+	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
+}
+for b in "$MRTRACE" "$MLOCKER"; do
+	[ -x "$b" ] || { echo "missing $b: run 'make host'"; echo "explain: 0 passed, 1 failed"; exit 1; }
+done
+command -v jq >/dev/null || { echo "needs jq"; echo "explain: 0 passed, 1 failed"; exit 1; }
+cause_of() { basename "$1" | cut -d. -f1; }
+
+# ---- the command line ------------------------------------------------------
+check help_teaches sh -c "'$MRTRACE' explain --help | grep -q 'mrtrace explain events.jsonl'"
+check help_says_not_rederived sh -c "'$MRTRACE' explain --help | grep -q 'Not derived again'"
+check main_help_lists_explain sh -c "'$MRTRACE' --help | grep -q '^  explain '"
+check no_file_exit2 sh -c "'$MRTRACE' explain 2>/dev/null; [ \$? = 2 ]"
+check missing_file_exit2 sh -c "'$MRTRACE' explain '$OUT/nope.jsonl' 2>&1 | grep -q 'cannot read' &&
+	{ '$MRTRACE' explain '$OUT/nope.jsonl' 2>/dev/null; [ \$? = 2 ]; }"
+
+# ---- every fixture, one file at a time -------------------------------------
+n=0 wrong=""
+for f in "$TRAILS"/*.json; do
+	n=$((n + 1))
+	got=$("$MRTRACE" explain --all --json "$f" 2>"$OUT/one.err")
+	rc=$?
+	c=$(printf '%s\n' "$got" | jq -r .cause)
+	[ "$rc" = 0 ] && [ "$c" = "$(cause_of "$f")" ] || wrong="$wrong $(basename "$f"):$c:rc$rc"
+done
+[ -z "$wrong" ] && ok "fixtures_reexplained_$n" || bad fixtures_reexplained "$wrong"
+# text: the cause line, the process's setting carried into the fixes
+f=$TRAILS/memlock_limit.rootnocap.6.12.json
+"$MRTRACE" explain "$f" > "$OUT/rootnocap.txt" 2> "$OUT/rootnocap.err"
+check text_cause grep -q '^  cause: memlock_limit$' "$OUT/rootnocap.txt"
+check text_setting_carried grep -q '^  runs as: shell$' "$OUT/rootnocap.txt"
+check text_launchers_carried grep -q 'launched by: bash(397) <- bash(226) <- bash(1)' "$OUT/rootnocap.txt"
+check text_fix_for_shell grep -q 'limits.d/99-memlock.conf' "$OUT/rootnocap.txt"
+check text_tally grep -q '1 explained, 0 skipped, 0 malformed' "$OUT/rootnocap.err"
+
+# ---- all fixtures as JSON Lines on stdin ------------------------------------
+for f in "$TRAILS"/*.json; do jq -c . "$f"; done > "$OUT/all.jsonl"
+"$MRTRACE" explain --all --json - < "$OUT/all.jsonl" > "$OUT/all.out" 2> "$OUT/all.err"
+rc=$?
+check stdin_exit0 test "$rc" = 0
+want=$(for f in "$TRAILS"/*.json; do cause_of "$f"; done)
+check stdin_every_cause_in_order test "$(jq -r .cause "$OUT/all.out")" = "$want"
+# without --all, NCCL's probes are skipped and counted
+nprobe=$(grep -c '"event":"nccl_probe"' "$OUT/all.jsonl")
+"$MRTRACE" explain --json - < "$OUT/all.jsonl" > "$OUT/noall.out" 2> "$OUT/noall.err"
+check probes_skipped test "$(wc -l < "$OUT/noall.out")" = "$(( $(wc -l < "$OUT/all.jsonl") - nprobe ))"
+check probes_counted grep -q "skipped (nccl_probe $nprobe)" "$OUT/noall.err"
+# the re-explained records explain again the same way
+"$MRTRACE" explain --all --json "$OUT/all.out" > "$OUT/again.out" 2>/dev/null
+check reexplain_idempotent test "$(jq -c '[.cause, .fixes, .summary]' "$OUT/again.out")" = \
+	"$(jq -c '[.cause, .fixes, .summary]' "$OUT/all.out")"
+
+# ---- text: the first failure of a process and cause in full, repeats in a line
+f=$TRAILS/memlock_limit.nobody64k.6.12.json
+{ jq -c . "$f"; jq -c . "$f"; } > "$OUT/twice.jsonl"
+"$MRTRACE" explain "$OUT/twice.jsonl" > "$OUT/twice.txt" 2>/dev/null
+check repeat_one_line test "$(grep -c '^registration failed' "$OUT/twice.txt"):$(grep -c '^again: pid 332 .*#2 of this cause' "$OUT/twice.txt")" = 1:1
+"$MRTRACE" explain -v "$OUT/twice.jsonl" > "$OUT/twice-v.txt" 2>/dev/null
+check verbose_all_in_full test "$(grep -c '^registration failed' "$OUT/twice-v.txt"):$(grep -c 'kernel trail' "$OUT/twice-v.txt")" = 2:2
+
+# ---- a malformed line: its number, the rest explained, exit 2 ---------------
+{
+	jq -c . "$TRAILS/memlock_zero.nobody0.6.12.json"
+	echo '{"event":"reg_failure","pid":12,'
+	jq -c . "$TRAILS/pin_hugetlb.hugetlb.6.12.json"
+	echo '{"event":"reg_failure","raw":{"kind":1}}'
+	echo 'not json at all'
+} > "$OUT/bad.jsonl"
+"$MRTRACE" explain --json "$OUT/bad.jsonl" > "$OUT/bad.out" 2> "$OUT/bad.err"
+rc=$?
+check malformed_exit2 test "$rc" = 2
+check malformed_line_named grep -q "bad.jsonl:2: not valid JSON" "$OUT/bad.err"
+check malformed_member_named grep -q "bad.jsonl:4: reg_failure record: raw.pid" "$OUT/bad.err"
+check malformed_text_line_named grep -q "bad.jsonl:5: not valid JSON" "$OUT/bad.err"
+check malformed_rest_explained test "$(jq -r .cause "$OUT/bad.out" | tr '\n' ' ')" = "memlock_zero pin_hugetlb "
+check malformed_tally grep -q '2 explained, 0 skipped, 3 malformed' "$OUT/bad.err"
+
+# ---- only start/stop lines: nothing to explain, exit 0 ----------------------
+printf '%s\n' '{"event":"start","kernel":"6.12.117","armed_sites":15,"registration_path_armed":true,"sites":[]}' \
+	'{"event":"library_attached","path":"/usr/lib/libibverbs.so.1","entry_points":6}' \
+	'{"event":"stop","duration_s":1.0,"reported":0}' > "$OUT/startstop.jsonl"
+"$MRTRACE" explain "$OUT/startstop.jsonl" > "$OUT/startstop.out" 2> "$OUT/startstop.err"
+rc=$?
+check startstop_exit0 test "$rc" = 0
+check startstop_no_output test ! -s "$OUT/startstop.out"
+check startstop_counted grep -q '0 explained, 3 skipped (start 1, library_attached 1, stop 1), 0 malformed' "$OUT/startstop.err"
+
+# ---- recorded here, now: watch --json, then explain --------------------------
+if [ "$(id -u)" = 0 ]; then
+	W=$OUT/live.jsonl
+	"$MRTRACE" watch --json -o "$W" -- prlimit --memlock=65536:65536 \
+		setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$MLOCKER" 1048576 \
+		> /dev/null 2> "$OUT/live.err"
+	live=$(jq -c 'select(.event=="mlock_failure")' "$W" 2>/dev/null | head -1)
+	if [ -n "$live" ]; then
+		ok live_recorded
+		"$MRTRACE" explain --json "$W" > "$OUT/live.out" 2> "$OUT/live.out.err"
+		rc=$?
+		check live_exit0 test "$rc" = 0
+		check live_same_cause_and_fixes test "$(jq -c '[.cause, .summary, .fixes, .process]' "$OUT/live.out")" = \
+			"$(printf '%s\n' "$live" | jq -c '[.cause, .summary, .fixes, .process]')"
+		check live_start_stop_skipped grep -Eq 'skipped \(start 1, (memlock_limit_set 1, )?stop 1\)' "$OUT/live.out.err"
+	else
+		bad live_recorded "$(tail -2 "$OUT/live.err")"
+	fi
+else
+	echo "note: not root; the watch-then-explain check is skipped"
+fi
+
+echo "explain: $PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]

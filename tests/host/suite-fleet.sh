@@ -1,0 +1,650 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/host/suite-fleet.sh - mrtrace on every node: install, identity, the
+# systemd service (verify, security score, sd_notify, journald fields),
+# Prometheus (promtool, node_exporter scrape), Slurm (a real single-node
+# slurmctld + slurmd with munge on a private socket: prolog drains, epilog
+# collects, limit propagation), Kubernetes (manifests against the API
+# models, pod names from a kubelet-like tree, the image), the configuration
+# file, and least privilege (watch under setpriv with the documented set,
+# and without each capability).
+#
+# Everything runs with Debian's packages alone (tools/deps.sh fleet); a part
+# whose package is missing is skipped with the reason and counted.  Needs
+# root.  Ends with "host-fleet: N passed, M failed, K skipped".
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+MRTRACE=$TOP/build/mrtrace
+MLOCKER=$TOP/build/tests/helpers/mlocker
+OUT=$TOP/build/host-fleet
+PY=/usr/bin/python3 # Debian's, with python3-kubernetes and python3-yaml
+rm -rf "$OUT"; mkdir -p "$OUT"
+PASS=0 FAIL=0 SKIP=0
+T0=$(date +%s)
+ok() { PASS=$((PASS + 1)); echo "ok $1"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
+skip() { SKIP=$((SKIP + 1)); echo "skip $1: $2"; }
+check() { # check NAME CMD...
+	local n=$1; shift
+	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
+}
+jq_true() { # jq_true NAME JSON EXPR
+	if [ -n "$2" ] && printf '%s\n' "$2" | jq -e "$3" >/dev/null 2>&1; then ok "$1"
+	else bad "$1" "false: $3 on $(printf '%s' "$2" | cut -c1-300)"; fi
+}
+have() { command -v "$1" >/dev/null 2>&1; }
+has() { [[ $1 == *"$2"* ]]; }      # has STRING PART
+hasnt() { [[ $1 != *"$2"* ]]; }
+is() { [ "$1" = "$2" ]; }
+one_line80() { [ ${#1} -le 80 ] && [[ $1 != *$'\n'* ]]; }
+finish() {
+	echo "host-fleet: $PASS passed, $FAIL failed, $SKIP skipped ($(( $(date +%s) - T0 )) s)"
+	[ "$FAIL" = 0 ]
+	exit
+}
+NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
+wait_line() { # FILE REGEX SECONDS
+	local i
+	for i in $(seq $(( $3 * 10 ))); do grep -Eq -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+	return 1
+}
+# start_watch NAME ARGS...: mrtrace watch --json (no configuration file)
+start_watch() {
+	local name=$1; shift
+	W=$OUT/$name.jsonl
+	"$MRTRACE" watch --no-config --json "$@" > "$W" 2> "$W.err" &
+	WPID=$!
+	wait_line "$W" '"event":"start"' 30 || { cat "$W.err"; return 1; }
+}
+stop_watch() {
+	kill -INT "$WPID" 2>/dev/null
+	local i
+	for i in $(seq 100); do kill -0 "$WPID" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$WPID" 2>/dev/null && { kill -KILL "$WPID"; return 1; }
+	wait "$WPID"
+}
+pid_of() { sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$1"; }
+event_of() { # KIND PID
+	wait_line "$W" "\"event\":\"$1\",[^}]*\"pid\":$2," 10
+	jq -c "select(.event==\"$1\" and .pid==$2)" "$W"
+}
+# a failing mlock as nobody under a 64 KiB limit; prints the helper's pid
+fail_mlock() { # [ENV=V...] -- extra environment for the helper
+	env "$@" prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > "$OUT/ml.txt" 2>&1
+	pid_of "$OUT/ml.txt"
+}
+# The same, from a process that stays a moment (as a failing job does), so
+# its /proc (environment, executable) can be read: python's mlock via ctypes.
+LINGER_PY='
+import ctypes, mmap, os, time
+libc = ctypes.CDLL(None, use_errno=True)
+m = mmap.mmap(-1, 1 << 20)
+r = libc.mlock(ctypes.addressof(ctypes.c_char.from_buffer(m)), 1 << 20)
+print("pid=%d mlock result=%s errno=%d" % (os.getpid(), "FAIL" if r else "OK", ctypes.get_errno()), flush=True)
+time.sleep(1.5)
+'
+fail_mlock_linger() { # [ENV=V...]
+	env "$@" prlimit --memlock=65536:65536 $NOBODY "$PY" -c "$LINGER_PY" > "$OUT/mll.txt" 2>&1
+	pid_of "$OUT/mll.txt"
+}
+# A datagram listener: each datagram decoded (journald native protocol or
+# sd_notify's KEY=value lines) to one JSON object per line in OUTFILE.
+LISTEN_PY='
+import json, os, socket, struct, sys, time
+path, out, secs = sys.argv[1], sys.argv[2], float(sys.argv[3])
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(path); s.settimeout(0.2)
+end = time.time() + secs
+with open(out, "a") as f:
+    while time.time() < end:
+        try:
+            d = s.recv(1 << 20)
+        except socket.timeout:
+            continue
+        fields, i = {}, 0
+        while i < len(d):
+            nl = d.find(b"\n", i)
+            nl = len(d) if nl < 0 else nl
+            line = d[i:nl]
+            if b"=" in line:
+                k, v = line.split(b"=", 1); i = nl + 1
+            else:
+                k = line; n = struct.unpack("<Q", d[nl + 1:nl + 9])[0]
+                v = d[nl + 9:nl + 9 + n]; i = nl + 9 + n + 1
+            fields[k.decode()] = v.decode("utf-8", "replace")
+        f.write(json.dumps(fields) + "\n"); f.flush()
+'
+listen() { # SOCKET OUTFILE SECONDS: in the background, LPID
+	rm -f "$1" "$2"; touch "$2"
+	"$PY" -c "$LISTEN_PY" "$1" "$2" "$3" & LPID=$!
+	local i; for i in $(seq 50); do [ -S "$1" ] && return 0; sleep 0.1; done
+	return 1
+}
+
+[ "$(id -u)" = 0 ] || { echo "host-fleet needs root"; echo "host-fleet: 0 passed, 1 failed, 0 skipped"; exit 1; }
+for b in "$MRTRACE" "$MLOCKER"; do
+	[ -x "$b" ] || { echo "missing $b: run 'make host'"; echo "host-fleet: 0 passed, 1 failed, 0 skipped"; exit 1; }
+done
+have jq || { echo "jq missing (tools/deps.sh test)"; echo "host-fleet: 0 passed, 1 failed, 0 skipped"; exit 1; }
+HAVE_PY=0; [ -x "$PY" ] && HAVE_PY=1
+
+echo "  [$(( $(date +%s) - T0 ))s]"
+# wait_exec PID COMM: until PID has exec'd COMM (prlimit and setpriv exec in
+# turn: until then the process has neither the limit nor the uid to check)
+wait_exec() {
+	local i
+	for i in $(seq 50); do [ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && return 0; sleep 0.1; done
+	return 1
+}
+
+# ---- 1. identity: --version, schema and version in every JSON document ---
+v=$("$MRTRACE" --version)
+check version_line sh -c "printf '%s' '$v' | grep -Eq '^mrtrace [0-9A-Za-z][0-9A-Za-z.+_-]*$'"
+check version_short_flag test "$("$MRTRACE" -V)" = "$v"
+check version_on_subcommand test "$("$MRTRACE" check --version)" = "$v"
+ver=${v#mrtrace }
+doc=$("$MRTRACE" check --no-config --json)
+jq_true check_json_schema_version "$doc" ".schema==\"mrtrace-check/1\" and .mrtrace_version==\"$ver\""
+"$MRTRACE" watch --no-config --json -d 1 > "$OUT/id.jsonl" 2>/dev/null
+n_all=$(wc -l < "$OUT/id.jsonl")
+n_stamped=$(jq -c "select(.schema==\"mrtrace-watch/1\" and .mrtrace_version==\"$ver\")" "$OUT/id.jsonl" | wc -l)
+check watch_every_record_stamped test "$n_all" -ge 2 -a "$n_all" = "$n_stamped"
+
+echo "  [$(( $(date +%s) - T0 ))s]"
+# ---- 2. configuration file ---------------------------------------------------
+C=$OUT/conf
+prlimit --memlock=8388608:8388608 $NOBODY sleep 10 & SLP0=$!   # a process without CAP_IPC_LOCK
+wait_exec $SLP0 sleep
+mkdir -p "$C/m.conf.d"
+printf '# thresholds\n[check]\nmin-memlock = 1T\nhealth-ignore = rdma.*\n' > "$C/m.conf"
+line=$("$MRTRACE" check --config "$C/m.conf" --health -p $SLP0); rc=$?
+check config_threshold_applies has "$rc $line" "2 mrtrace: FAIL memlock: process limit"
+printf '[check]\nmin-memlock = 64K\n' > "$C/m.conf.d/50-small.conf"
+line=$("$MRTRACE" check --config "$C/m.conf" --health -p $SLP0); rc=$?
+check config_dropin_overrides hasnt "$line" "FAIL memlock"
+rm -f "$C/m.conf.d/50-small.conf"
+line=$("$MRTRACE" check --config "$C/m.conf" --min-memlock=64K --health -p $SLP0); rc=$?
+kill $SLP0
+check config_command_line_wins hasnt "$line" "FAIL memlock"
+printf '[check]\nmin-memlok = 1G\n' > "$C/typo.conf"
+"$MRTRACE" check --config "$C/typo.conf" --health > /dev/null 2> "$OUT/typo.err"; rc=$?
+check config_typo_names_file_line sh -c "[ $rc = 2 ] && grep -q 'typo.conf:2.*min-memlok' '$OUT/typo.err'"
+check config_missing_named_file sh -c "'$MRTRACE' check --config '$C/none.conf' --health; [ \$? = 2 ]"
+printf '[watch]\nsyscalls = on\n[service]\njournal = no\nmetrics-textfile = %s\n' "$C/svc.prom" > "$C/w.conf"
+"$MRTRACE" watch --config "$C/w.conf" --service -d 1 > "$OUT/svc.jsonl" 2>/dev/null
+check config_service_section_applies test -s "$C/svc.prom"
+jq_true config_service_means_json "$(head -1 "$OUT/svc.jsonl")" '.event=="start"'
+"$MRTRACE" watch --config "$C/w.conf" -d 1 > /dev/null 2>&1
+check config_service_section_only_with_service sh -c "rm -f '$C/svc.prom'; '$MRTRACE' watch --config '$C/w.conf' -d 1 >/dev/null 2>&1; [ ! -e '$C/svc.prom' ]"
+
+echo "  [$(( $(date +%s) - T0 ))s]"
+# ---- 3. make install into a temporary DESTDIR ---------------------------------
+D=$OUT/destdir
+if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1; then
+	ok install_runs
+	(cd "$D" && find . -type f -o -type l | sort) > "$OUT/files.txt"
+	want="./etc/mrtrace/mrtrace.conf ./usr/lib/systemd/system/mrtrace-check.service
+		./usr/lib/systemd/system/mrtrace-check.timer ./usr/lib/systemd/system/mrtrace.service
+		./usr/lib/tmpfiles.d/mrtrace.conf
+		./usr/libexec/mrtrace/slurm-epilog ./usr/libexec/mrtrace/slurm-prolog
+		./usr/sbin/mrprobe ./usr/sbin/mrtrace ./usr/share/bash-completion/completions/mrtrace
+		./usr/share/doc/mrtrace/deploy.md ./usr/share/man/man8/mrprobe.8
+		./usr/share/man/man8/mrtrace.8 ./usr/share/mrtrace/nhc/mrtrace.nhc
+		./usr/share/mrtrace/k8s/daemonset.yaml ./usr/share/mrtrace/k8s/service.yaml
+		./usr/share/mrtrace/k8s/configmap.yaml ./usr/share/mrtrace/k8s/namespace.yaml
+		./usr/share/mrtrace/k8s/Containerfile"
+	missing=
+	for f in $want; do grep -qxF "$f" "$OUT/files.txt" || missing="$missing $f"; done
+	check install_file_list test -z "$missing"
+	[ -z "$missing" ] || echo "  missing:$missing"
+	check install_nothing_unexpected test "$(wc -l < "$OUT/files.txt")" = "$(echo $want | wc -w)"
+	check install_binaries_run "$D/usr/sbin/mrtrace" --version
+	check install_unit_execstart_follows_prefix grep -q '^ExecStart=/usr/sbin/mrtrace watch --service$' "$D/usr/lib/systemd/system/mrtrace.service"
+	echo '# mine' >> "$D/etc/mrtrace/mrtrace.conf"
+	make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > /dev/null 2>&1
+	check install_keeps_operator_config grep -q '^# mine$' "$D/etc/mrtrace/mrtrace.conf"
+	# the man pages render without a warning
+	for m in mrtrace mrprobe; do
+		w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$D/usr/share/man/man8/$m.8" 2>&1 >/dev/null)
+		n=$(LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$D/usr/share/man/man8/$m.8" 2>/dev/null | wc -l)
+		check "man_${m}_renders" test -z "$w" -a "$n" -gt 40
+	done
+	check man_documents_capabilities sh -c "man -l '$D/usr/share/man/man8/mrtrace.8' 2>/dev/null | grep -q CAP_SYS_PTRACE"
+	# bash completion: syntax, then a real completion
+	COMP=$D/usr/share/bash-completion/completions/mrtrace
+	check completion_syntax bash -n "$COMP"
+	got=$(bash -c "source '$COMP'; COMP_WORDS=('$MRTRACE' watch --metr); COMP_CWORD=2; _mrtrace; echo \"\${COMPREPLY[*]}\"")
+	check completion_watch_options has "$got" "--metrics-interval --metrics-textfile"
+	got=$(bash -c "source '$COMP'; COMP_WORDS=('$MRTRACE' ch); COMP_CWORD=1; _mrtrace; echo \"\${COMPREPLY[*]}\"")
+	check completion_subcommand test "$got" = check
+	make -s -C "$TOP" uninstall DESTDIR="$D" PREFIX=/usr > /dev/null 2>&1
+	check uninstall_leaves_only_config test "$(cd "$D" && find . -type f | grep -v '^./etc/' | wc -l)" = 0
+else
+	bad install_runs "$(tail -3 "$OUT/install.log")"
+fi
+
+echo "  [$(( $(date +%s) - T0 ))s]"
+ver=$("$MRTRACE" --version); ver=${ver#mrtrace } # install may have relinked it
+# ---- 4. the systemd unit -----------------------------------------------------
+UNIT_SET="CAP_BPF CAP_PERFMON CAP_SYS_ADMIN CAP_SYS_PTRACE CAP_DAC_READ_SEARCH"
+unit_caps=$(sed -n 's/^CapabilityBoundingSet=//p' "$TOP/contrib/systemd/mrtrace.service")
+check unit_capability_set test "$unit_caps" = "$UNIT_SET"
+if have systemd-analyze; then
+	U=$OUT/units
+	mkdir -p "$U"
+	for u in mrtrace.service mrtrace-check.service mrtrace-check.timer; do
+		sed "s|/usr/sbin/mrtrace|$MRTRACE|g" "$TOP/contrib/systemd/$u" > "$U/$u"
+	done
+	check unit_verify sh -c "cd '$U' && systemd-analyze verify --man=no ./mrtrace.service ./mrtrace-check.service ./mrtrace-check.timer"
+	# the exposure score, offline; the bound is docs/deploy.md's
+	score=$(cd "$U" && systemd-analyze security --offline=true ./mrtrace.service 2>/dev/null |
+		sed -n 's/.*Overall exposure level for mrtrace.service: \([0-9.]*\).*/\1/p')
+	echo "  exposure score: ${score:-?} (bound 2.5)"
+	check unit_security_score_bound awk -v s="${score:-99}" 'BEGIN { exit !(s <= 2.5) }'
+	check unit_after_rdma grep -q '^After=.*rdma-hw.target' "$U/mrtrace.service"
+else
+	skip unit_verify "systemd-analyze not installed"
+fi
+
+echo "  [$(( $(date +%s) - T0 ))s]"
+# ---- 5. sd_notify: READY once the sites are armed, with their count ----------
+if [ "$HAVE_PY" = 1 ]; then
+	if listen "$OUT/notify.sock" "$OUT/notify.jsonl" 8; then
+		NOTIFY_SOCKET=$OUT/notify.sock "$MRTRACE" watch --no-config --json -d 2 > "$OUT/n.jsonl" 2>/dev/null
+		wait "$LPID" 2>/dev/null
+		ready=$(jq -c 'select(.READY=="1")' "$OUT/notify.jsonl" | head -1)
+		armed=$(jq -r 'select(.event=="start") | .armed_sites' "$OUT/n.jsonl")
+		jq_true notify_ready_with_status "$ready" ".STATUS|test(\"^watching: $armed of [0-9]+ sites armed\")"
+		check notify_stopping sh -c "jq -e 'select(.STOPPING==\"1\")' '$OUT/notify.jsonl' >/dev/null"
+	else
+		bad notify_listener "cannot bind $OUT/notify.sock"
+	fi
+else
+	skip notify "no $PY"
+fi
+
+echo "  [$(( $(date +%s) - T0 ))s]"
+# ---- 6. journald fields, native protocol: on our socket, then real journald --
+if [ "$HAVE_PY" = 1 ] && listen "$OUT/journal.sock" "$OUT/jentries.jsonl" 20; then
+	if start_watch journal --syscalls=on --journal --journal-socket="$OUT/journal.sock"; then
+		pid=$(fail_mlock)
+		lpid=$(fail_mlock_linger SLURM_JOB_ID=4242)
+		ev=$(event_of mlock_failure "$lpid")
+		sleep 0.5
+		stop_watch
+		kill "$LPID" 2>/dev/null; wait "$LPID" 2>/dev/null
+		e=$(jq -c "select(.MRTRACE_PID==\"$pid\")" "$OUT/jentries.jsonl")
+		jq_true journal_fields "$e" '.MRTRACE_CAUSE=="memlock_limit" and .MRTRACE_OP=="mlock" and .MRTRACE_COMM=="mlocker" and .MRTRACE_EVENT=="mlock_failure" and .SYSLOG_IDENTIFIER=="mrtrace"'
+		jq_true journal_priority_by_severity "$e" '.PRIORITY=="4"'
+		jq_true journal_one_entry_multiline_message "$e" '(.MESSAGE|split("\n")|length) > 3'
+		jq_true journal_slurm_job_from_environment "$(jq -c "select(.MRTRACE_PID==\"$lpid\")" "$OUT/jentries.jsonl")" '.MRTRACE_SLURM_JOB=="4242"'
+		jq_true json_slurm_job_from_environment "$ev" '.process.slurm_job==4242'
+		n_j=$(wc -l < "$OUT/jentries.jsonl")
+		n_r=$(jq -c 'select(.event=="mlock_failure")' "$W" | wc -l)
+		# (other processes on this machine may fail an mlock meanwhile: count all)
+		check journal_one_entry_per_failure test "$n_j" = "$n_r" -a "$n_j" -ge 2
+	else
+		bad journal_watch_starts "$(tail -2 "$W.err")"
+	fi
+else
+	skip journal_socket "no $PY or no socket"
+fi
+JD=/lib/systemd/systemd-journald
+if [ -x "$JD" ] && have journalctl && have unshare; then
+	cat > "$OUT/journald.sh" <<EOF
+set -u
+mount -t tmpfs tmpfs /run || exit 3
+mkdir -p /run/systemd/journal /run/log/journal /run/jconf
+printf '[Journal]\nStorage=volatile\nReadKMsg=no\nForwardToSyslog=no\nForwardToKMsg=no\nForwardToConsole=no\nForwardToWall=no\n' > /run/jconf/journald.conf
+mount --bind /run/jconf/journald.conf /etc/systemd/journald.conf || exit 3
+$JD & J=\$!
+for i in \$(seq 50); do [ -S /run/systemd/journal/socket ] && break; sleep 0.1; done
+'$MRTRACE' watch --no-config --json --syscalls=on --journal -d 4 > '$OUT/jd.jsonl' 2>/dev/null & M=\$!
+for i in \$(seq 100); do grep -q '"event":"start"' '$OUT/jd.jsonl' 2>/dev/null && break; sleep 0.1; done
+prlimit --memlock=65536:65536 $NOBODY '$MLOCKER' 1048576 > /dev/null 2>&1
+wait \$M
+sleep 0.3
+journalctl -D /run/log/journal -o json --no-pager SYSLOG_IDENTIFIER=mrtrace > '$OUT/jd-read.jsonl'
+kill \$J; wait \$J 2>/dev/null
+EOF
+	unshare -m --propagation private bash "$OUT/journald.sh" > "$OUT/journald.log" 2>&1
+	if [ $? = 3 ]; then
+		skip journald_private "cannot make a private /run here"
+	else
+		e=$(jq -c 'select(.MRTRACE_EVENT=="mlock_failure")' "$OUT/jd-read.jsonl" | head -1)
+		jq_true journald_reads_back_fields "$e" '.MRTRACE_CAUSE=="memlock_limit" and .PRIORITY=="4" and ._TRANSPORT=="journal" and (.MRTRACE_PID|test("^[0-9]+$"))'
+	fi
+else
+	skip journald_private "systemd-journald/journalctl/unshare missing"
+fi
+
+echo "  [$(( $(date +%s) - T0 ))s]"
+# ---- 7. Prometheus: textfile, promtool, node_exporter on 127.0.0.1 -----------
+TF=$OUT/textfile
+mkdir -p "$TF"
+if start_watch metrics --syscalls=on --metrics-textfile="$TF/mrtrace.prom" --metrics-interval=0.2; then
+	fail_mlock > /dev/null
+	fail_mlock > /dev/null
+	wait_line "$TF/mrtrace.prom" 'mrtrace_watch_failures_total\{cause="memlock_limit",op="mlock"\} 2' 5
+	cp "$TF/mrtrace.prom" "$OUT/live.prom"
+	stop_watch
+	check metrics_failures_by_cause_op grep -q '^mrtrace_watch_failures_total{cause="memlock_limit",op="mlock"} 2$' "$OUT/live.prom"
+	check metrics_sites_by_mechanism grep -q '^mrtrace_watch_sites_armed{mechanism="tracepoint"} [1-9]' "$OUT/live.prom"
+	check metrics_last_failure_timestamp grep -q '^mrtrace_watch_last_failure_timestamp_seconds{cause="memlock_limit"} [0-9]\{10\}$' "$OUT/live.prom"
+	check metrics_build_info grep -q "^mrtrace_build_info{version=\"$ver\",command=\"watch\"} 1$" "$OUT/live.prom"
+	check metrics_no_pid_labels sh -c "! grep -Eq '(pid|comm|uid|path)=' '$OUT/live.prom'"
+	check metrics_final_write_marks_stop grep -q '^mrtrace_watch_running 0$' "$TF/mrtrace.prom"
+	check metrics_no_temp_left sh -c "[ \$(ls '$TF' | wc -l) = 1 ]"
+else
+	bad metrics_watch_starts "$(tail -2 "$W.err")"
+fi
+"$MRTRACE" check --no-config --prom="$TF/mrtrace-check.prom"; rc=$?
+check check_prom_file_exit0 test "$rc" = 0
+check check_prom_items grep -q '^mrtrace_check_items{verdict="fail",class="environment"} [0-9]' "$TF/mrtrace-check.prom"
+check check_prom_memlock_by_source grep -q '^mrtrace_check_memlock_default_bytes{source="this_shell"} 8388608$' "$TF/mrtrace-check.prom"
+check check_prom_health grep -q '^mrtrace_check_health_status [012]$' "$TF/mrtrace-check.prom"
+if have promtool; then
+	check promtool_watch_metrics sh -c "promtool check metrics < '$OUT/live.prom'"
+	check promtool_check_metrics sh -c "promtool check metrics < '$TF/mrtrace-check.prom'"
+	"$MRTRACE" check --no-config --prom -p $$ > "$OUT/p.prom"
+	check promtool_check_process_metrics sh -c "promtool check metrics < '$OUT/p.prom' && grep -q 'mrtrace_check_memlock_process_bytes{limit=\"soft\"}' '$OUT/p.prom'"
+else
+	skip promtool "prometheus (promtool) not installed"
+fi
+NE=$(command -v prometheus-node-exporter || command -v node_exporter)
+if [ -n "$NE" ]; then
+	port=$(( 20000 + RANDOM % 20000 ))
+	"$NE" --collector.disable-defaults --collector.textfile --collector.textfile.directory="$TF" \
+		--web.listen-address="127.0.0.1:$port" > "$OUT/ne.log" 2>&1 & NEPID=$!
+	scraped=
+	for i in $(seq 50); do
+		scraped=$("$PY" -c "import urllib.request,sys; print(urllib.request.urlopen('http://127.0.0.1:$port/metrics', timeout=2).read().decode())" 2>/dev/null) && break
+		sleep 0.1
+	done
+	kill "$NEPID" 2>/dev/null; wait "$NEPID" 2>/dev/null
+	printf '%s\n' "$scraped" > "$OUT/scrape.txt"
+	check node_exporter_serves_watch grep -q '^mrtrace_watch_failures_total{cause="memlock_limit",op="mlock"} 2$' "$OUT/scrape.txt"
+	check node_exporter_serves_check grep -q '^mrtrace_check_items{' "$OUT/scrape.txt"
+	check node_exporter_both_build_infos test "$(grep -c '^mrtrace_build_info{' "$OUT/scrape.txt")" = 2
+	check node_exporter_no_textfile_error sh -c "! grep -q '^node_textfile_scrape_error 1' '$OUT/scrape.txt'"
+else
+	skip node_exporter "prometheus-node-exporter not installed"
+fi
+
+echo "  [$(( $(date +%s) - T0 ))s]"
+# ---- 8. check --health: one line <= 80, 0/1/2 --------------------------------
+FX=$TOP/tests/fixtures/check
+for c in container:2:uverbs0 portdown:2:port h100:0:OK; do
+	IFS=: read -r tree want word <<< "$c"
+	line=$("$MRTRACE" check --no-config --health --sysroot "$FX/$tree"); rc=$?
+	check "health_${tree}_exit_$want" is "$rc" "$want"
+	check "health_${tree}_one_line_80" one_line80 "$line"
+	check "health_${tree}_says_$word" has "$line" "$word"
+done
+prlimit --memlock=8388608:8388608 $NOBODY sleep 10 & SLP=$!
+wait_exec $SLP sleep
+sleep 0.2
+line=$("$MRTRACE" check --no-config --health --min-memlock=1G -p $SLP); rc=$?
+kill $SLP
+check health_memlock_threshold has "$rc $line" "2 mrtrace: FAIL memlock: process limit 8 MiB < 1 GiB"
+
+echo "  [$(( $(date +%s) - T0 ))s]"
+# ---- 9. Slurm: stubbed scontrol always, a real slurmctld + slurmd if possible --
+S=$OUT/slurm
+mkdir -p "$S"
+cat > "$S/scontrol" <<EOF
+#!/bin/sh
+echo "\$*" >> '$S/scontrol.log'
+case "\$1 \$2" in "show job") echo "   StdOut=$S/job.out";; esac
+EOF
+cat > "$S/mrtrace-fail" <<'EOF'
+#!/bin/sh
+echo "mrtrace: FAIL memlock: slurmd hard limit 8 MiB < 64 MiB"; exit 2
+EOF
+printf '#!/bin/sh\necho "mrtrace: OK"; exit 0\n' > "$S/mrtrace-ok"
+printf '#!/bin/sh\necho "mrtrace check: bad option" >&2; exit 2\n' > "$S/mrtrace-broken"
+chmod +x "$S"/scontrol "$S"/mrtrace-*
+PRO=$TOP/contrib/slurm/prolog.sh EPI=$TOP/contrib/slurm/epilog.sh
+rm -f "$S/scontrol.log"
+MRTRACE=$S/mrtrace-fail SCONTROL=$S/scontrol SLURMD_NODENAME=n1 "$PRO" 2>/dev/null; rc=$?
+check prolog_stub_fail_drains sh -c "[ $rc = 1 ] && grep -q 'update NodeName=n1 State=DRAIN Reason=mrtrace: FAIL memlock' '$S/scontrol.log'"
+rm -f "$S/scontrol.log"
+MRTRACE=$S/mrtrace-ok SCONTROL=$S/scontrol "$PRO" 2>/dev/null; rc=$?
+check prolog_stub_ok_runs sh -c "[ $rc = 0 ] && [ ! -e '$S/scontrol.log' ]"
+MRTRACE=$S/mrtrace-broken SCONTROL=$S/scontrol "$PRO" 2>/dev/null; rc=$?
+check prolog_stub_broken_checker_no_drain sh -c "[ $rc = 0 ] && [ ! -e '$S/scontrol.log' ]"
+# epilog on recorded service output: only that job's failures, to a file and the job's output
+grep '"event":"mlock_failure"' "$OUT/metrics.jsonl" 2>/dev/null | head -1 |
+	jq -c '.process.slurm_job = 77' > "$S/events.jsonl"
+grep '"event":"mlock_failure"' "$OUT/metrics.jsonl" 2>/dev/null | tail -1 |
+	jq -c '.process.slurm_job = 78' >> "$S/events.jsonl"
+: > "$S/job.out"; chown nobody "$S/job.out"
+SLURM_JOB_ID=77 SLURM_JOB_UID=65534 SLURM_JOB_GID=65534 MRTRACE_EVENTS=$S/events.jsonl \
+	MRTRACE_JOB_DIR=$S/jobs SCONTROL=$S/scontrol "$EPI" 2>/dev/null
+check epilog_per_job_file sh -c "grep -q '1 failed registration(s) in job 77' '$S/jobs/77.txt' && grep -q 'cause memlock_limit' '$S/jobs/77.txt'"
+check epilog_appends_job_output sh -c "grep -q 'job 77' '$S/job.out' && [ \$(stat -c %U '$S/job.out') = nobody ]"
+SLURM_JOB_ID=79 MRTRACE_EVENTS=$S/events.jsonl MRTRACE_JOB_DIR=$S/jobs SCONTROL=$S/scontrol "$EPI" 2>/dev/null
+check epilog_quiet_without_findings test ! -e "$S/jobs/79.txt"
+
+slurm_real() {
+	local H R=$S/real
+	H=$(hostname -s)
+	mkdir -p "$R/spool" "$R/state" "$R/munge" "$R/log"
+	chmod 700 "$R/munge"
+	dd if=/dev/urandom of="$R/munge/munge.key" bs=1024 count=1 2>/dev/null; chmod 600 "$R/munge/munge.key"
+	local p1=$(( 21000 + RANDOM % 20000 )); local p2=$((p1 + 1))
+	cat > "$R/slurm.conf" <<EOF
+ClusterName=mrtfleet
+SlurmctldHost=$H
+SlurmctldPort=$p1
+SlurmdPort=$p2
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$R/munge/munge.socket
+CredType=cred/munge
+StateSaveLocation=$R/state
+SlurmdSpoolDir=$R/spool
+SlurmctldPidFile=$R/slurmctld.pid
+SlurmdPidFile=$R/slurmd.pid
+SlurmctldLogFile=$R/log/slurmctld.log
+SlurmdLogFile=$R/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SwitchType=switch/none
+MpiDefault=none
+SelectType=select/linear
+SchedulerType=sched/builtin
+Prolog=$R/prolog
+Epilog=$R/epilog
+NodeName=$H CPUs=$(nproc) State=UNKNOWN
+PartitionName=t Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+	# the installed prolog/epilog, with the test's thresholds and files
+	cat > "$R/prolog" <<EOF
+#!/bin/sh
+MRTRACE='$MRTRACE' MRTRACE_CHECK_ARGS="--no-config --health-ignore=rdma.* \$(cat '$R/prolog.args')" exec '$PRO'
+EOF
+	cat > "$R/epilog" <<EOF
+#!/bin/sh
+MRTRACE_EVENTS='$R/events.jsonl' MRTRACE_JOB_DIR='$R/jobs' exec '$EPI'
+EOF
+	chmod +x "$R/prolog" "$R/epilog"
+	export SLURM_CONF=$R/slurm.conf
+	munged --socket="$R/munge/munge.socket" --key-file="$R/munge/munge.key" \
+		--pid-file="$R/munge/munged.pid" --log-file="$R/munge/munged.log" \
+		--seed-file="$R/munge/seed" --force || return 1
+	local t0; t0=$(date +%s%N)
+	slurmctld -f "$SLURM_CONF" -i || return 1
+	# slurmd's limits: soft 2 MiB, hard 4 MiB (jobs can be given at most 4 MiB)
+	prlimit --memlock=2097152:4194304 slurmd -f "$SLURM_CONF" || return 1
+	local i
+	for i in $(seq 100); do sinfo -h -o %T 2>/dev/null | grep -q '^idle' && break; sleep 0.1; done
+	echo "  slurmctld + slurmd idle after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+	sinfo -h -o %T | grep -q '^idle' || return 1
+	return 0
+}
+slurm_stop() {
+	local R=$S/real f
+	for f in "$R/slurmd.pid" "$R/slurmctld.pid" "$R/munge/munged.pid"; do
+		[ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	sleep 0.3
+	unset SLURM_CONF
+}
+if have slurmctld && have slurmd && have munged && have srun; then
+	if slurm_real; then
+		R=$S/real
+		ok slurm_single_node_starts
+		echo "--min-memlock=1M" > "$R/prolog.args"
+		# PropagateResourceLimits (default ALL): the job's limit is srun's,
+		# capped by slurmd's hard limit (4 MiB)
+		got=$(prlimit --memlock=1048576:1048576 timeout 20 srun -N1 sh -c 'ulimit -l')
+		check slurm_job_limit_follows_srun test "$got" = 1024
+		got=$(prlimit --memlock=8388608:8388608 timeout 20 srun -N1 sh -c 'ulimit -l')
+		check slurm_job_limit_capped_by_slurmd_hard test "$got" = 4096
+		# a passing prolog: memlock 4 MiB hard >= 1 MiB asked
+		echo "--min-memlock=1M" > "$R/prolog.args"
+		got=$(timeout 20 srun -N1 echo ran 2>"$OUT/srun-pass.err")
+		check slurm_passing_prolog_job_runs test "$got" = ran
+		# the epilog: a job whose task fails an mlock, seen by the service
+		if start_watch slurm --syscalls=on; then
+			ln -sf "$W" "$R/events.jsonl"
+			timeout 30 sbatch -W -o "$R/job-%j.out" --wrap "prlimit --memlock=65536:65536 $NOBODY $PY -c '$LINGER_PY'" > "$OUT/sbatch.txt" 2>&1
+			jid=$(sed -n 's/^Submitted batch job \([0-9]*\)$/\1/p' "$OUT/sbatch.txt")
+			for i in $(seq 50); do grep -q mrtrace "$R/job-$jid.out" 2>/dev/null && break; sleep 0.1; done
+			stop_watch
+			check slurm_epilog_job_file sh -c "grep -q 'in job $jid' '$R/jobs/$jid.txt' && grep -q 'cause memlock_limit' '$R/jobs/$jid.txt'"
+			check slurm_epilog_in_job_output grep -q "mrtrace: mlock_failure" "$R/job-$jid.out"
+			# the fix for a Slurm job says what was just measured
+			check slurm_fix_says_srun_capped_by_slurmd grep -q "take the memlock limit of the shell srun/sbatch ran in, capped by slurmd's hard limit" "$R/jobs/$jid.txt"
+		fi
+		# a failing prolog: 4 MiB is below the 1 GiB asked -> drained with our reason
+		echo "--min-memlock=1G" > "$R/prolog.args"
+		timeout 20 srun -N1 --immediate=5 echo ran > "$OUT/srun-fail.txt" 2>&1
+		check slurm_failing_prolog_job_not_run sh -c "! grep -qx ran '$OUT/srun-fail.txt'"
+		for i in $(seq 30); do sinfo -h -o %T | grep -q drain && break; sleep 0.1; done
+		check slurm_failing_prolog_drains sh -c "sinfo -h -o %T | grep -q drain"
+		reason=$(sinfo -h -o %E)
+		echo "  drain reason: $reason"
+		check slurm_drain_reason_is_mrtrace has "$reason" "mrtrace: FAIL memlock: slurmd hard limit 4 MiB < 1 GiB"
+		slurm_stop
+	else
+		skip slurm_real "slurmctld/slurmd did not start here ($(tail -1 "$S/real/log/slurmctld.log" 2>/dev/null)); scripts tested with stubs"
+		slurm_stop
+	fi
+else
+	skip slurm_real "slurmctld, slurmd, munge or slurm-client not installed; scripts tested with stubs"
+fi
+
+echo "  [$(( $(date +%s) - T0 ))s]"
+# ---- 10. Kubernetes --------------------------------------------------------------
+K=$TOP/deploy/k8s
+ds_caps=$(sed -n 's/^ *add: \[\(.*\)\]$/\1/p' "$K/daemonset.yaml" | tr -d '" ' | tr , ' ' | sed 's/[A-Z_]*/CAP_&/g')
+check k8s_daemonset_capability_set test "$ds_caps" = "$UNIT_SET"
+if [ "$HAVE_PY" = 1 ] && "$PY" -c 'import kubernetes, yaml' 2>/dev/null; then
+	check k8s_manifests_valid "$PY" "$K/validate.py" "$K"/*.yaml
+	sed 's/hostPID: true/hostPid: true/' "$K/daemonset.yaml" > "$OUT/bad-ds.yaml"
+	check k8s_validator_catches_typo sh -c "! '$PY' '$K/validate.py' '$OUT/bad-ds.yaml' >/dev/null"
+else
+	skip k8s_manifests "python3-kubernetes or python3-yaml not installed"
+fi
+# pod names from a kubelet-like tree: a process in a containerd pod cgroup on
+# this node, seen through --host-root with the fixture's /var/log
+KF=$TOP/tests/fixtures/k8s
+HR=$OUT/hostroot
+mkdir -p "$HR/var"
+for d in proc sys etc dev; do ln -sfn "/$d" "$HR/$d"; done
+ln -sfn "$KF/var/log" "$HR/var/log"
+CG2=$(awk '$3=="cgroup2" {print $2; exit}' /proc/self/mounts)
+PODUID=3f7c2a1e-8b4d-4e6f-9a0b-1c2d3e4f5a6b
+CID=9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e
+POD=$CG2/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${PODUID//-/_}.slice/cri-containerd-$CID.scope
+if [ -n "$CG2" ] && mkdir -p "$POD" 2>/dev/null; then
+	if start_watch k8s --syscalls=on --host-root="$HR"; then
+		sh -c "echo \$\$ > '$POD/cgroup.procs' && exec prlimit --memlock=65536:65536 $NOBODY '$MLOCKER' 1048576" > "$OUT/k8s-ml.txt" 2>&1
+		pid=$(pid_of "$OUT/k8s-ml.txt")
+		ev=$(event_of mlock_failure "$pid")
+		stop_watch
+		jq_true k8s_names_in_record "$ev" '.kubernetes.namespace=="ml-team" and .kubernetes.pod=="trainer-0" and .kubernetes.container=="nccl"'
+		jq_true k8s_host_root_in_start "$(head -1 "$W")" ".host_root==\"$HR\""
+	else
+		bad k8s_watch_starts "$(tail -2 "$W.err")"
+	fi
+	rmdir "$POD" "${POD%/*}" 2>/dev/null
+	rmdir "$CG2/kubepods.slice/kubepods-besteffort.slice" "$CG2/kubepods.slice" 2>/dev/null
+else
+	skip k8s_pod_names "no writable cgroup v2"
+fi
+# The image: mmdebstrap + buildah take minutes here, so `make image` builds
+# it and this runner does only when MRTRACE_TEST_IMAGE=1.
+if [ "${MRTRACE_TEST_IMAGE:-0}" = 1 ]; then
+	if have mmdebstrap && have buildah; then
+		t=$(date +%s)
+		check k8s_image_builds "$K/build-image.sh" "$MRTRACE" localhost/mrtrace:fleet-test
+		echo "  image build: $(( $(date +%s) - t )) s"
+		check k8s_image_runs_mrtrace sh -c "c=\$(buildah from localhost/mrtrace:fleet-test) && buildah run --isolation chroot \$c -- /usr/sbin/mrtrace --version | grep -q '^mrtrace '; r=\$?; buildah rm \$c >/dev/null; exit \$r"
+	else
+		skip k8s_image "mmdebstrap or buildah not installed"
+	fi
+else
+	skip k8s_image "slow (minutes): 'make image' builds it, MRTRACE_TEST_IMAGE=1 tests it here"
+fi
+
+echo "  [$(( $(date +%s) - T0 ))s]"
+# ---- 11. least privilege: the documented set, and each capability missing -----
+# as root (uid 0) with only these capabilities, as the unit and DaemonSet run it
+capset() { # CAPS -> setpriv prefix
+	echo "setpriv --inh-caps=-all,$1 --ambient-caps=-all,$1 --bounding-set=-all,$1 --"
+}
+FULL=+bpf,+perfmon,+sys_admin,+sys_ptrace,+dac_read_search
+priv_run() { # NAME CAPS: watch under the set, one failing mlock of nobody with SLURM_JOB_ID
+	local name=$1 caps=$2
+	W=$OUT/priv-$name.jsonl
+	$(capset "$caps") "$MRTRACE" watch --no-config --json --syscalls=on -d 6 > "$W" 2> "$W.err" &
+	WPID=$!
+	if ! wait_line "$W" '"event":"start"' 20; then
+		wait "$WPID"
+		return 1
+	fi
+	PPID_ML=$(fail_mlock_linger SLURM_JOB_ID=5151)
+	PEV=$(event_of mlock_failure "$PPID_ML")
+	kill -INT "$WPID"; wait "$WPID"
+	PSTART=$(grep -m1 '"event":"start"' "$W")
+	return 0
+}
+if priv_run full "$FULL"; then
+	jq_true priv_full_set_arms_all "$PSTART" '(.sites[]|select(.site=="libibverbs")|.armed) and (.sites[]|select(.site=="sys_mlock")|.armed) and (.missing_capabilities|length)==0'
+	jq_true priv_full_set_reads_other_users_proc "$PEV" '.process.exe and .process.slurm_job==5151'
+	check priv_full_set_no_complaint sh -c "! grep -q 'needs CAP_\|without CAP_' '$W.err'"
+else
+	bad priv_full_set_starts "$(tail -2 "$W.err")"
+fi
+if priv_run no_sys_admin +bpf,+perfmon,+sys_ptrace,+dac_read_search; then
+	jq_true priv_no_sys_admin_uprobes_unarmed "$PSTART" '(.sites[]|select(.site=="libibverbs")|.armed|not) and (.sites[]|select(.site=="sys_mlock")|.armed) and (.missing_capabilities|index("CAP_SYS_ADMIN"))'
+	check priv_no_sys_admin_says_which grep -q 'libibverbs: needs CAP_SYS_ADMIN' "$W.err"
+	jq_true priv_no_sys_admin_still_explains "$PEV" '.cause=="memlock_limit"'
+else
+	bad priv_no_sys_admin_starts "$(tail -2 "$W.err")"
+fi
+if priv_run no_sys_ptrace +bpf,+perfmon,+sys_admin,+dac_read_search; then
+	check priv_no_sys_ptrace_says_which grep -q 'without CAP_SYS_PTRACE' "$W.err"
+	jq_true priv_no_sys_ptrace_no_exe "$PEV" '(.process|has("exe")|not) and .cause=="memlock_limit"'
+else
+	bad priv_no_sys_ptrace_starts "$(tail -2 "$W.err")"
+fi
+if priv_run no_dac_read_search +bpf,+perfmon,+sys_admin,+sys_ptrace; then
+	check priv_no_dac_read_search_says_which grep -q 'without CAP_DAC_READ_SEARCH' "$W.err"
+	jq_true priv_no_dac_read_search_no_environment "$PEV" '(.process|has("slurm_job")|not) and .process.exe'
+else
+	bad priv_no_dac_read_search_starts "$(tail -2 "$W.err")"
+fi
+# without CAP_BPF and CAP_SYS_ADMIN nothing loads: exit 1 and the reason
+$(capset +perfmon,+sys_ptrace,+dac_read_search) "$MRTRACE" watch --no-config -d 1 > /dev/null 2> "$OUT/nobpf.err"; rc=$?
+check priv_no_bpf_exit1_names_cap sh -c "[ $rc = 1 ] && grep -q 'needs CAP_BPF' '$OUT/nobpf.err'"
+# the man page and README list exactly the unit's set
+check priv_manpage_lists_set sh -c "grep -A40 '^\.SH CAPABILITIES' '$TOP/docs/mrtrace.8' | grep -q 'CAP_BPF CAP_PERFMON CAP_SYS_ADMIN CAP_SYS_PTRACE CAP_DAC_READ_SEARCH'"
+
+finish

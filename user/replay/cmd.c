@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd.c - `mrtrace explain FILE...`: the records `mrtrace watch --json`
+ * wrote, explained again by this mrtrace's engine, as text or JSON lines.
+ * For a record sent from another machine: the kernel evidence and what
+ * /proc said travel in the record, the explanation is made here. */
+#include <argp.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "replay/record.h"
+#include "replay/stream.h"
+#include "report/report.h"
+
+struct explain_args {
+	bool json, verbose, all;
+	char **files;
+	int nfiles;
+};
+
+static const char doc[] =
+	"Explain recorded failures again, with this mrtrace's explanation engine.\n"
+	"\n"
+	"Reads the records `mrtrace watch --json` wrote (JSON Lines; pretty-printed JSON works "
+	"too) and explains every failed registration and failed mlock in them again: the "
+	"cause with its numbers, why, and the fixes for where the process ran, as `mrtrace "
+	"watch` prints them. The usual case: a job failed on a node you cannot log in to; "
+	"whoever ran `mrtrace watch --json -o events.jsonl` there sends you the file, and you "
+	"run this on it (or run it after upgrading mrtrace, for the newer explanations).\n"
+	"\n"
+	"Carried from the record: the kernel's evidence (`raw`), the libibverbs call and "
+	"whether NCCL was on its stack (`user_call`), what /proc said at the failure "
+	"(`process`: memlock limits, VmPin/VmLck, CAP_IPC_LOCK, user namespace, the cgroup "
+	"and with it the container, pod, systemd unit or Slurm job, the launchers) and NCCL "
+	"(`nccl`: version, rank, settings, lint findings). So the fixes name the same systemd "
+	"unit, container runtime, Slurm or mpirun setting as on the node.\n"
+	"\n"
+	"Not derived again: anything the record does not hold. The process's environment "
+	"(never recorded), the user stack (the recorded caller is kept), the launchers' kinds "
+	"beyond what their names say, the Slurm step unless the cgroup path names it, where "
+	"each NCCL setting came from in records written before `setting_sources`, and the "
+	"NCCL lint findings (kept as recorded). The /proc numbers are those of the failure, "
+	"not of now; a record without `process` (hand-written, or stripped) gets the generic "
+	"fixes.\n"
+	"\n"
+	"Lines that are not failures (start, stop, library_attached, memlock_limit_set) are "
+	"skipped and counted; so are NCCL's harmless dma-buf probes (nccl_probe), unless --all. "
+	"A malformed line is reported on stderr with its file and line number, and the other "
+	"records are still explained. As in `watch`, text shows the first failure of a process "
+	"and cause in full and repeats in one line (-v: all in full).\n"
+	"\n"
+	"Exit status: 0 when every record was explained (skipped lines included), 2 when a "
+	"line was malformed or a file could not be read, or on a usage error."
+	"\v"
+	"Examples:\n"
+	"  mrtrace explain events.jsonl                  text, as watch prints it\n"
+	"  mrtrace explain --json events.jsonl | jq -r .cause\n"
+	"  ssh node7 cat /var/tmp/events.jsonl | mrtrace explain -\n"
+	"  mrtrace explain -v node*/events.jsonl         with the kernel trails\n"
+	"\n"
+	"The record format is in docs/json.md.";
+
+enum { OPT_JSON = 1000, OPT_ALL };
+
+static const struct argp_option options[] = {
+	{ "json", OPT_JSON, NULL, 0,
+	  "One JSON object per record (the `watch --json` format, explained again)", 0 },
+	{ "verbose", 'v', NULL, 0, "Every failure in full, with its kernel trail", 0 },
+	{ "all", OPT_ALL, NULL, 0, "Also explain NCCL's harmless dma-buf probes", 0 },
+	{ 0 }
+};
+
+static error_t parse(int key, char *arg, struct argp_state *st)
+{
+	struct explain_args *a = st->input;
+
+	(void)arg;
+	switch (key) {
+	case OPT_JSON: a->json = true; break;
+	case 'v': a->verbose = true; break;
+	case OPT_ALL: a->all = true; break;
+	case ARGP_KEY_ARG:
+		a->files = &st->argv[st->next - 1];
+		a->nfiles = st->argc - st->next + 1;
+		st->next = st->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!a->nfiles)
+			argp_error(st, "which file? (FILE.jsonl, or - for stdin)");
+		break;
+	default: return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* Lines skipped, by event name, for the closing tally. */
+#define SKIP_NAMES 16
+
+struct tally {
+	unsigned long explained, harmless_hidden, malformed, setting_differs;
+	int nskip;
+	struct {
+		char name[32];
+		unsigned long n;
+	} skip[SKIP_NAMES + 1]; /* the last one is "other" */
+};
+
+static void count_skip(struct tally *t, const char *event)
+{
+	int i;
+
+	for (i = 0; i < t->nskip; i++)
+		if (!strcmp(t->skip[i].name, event))
+			break;
+	if (i == t->nskip) {
+		if (t->nskip == SKIP_NAMES)
+			i = SKIP_NAMES;
+		else
+			t->nskip++;
+		snprintf(t->skip[i].name, sizeof(t->skip[i].name), "%s", i == SKIP_NAMES ? "other" : event);
+	}
+	t->skip[i].n++;
+}
+
+struct run {
+	const struct explain_args *a;
+	struct tally t;
+	struct report_repeats repeats; /* per file: pids of different nodes collide */
+	struct replay_record rec;
+	struct report r;
+};
+
+static void output(struct run *run)
+{
+	struct report *r = &run->r;
+
+	if (run->a->json) {
+		struct json_object *o = report_to_json(r);
+		if (r->v.harmless)
+			json_object_object_add(o, "event", json_object_new_string("nccl_probe"));
+		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+		return;
+	}
+	unsigned long nth = run->a->verbose ? 1
+					    : report_repeats_count(&run->repeats, r->ev->pid, r->v.cause);
+	if (nth > 1)
+		report_print_repeat(stdout, r, nth);
+	else
+		report_print_text(stdout, r, run->a->verbose);
+}
+
+static void one_value(struct run *run, struct json_object *o, const char *file, long line)
+{
+	struct replay_record *rec = &run->rec;
+	const char *event;
+	char err[256];
+
+	switch (replay_kind_of(o, &event)) {
+	case REPLAY_NO_EVENT:
+		fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", file, line,
+			json_object_is_type(o, json_type_object)
+				? "no \"event\" member: not a record of `mrtrace watch --json`"
+				: "not a JSON object");
+		run->t.malformed++;
+		return;
+	case REPLAY_OTHER:
+		count_skip(&run->t, event);
+		return;
+	case REPLAY_PROBE:
+		if (!run->a->all) {
+			count_skip(&run->t, event);
+			return;
+		}
+		break;
+	case REPLAY_FAILURE: break;
+	}
+	if (replay_record_read(o, rec, err, sizeof(err))) {
+		fprintf(stderr, "mrtrace explain: %s:%ld: %s record: %s\n", file, line, event, err);
+		run->t.malformed++;
+		return;
+	}
+	report_explain(&run->r, &rec->ev, replay_uev(rec), rec->have_ctx ? &rec->ctx : NULL,
+		       rec->have_nccl ? &rec->nccl : NULL, rec->have_gates ? &rec->gates : NULL);
+	run->r.ua = rec->ua;
+	if (run->r.v.harmless && !run->a->all) {
+		run->t.harmless_hidden++;
+		return;
+	}
+	if (rec->have_ctx && rec->setting[0]) {
+		const char *now = ctx_setting_name(proc_context_setting(&rec->ctx));
+		if (strcmp(now, rec->setting)) {
+			fprintf(stderr,
+				"mrtrace explain: %s:%ld: note: the record says the process ran as %s; "
+				"what the record holds reads as %s, and the fixes are for that\n",
+				file, line, rec->setting, now);
+			run->t.setting_differs++;
+		}
+	}
+	run->t.explained++;
+	output(run);
+}
+
+/* 0, or -1 when the file could not be opened or read to the end. */
+static int one_file(struct run *run, const char *path)
+{
+	bool in = !strcmp(path, "-");
+	const char *name = in ? "(stdin)" : path;
+	FILE *f = in ? stdin : fopen(path, "r");
+	struct replay_stream *s;
+	struct json_object *o;
+	char err[256];
+	long line;
+	int rc;
+
+	if (!f) {
+		fprintf(stderr, "mrtrace explain: cannot read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (!(s = replay_stream_new(f))) {
+		fprintf(stderr, "mrtrace explain: out of memory\n");
+		if (!in)
+			fclose(f);
+		return -1;
+	}
+	memset(&run->repeats, 0, sizeof(run->repeats));
+	while ((rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
+		if (rc < 0) {
+			fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", name, line, err);
+			run->t.malformed++;
+			if (ferror(f))
+				break;
+			continue;
+		}
+		one_value(run, o, name, line);
+		json_object_put(o);
+	}
+	replay_stream_free(s);
+	if (!in)
+		fclose(f);
+	return 0;
+}
+
+static void print_tally(const struct tally *t)
+{
+	unsigned long skipped = 0;
+
+	for (int i = 0; i <= SKIP_NAMES; i++)
+		skipped += t->skip[i].n;
+	fprintf(stderr, "mrtrace explain: %lu explained, %lu skipped", t->explained, skipped);
+	for (int i = 0; i <= SKIP_NAMES; i++)
+		if (t->skip[i].n)
+			fprintf(stderr, "%s%s %lu", i ? ", " : " (", t->skip[i].name, t->skip[i].n);
+	fprintf(stderr, "%s, %lu malformed\n", skipped ? ")" : "", t->malformed);
+	if (t->harmless_hidden)
+		fprintf(stderr, "mrtrace explain: %lu NCCL dma-buf probe%s (harmless) not shown; "
+				"--all shows them\n",
+			t->harmless_hidden, t->harmless_hidden == 1 ? "" : "s");
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct explain_args a = { 0 };
+	struct argp argp = { options, parse, "FILE...", doc, 0, 0, 0 };
+	struct run *run;
+	int ret = 0;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
+		return 2;
+	if (!(run = calloc(1, sizeof(*run)))) {
+		fprintf(stderr, "mrtrace explain: out of memory\n");
+		return 2;
+	}
+	run->a = &a;
+	for (int i = 0; i < a.nfiles; i++)
+		if (one_file(run, a.files[i]))
+			ret = 2;
+	fflush(stdout);
+	print_tally(&run->t);
+	if (run->t.malformed)
+		ret = 2;
+	free(run);
+	return ret;
+}

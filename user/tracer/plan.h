@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* plan.h - which site is armed by which mechanism, and why not, decided
+ * from kernel facts alone (plan.c: no libbpf, no file I/O).  The loader
+ * then arms what the plan says and disarms, with a note, what fails. */
+#ifndef MRTRACE_TRACER_PLAN_H
+#define MRTRACE_TRACER_PLAN_H
+
+#include <stdbool.h>
+
+#include "tracer/facts.h"
+#include "tracer/opts.h"
+#include "tracer/site.h"
+#include "tracer/sites.h"
+
+#define TRACER_MAX_SITES 40
+
+struct tracer_plan {
+	int n;
+	struct tracer_site sites[TRACER_MAX_SITES];
+	/* sites[0, nreg): the registration path, defs[i] their table entry */
+	int nreg;
+	const struct tracer_site_def *defs[TRACER_MAX_SITES];
+	int sys_first, nsys; /* the syscall tracepoints, -1/0 until planned */
+	int uprobe; /* the libibverbs site, -1 until planned */
+};
+
+/* Starts the plan over with the registration-path sites.  allow_fentry
+ * false ignores the trampoline facts (kprobes only: after a load failure).
+ * Returns the number of opener sites armed; with none, nothing on the path
+ * is armed (nested sites record nothing without an opener). */
+int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, bool allow_fentry);
+
+/* Appends the syscall tracepoint sites: armed (MECH_TRACEPOINT) as the
+ * policy says, SYSCALLS_AUTO only when no opener is armed at this point. */
+void tracer_plan_syscalls(struct tracer_plan *p, enum syscalls_policy policy);
+
+/* Appends the libibverbs site (armed later, by what uprobes find). */
+void tracer_plan_uprobes(struct tracer_plan *p);
+
+int tracer_plan_armed(const struct tracer_plan *p, bool openers_only);
+/* The site called `name`, or NULL. */
+struct tracer_site *tracer_plan_site(struct tracer_plan *p, const char *name);
+
+/* Disarms site i with a note (printf-style). */
+void tracer_plan_disarm(struct tracer_plan *p, int i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

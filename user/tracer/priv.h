@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* priv.h - the tracer's state.  Only the tracer's own .c files include this: to
+ * everyone else struct tracer is opaque (tracer.h's accessors). */
+#ifndef MRTRACE_TRACER_PRIV_H
+#define MRTRACE_TRACER_PRIV_H
+
+#include "tracer/facts.h"
+#include "tracer/opts.h"
+#include "tracer/plan.h"
+#include "tracer/uprobes.h"
+
+struct regpath_bpf;
+struct syscalls_bpf;
+struct ring_buffer;
+struct bpf_link;
+
+/* The maps every BPF object shares (bpf/common.bpf.h): created by the
+ * first object that loads, reused by the others. */
+enum tracer_shared_map {
+	SHARED_EVENTS,
+	SHARED_COUNTERS,
+	SHARED_WATCHED,
+	SHARED_CGROUP,
+	SHARED_MAPS,
+};
+
+#define TRACER_MAX_LINKS (2 * TRACER_MAX_SITES + 1)
+
+struct tracer {
+	struct tracer_opts opts;
+	struct tracer_facts facts;
+	struct tracer_plan plan; /* the sites as they stand: the loader disarms failures */
+	struct regpath_bpf *reg;
+	struct syscalls_bpf *sys;
+	struct tracer_uprobes up; /* libibverbs: its object and links */
+	int shared[SHARED_MAPS]; /* fds, -1 until an object has loaded */
+	struct ring_buffer *rb;
+	int nlinks;
+	struct bpf_link *links[TRACER_MAX_LINKS];
+};
+
+#endif

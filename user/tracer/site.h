@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* site.h - one site as decided on this kernel: what the caller sees of the
+ * plan (tracer_site()) and what the planner fills in. */
+#ifndef MRTRACE_TRACER_SITE_H
+#define MRTRACE_TRACER_SITE_H
+
+#include "tracer/opts.h"
+
+#define TRACER_NOTE_MAX 256
+#define TRACER_MODULE_MAX 64
+
+struct tracer_site {
+	const char *name; /* short id, stable: "umem_get" */
+	const char *func; /* kernel function (or its other name), tracepoint, calls */
+	const char *gives; /* the evidence it contributes */
+	bool opener; /* can open a registration trail */
+	enum mech mech; /* armed with; MECH_NONE if not */
+	/* where it was found ("vmlinux", "ib_uverbs", "tracepoint", "syscalls",
+	 * "user"); "" when not found */
+	char module[TRACER_MODULE_MAX];
+	char note[TRACER_NOTE_MAX]; /* why not armed, or a note; "" if none */
+};
+
+#endif

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* correlate.c - join kernel records with libibverbs calls, keep /proc data
+ * per process, count repeats (see correlate.h). */
+#include "watch/correlate.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pending {
+	bool used;
+	unsigned long seq; /* arrival order: the oldest leaves first */
+	double since;
+	struct mrt_event ev;
+};
+
+/* What /proc said about one process.  pid 0: a free slot. */
+struct corr_proc {
+	int pid;
+	unsigned long long start; /* its start time; 0 when unknown */
+	double used, checked, read_at;
+	/* have_ctx: ctx was read from /proc.  Otherwise the process was gone at
+	 * first sight and ctx holds what its first record carried (with the
+	 * cgroup path looked up once by id), when fallback_ready. */
+	bool have_ctx, fallback_ready;
+	struct proc_context ctx;
+	bool have_nccl;
+	struct nccl_info nccl;
+	char *maps; /* /proc/PID/maps, read at the first libibverbs call */
+	bool maps_tried;
+	double maps_at;
+};
+
+struct corr {
+	struct corr_ops ops;
+	struct corr_config cfg;
+	struct corr_stats st;
+	unsigned long seq;
+	struct pending pending[CORR_PENDING_MAX];
+	struct corr_proc procs[CORR_PROCS_MAX];
+	struct report_repeats repeats;
+	struct report r; /* the one being handed to the sink */
+	struct gate_facts gates; /* of the failure being reported */
+	struct proc_context scratch; /* an exited process's context, per record */
+};
+
+static double now_of(struct corr *c)
+{
+	return c->ops.now(c->ops.arg);
+}
+
+struct corr *corr_new(const struct corr_ops *ops, const struct corr_config *cfg)
+{
+	struct corr *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->ops = *ops;
+	c->cfg = *cfg;
+	return c;
+}
+
+static void proc_drop(struct corr_proc *p)
+{
+	free(p->maps);
+	memset(p, 0, sizeof(*p));
+}
+
+void corr_free(struct corr *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < CORR_PROCS_MAX; i++)
+		proc_drop(&c->procs[i]);
+	free(c);
+}
+
+const struct corr_stats *corr_stats(const struct corr *c)
+{
+	return &c->st;
+}
+
+int corr_pending(const struct corr *c)
+{
+	int n = 0;
+
+	for (int i = 0; i < CORR_PENDING_MAX; i++)
+		n += c->pending[i].used;
+	return n;
+}
+
+/* ---- the process cache ---------------------------------------------------- */
+
+static void proc_read(struct corr *c, struct corr_proc *p, int pid, double now)
+{
+	proc_drop(p);
+	p->pid = pid;
+	p->used = p->checked = p->read_at = now;
+	p->start = c->ops.start_time(c->ops.arg, pid);
+	c->st.context_reads++;
+	if (c->ops.read_context(c->ops.arg, pid, &p->ctx)) {
+		c->st.gone++;
+		p->start = 0;
+		return;
+	}
+	p->have_ctx = true;
+	c->st.nccl_reads++;
+	p->have_nccl = c->ops.read_nccl(c->ops.arg, &p->ctx, &p->nccl) == 0;
+}
+
+/* The same process, some seconds later: the numbers it prints as "now" and
+ * the inferred verdicts use.  NCCL and the maps stay. */
+static void proc_refresh(struct corr *c, struct corr_proc *p, double now)
+{
+	p->read_at = now;
+	c->st.context_reads++;
+	if (!c->ops.read_context(c->ops.arg, p->pid, &c->scratch))
+		p->ctx = c->scratch; /* gone in between: keep the last reading */
+}
+
+/* The cache entry for pid: found (identity checked at most every
+ * CORR_RECHECK_S), or read into a free or the least recently used slot. */
+static struct corr_proc *proc_of(struct corr *c, int pid)
+{
+	double now = now_of(c);
+	struct corr_proc *p = NULL, *victim = NULL;
+
+	for (int i = 0; i < CORR_PROCS_MAX; i++) {
+		struct corr_proc *q = &c->procs[i];
+		if (q->pid == pid) {
+			p = q;
+			break;
+		}
+		if (!victim || (victim->pid && (!q->pid || q->used < victim->used)))
+			victim = q;
+	}
+	if (!p) {
+		proc_read(c, victim, pid, now);
+		return victim;
+	}
+	p->used = now;
+	if (now - p->checked < CORR_RECHECK_S)
+		return p;
+	p->checked = now;
+	unsigned long long st = c->ops.start_time(c->ops.arg, pid);
+	if (!st)
+		return p; /* gone: what we kept is the best there is for its records */
+	if (p->have_ctx && st == p->start) {
+		if (now - p->read_at >= CORR_REFRESH_S)
+			proc_refresh(c, p, now);
+		return p;
+	}
+	/* another process has this pid now */
+	proc_read(c, p, pid, now);
+	return p;
+}
+
+/* The cgroup-derived fields of an exited process's context, from the one
+ * lookup made for its first record (the lookup walks /sys/fs/cgroup). */
+static void graft_cgroup(struct proc_context *to, const struct proc_context *from)
+{
+	if (!(from->have & CTX_HAVE_CGROUP))
+		return;
+	memcpy(to->cgroup_path, from->cgroup_path, sizeof(to->cgroup_path));
+	to->runtime = from->runtime;
+	memcpy(to->container_id, from->container_id, sizeof(to->container_id));
+	memcpy(to->pod_uid, from->pod_uid, sizeof(to->pod_uid));
+	memcpy(to->systemd_unit, from->systemd_unit, sizeof(to->systemd_unit));
+	to->systemd_user_unit = from->systemd_user_unit;
+	to->slurm_job = from->slurm_job;
+	memcpy(to->slurm_step, from->slurm_step, sizeof(to->slurm_step));
+	to->have |= CTX_HAVE_CGROUP;
+}
+
+/* A process that exited before /proc could be read: the report is built
+ * from the record's own fields. */
+static const struct proc_context *context_from_record(struct corr *c, struct corr_proc *p,
+						      const struct mrt_event *ev)
+{
+	struct proc_context_event pe = {
+		.pid = ev->pid,
+		.have = CTX_HAVE_UID | CTX_HAVE_COMM | CTX_HAVE_CGROUP_ID |
+			(ev->ml.valid || ev->kind == MRT_EV_MLOCK_FAILURE ? CTX_HAVE_MEMLOCK : 0),
+		.uid = ev->uid,
+		.memlock_cur = ev->ml.limit_cur,
+		.cgroup_id = ev->cgroup_id,
+	};
+
+	memcpy(pe.comm, ev->comm, sizeof(pe.comm) - 1);
+	if (!p->fallback_ready || p->ctx.cgroup_id != ev->cgroup_id) {
+		proc_context_from_event(c->cfg.cgroup_root, &pe, &p->ctx);
+		p->fallback_ready = true;
+		return &p->ctx;
+	}
+	proc_context_from_event(NULL, &pe, &c->scratch);
+	graft_cgroup(&c->scratch, &p->ctx);
+	return &c->scratch;
+}
+
+static bool load_maps(struct corr *c, struct corr_proc *p, double now)
+{
+	char *m;
+
+	p->maps_tried = true;
+	p->maps_at = now;
+	c->st.maps_reads++;
+	if (!(m = c->ops.read_maps(c->ops.arg, p->pid)))
+		return false;
+	free(p->maps);
+	p->maps = m;
+	return true;
+}
+
+/* Which library the call came through, from the process's cached maps.  A
+ * stack with no caller may lie in a library mapped since the maps were
+ * read: they are read again then, at most every CORR_RECHECK_S. */
+static void attribute(struct corr *c, struct corr_proc *p, const struct mrt_event *uev,
+		      struct ustack_attr *ua)
+{
+	int n = uev->nustack < MRT_USTACK_MAX ? (int)uev->nustack : MRT_USTACK_MAX;
+	const uint64_t *ips = (const uint64_t *)uev->ustack;
+	double now = now_of(c);
+	bool fresh = false;
+
+	memset(ua, 0, sizeof(*ua));
+	if (!p->maps && (!p->maps_tried || now - p->maps_at >= CORR_RECHECK_S))
+		fresh = load_maps(c, p, now);
+	if (!p->maps)
+		return;
+	ustack_attribute_maps(p->maps, ips, n, ua);
+	if (!ua->caller[0] && !ua->via_nccl && !fresh && now - p->maps_at >= CORR_RECHECK_S &&
+	    load_maps(c, p, now))
+		ustack_attribute_maps(p->maps, ips, n, ua);
+}
+
+/* ---- reports ---------------------------------------------------------------- */
+
+static void report(struct corr *c, const struct mrt_event *ev, const struct mrt_event *uev)
+{
+	struct corr_proc *p = proc_of(c, ev->pid);
+	const struct proc_context *ctx;
+	const struct nccl_info *nccl = NULL;
+	struct report *r = &c->r;
+	unsigned long nth = 0;
+
+	if (p->have_ctx) {
+		ctx = &p->ctx;
+		nccl = p->have_nccl ? &p->nccl : NULL;
+	} else {
+		ctx = context_from_record(c, p, ev);
+	}
+	struct gate_facts *g = NULL;
+	if (ev->kind == MRT_EV_FAILURE && c->ops.read_gates) {
+		c->ops.read_gates(c->ops.arg, ev->pid, ev, &c->gates);
+		g = &c->gates;
+	}
+	report_explain(r, ev, uev, ctx, nccl, g);
+	if (uev)
+		attribute(c, p, uev, &r->ua);
+	if (r->v.harmless) {
+		c->st.harmless++;
+		if (!c->cfg.keep_harmless)
+			return;
+	}
+	if (c->cfg.dedupe)
+		nth = report_repeats_count(&c->repeats, ev->pid, r->v.cause);
+	c->st.reported++;
+	c->ops.sink(c->ops.arg, r, nth);
+}
+
+/* The oldest waiting record that satisfies `due`, or NULL. */
+static struct pending *oldest(struct corr *c, bool all, double now)
+{
+	struct pending *o = NULL;
+
+	for (int i = 0; i < CORR_PENDING_MAX; i++) {
+		struct pending *q = &c->pending[i];
+		if (q->used && (all || now - q->since >= CORR_PENDING_WAIT_S) && (!o || q->seq < o->seq))
+			o = q;
+	}
+	return o;
+}
+
+static void pend(struct corr *c, const struct mrt_event *ev)
+{
+	struct pending *slot = NULL;
+
+	for (int i = 0; i < CORR_PENDING_MAX && !slot; i++)
+		if (!c->pending[i].used)
+			slot = &c->pending[i];
+	if (!slot) {
+		/* full: the oldest goes out alone, now (it waited longest) */
+		slot = oldest(c, true, 0);
+		slot->used = false;
+		c->st.flushed_early++;
+		report(c, &slot->ev, NULL);
+	}
+	slot->used = true;
+	slot->seq = ++c->seq;
+	slot->since = now_of(c);
+	slot->ev = *ev;
+}
+
+/* The kernel record this call caused: same thread, recorded before the
+ * call returned.  Should an older record of the thread still wait (its own
+ * call never came), the newest one is this call's. */
+static struct pending *join_of(struct corr *c, const struct mrt_event *uev)
+{
+	struct pending *best = NULL;
+
+	for (int i = 0; i < CORR_PENDING_MAX; i++) {
+		struct pending *q = &c->pending[i];
+		if (!q->used || q->ev.pid != uev->pid || q->ev.tid != uev->tid || q->ev.ts_ns > uev->ts_ns)
+			continue;
+		if (!best || q->ev.ts_ns > best->ev.ts_ns ||
+		    (q->ev.ts_ns == best->ev.ts_ns && q->seq > best->seq))
+			best = q;
+	}
+	return best;
+}
+
+void corr_push(struct corr *c, const struct mrt_event *ev)
+{
+	struct pending *k;
+
+	switch (ev->kind) {
+	case MRT_EV_RLIMIT_SET:
+		return;
+	case MRT_EV_USER_CALL:
+		c->st.records++;
+		if ((k = join_of(c, ev))) {
+			k->used = false;
+			c->st.joined++;
+			report(c, &k->ev, ev);
+			return;
+		}
+		/* no kernel trail: kernel sites unarmed, or refused in libibverbs */
+		c->st.alone++;
+		report(c, ev, ev);
+		return;
+	case MRT_EV_REG_FAILURE:
+		c->st.records++;
+		proc_of(c, ev->pid); /* now, while the process most likely still exists */
+		if (c->cfg.join) {
+			pend(c, ev);
+			return;
+		}
+		report(c, ev, NULL);
+		return;
+	default:
+		c->st.records++;
+		report(c, ev, NULL);
+		return;
+	}
+}
+
+static void flush(struct corr *c, bool all)
+{
+	double now = now_of(c);
+	struct pending *o;
+
+	while ((o = oldest(c, all, now))) {
+		o->used = false;
+		if (all)
+			c->st.flushed_at_end++;
+		else
+			c->st.waited_out++;
+		report(c, &o->ev, NULL);
+	}
+}
+
+void corr_tick(struct corr *c)
+{
+	flush(c, false);
+}
+
+void corr_flush(struct corr *c)
+{
+	flush(c, true);
+}
+
+void corr_set_join(struct corr *c, bool join)
+{
+	if (c->cfg.join && !join)
+		flush(c, true);
+	c->cfg.join = join;
+}

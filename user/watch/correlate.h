@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* correlate.h - from ring-buffer records to explained reports.
+ *
+ * Three jobs between the tracer and the output:
+ *
+ *  - the join: a kernel record of a failed registration waits briefly for
+ *    the libibverbs call that caused it (the uprobe's record arrives after
+ *    the kernel's, at the library's return), so the two become one report:
+ *    same thread, kernel record first;
+ *  - the process cache: what /proc says about a process (context, NCCL, its
+ *    mappings for the user stack) is read once per process, keyed by pid
+ *    and the process's start time, not once per record;
+ *  - repeats: with dedupe on, the sink learns which occurrence of its
+ *    (process, cause) a report is.
+ *
+ * The clock, the /proc readers and the sink are injected (struct corr_ops),
+ * so the unit tests need no /proc, no BPF and no sleep; corr_live_ops()
+ * gives the real ones.  No record is dropped: a kernel record leaves the
+ * pending table only as a report (joined, after the wait, early when the
+ * table is full, or at corr_flush), and each way is counted.
+ */
+#ifndef MRTRACE_WATCH_CORRELATE_H
+#define MRTRACE_WATCH_CORRELATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "report/report.h"
+
+/* Kernel records wait this long for their libibverbs call. */
+#define CORR_PENDING_MAX 64
+#define CORR_PENDING_WAIT_S 0.3
+
+/* Processes whose /proc data is kept.  An entry's identity (start time) is
+ * checked at most every CORR_RECHECK_S, its context re-read at most every
+ * CORR_REFRESH_S (the numbers it prints as "now" and the inferred verdicts
+ * use: VmPin, limits); NCCL data is read once per process. */
+#define CORR_PROCS_MAX 32
+#define CORR_RECHECK_S 1.0
+#define CORR_REFRESH_S 10.0
+
+struct corr_ops {
+	/* monotonic seconds */
+	double (*now)(void *arg);
+	/* the start time of process pid (clock ticks after boot, field 22 of
+	 * /proc/PID/stat), 0 when it is gone */
+	unsigned long long (*start_time)(void *arg, int pid);
+	/* 0, or -errno when the process is gone (then ctx is undefined) */
+	int (*read_context)(void *arg, int pid, struct proc_context *ctx);
+	/* 0, or -errno when nothing could be read */
+	int (*read_nccl)(void *arg, const struct proc_context *ctx, struct nccl_info *nccl);
+	/* the gate facts of a MRT_EV_FAILURE record, read at once (the process
+	 * may exit); NULL op: none (tests) */
+	void (*read_gates)(void *arg, int pid, const struct mrt_event *ev, struct gate_facts *g);
+	/* the text of /proc/PID/maps (malloc'd, the correlator frees it), or NULL */
+	char *(*read_maps)(void *arg, int pid);
+	/* One report.  nth: 0 when dedupe is off, else which occurrence of
+	 * (pid, cause) this is (1 = first).  r and what it points to are valid
+	 * only during the call. */
+	void (*sink)(void *arg, const struct report *r, unsigned long nth);
+	void *arg;
+};
+
+struct corr_config {
+	bool join; /* uprobes armed: kernel records wait for their call */
+	bool dedupe; /* count repeats per (pid, cause) */
+	bool keep_harmless; /* give NCCL's probes to the sink too */
+	/* root for the cgroup-id lookup of an exited process's record
+	 * (proc_context_from_event); NULL: no lookup */
+	const char *cgroup_root;
+};
+
+struct corr_stats {
+	unsigned long records; /* pushed */
+	unsigned long reported; /* given to the sink */
+	unsigned long harmless; /* NCCL probes, given to the sink or not */
+	unsigned long joined; /* kernel record + libibverbs call as one report */
+	unsigned long alone; /* user calls without a kernel record */
+	unsigned long waited_out; /* kernel records whose call did not come in time */
+	unsigned long flushed_early; /* kernel records reported alone: pending table full */
+	unsigned long flushed_at_end; /* still waiting at corr_flush, or when joining stopped */
+	unsigned long context_reads; /* read_context calls (first read, reuse, refresh) */
+	unsigned long nccl_reads;
+	unsigned long maps_reads;
+	unsigned long gone; /* processes first seen after they exited */
+};
+
+struct corr;
+
+/* NULL when out of memory.  The ops are copied. */
+struct corr *corr_new(const struct corr_ops *ops, const struct corr_config *cfg);
+void corr_free(struct corr *c);
+
+/* Whether kernel records wait for their libibverbs call (the uprobes can be
+ * armed and disarmed while watching).  Turning it off flushes the waiting. */
+void corr_set_join(struct corr *c, bool join);
+
+/* One ring-buffer record: REG_FAILURE, USER_CALL, MLOCK_FAILURE (others
+ * are explained alone; RLIMIT_SET is not a failure and is ignored). */
+void corr_push(struct corr *c, const struct mrt_event *ev);
+
+/* Reports the kernel records that waited CORR_PENDING_WAIT_S in vain. */
+void corr_tick(struct corr *c);
+
+/* Reports every waiting record (at the end of a run). */
+void corr_flush(struct corr *c);
+
+/* Records waiting for their call now. */
+int corr_pending(const struct corr *c);
+
+const struct corr_stats *corr_stats(const struct corr *c);
+
+/* The live system: CLOCK_MONOTONIC, /proc under "/"; sink and arg are left
+ * for the caller. */
+void corr_live_ops(struct corr_ops *ops);
+/* Where the live readers find /proc and the files it names ("/" default;
+ * the host's root for a containerized watch, --host-root). */
+void corr_live_set_root(const char *root);
+
+#endif

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* correlate_live.c - the correlator's clock and /proc readers on the live
+ * system (the unit tests inject their own). */
+#include "watch/correlate.h"
+#include "proc/gates.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/procfs.h"
+#include "core/slurp.h"
+
+static double live_now(void *arg)
+{
+	struct timespec ts;
+
+	(void)arg;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* /proc/PID/stat: "pid (comm) state ppid ... starttime ..."; comm may hold
+ * spaces and parentheses, so fields are counted from the last ')': the
+ * state is field 3, starttime field 22. */
+static unsigned long long live_start_time(void *arg, int pid)
+{
+	char path[64], buf[1024];
+	unsigned long long t = 0;
+
+	(void)arg;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (pid <= 0 || procfs_read(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	char *p = strrchr(buf, ')');
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		t = strtoull(p + 1, NULL, 10);
+	return t;
+}
+
+/* "/" or the host's root seen from a container (--host-root) */
+static const char *live_root = "/";
+
+void corr_live_set_root(const char *root)
+{
+	live_root = root && *root ? root : "/";
+}
+
+static int live_read_context(void *arg, int pid, struct proc_context *ctx)
+{
+	(void)arg;
+	return proc_context_read(live_root, pid, ctx);
+}
+
+static void live_read_gates(void *arg, int pid, const struct mrt_event *ev, struct gate_facts *g)
+{
+	(void)arg;
+	gates_collect(live_root, pid, ev, g);
+}
+
+static int live_read_nccl(void *arg, const struct proc_context *ctx, struct nccl_info *nccl)
+{
+	(void)arg;
+	return nccl_info_read(live_root, ctx, nccl);
+}
+
+/* Only the executable mappings: return addresses lie in code, and the
+ * stack attribution scans the text once per frame of every record (a
+ * PyTorch process maps thousands of data regions). */
+static char *live_read_maps(void *arg, int pid)
+{
+	char path[64], *maps, *w, *line, *next;
+
+	(void)arg;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if (!(maps = slurp_file(path, NULL)))
+		return NULL;
+	for (w = line = maps; *line; line = next) {
+		/* "lo-hi perms offset dev inode path": perms is "r-xp" */
+		char *perms = strchr(line, ' ');
+		char *eol = strchr(line, '\n');
+		next = eol ? eol + 1 : line + strlen(line);
+		if (perms && perms < next && perms[1] && perms[2] && perms[3] == 'x') {
+			memmove(w, line, (size_t)(next - line));
+			w += next - line;
+		}
+	}
+	*w = '\0';
+	return maps;
+}
+
+void corr_live_ops(struct corr_ops *ops)
+{
+	ops->now = live_now;
+	ops->start_time = live_start_time;
+	ops->read_context = live_read_context;
+	ops->read_nccl = live_read_nccl;
+	ops->read_gates = live_read_gates;
+	ops->read_maps = live_read_maps;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* journal.h - one journald entry per explained failure, with fields a
+ * person or a collector can filter on (journalctl MRTRACE_CAUSE=memlock_limit),
+ * sent with journald's native protocol: no libsystemd, one datagram per
+ * entry, so a multi-line explanation stays one entry instead of one per
+ * line as on stderr.
+ *
+ * Fields: MESSAGE (the full text explanation), PRIORITY (3 a failed
+ * registration, 4 a failed mlock, 7 NCCL's harmless probe), MESSAGE_ID (per
+ * event kind), SYSLOG_IDENTIFIER=mrtrace, MRTRACE_EVENT, MRTRACE_CAUSE,
+ * MRTRACE_OP, MRTRACE_ERRNO, MRTRACE_PID, MRTRACE_TID, MRTRACE_COMM,
+ * MRTRACE_UID, MRTRACE_CERTAINTY, MRTRACE_SUMMARY, MRTRACE_VERSION, and when
+ * known MRTRACE_SLURM_JOB, MRTRACE_SYSTEMD_UNIT, MRTRACE_CONTAINER_ID,
+ * MRTRACE_K8S_NAMESPACE, MRTRACE_K8S_POD, MRTRACE_K8S_CONTAINER. */
+#ifndef MRTRACE_WATCH_JOURNAL_H
+#define MRTRACE_WATCH_JOURNAL_H
+
+#include <stddef.h>
+
+#include "proc/k8s.h"
+#include "report/report.h"
+
+#define JOURNAL_SOCKET "/run/systemd/journal/socket"
+
+/* An entry being built: fields in the native format. */
+struct journal_entry {
+	char *buf;
+	size_t len, cap;
+	int oom;
+};
+
+/* Appends NAME=value; values with a newline use the length-prefixed form. */
+void journal_add(struct journal_entry *e, const char *name, const char *value);
+void journal_addf(struct journal_entry *e, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Sends the entry to the socket (NULL: JOURNAL_SOCKET) and frees it.
+ * Entries too large for one datagram go through a sealed memfd, as
+ * journald accepts.  0, or -errno. */
+int journal_send(struct journal_entry *e, const char *socket);
+
+/* The entry for one explained failure.  event: "reg_failure",
+ * "mlock_failure" or "nccl_probe"; k8s may be NULL; slurm_job < 0: none. */
+int journal_report(const char *socket, const struct report *r, const char *event,
+		   const struct k8s_names *k8s, long slurm_job);
+
+#endif

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* metrics.c - the watch service's Prometheus textfile (metrics.h). */
+#include "watch/metrics.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/promtext.h"
+#include "core/version.h"
+
+/* (cause, op) pairs are few: ~16 causes x ~8 ops at most, fewer in practice. */
+#define PAIRS_MAX 256
+#define CAUSES_MAX 64
+
+static struct {
+	char path[4096];
+	double interval;
+	double last_write; /* monotonic */
+	bool dirty;
+	double start_time; /* wall clock */
+	const char *mech[METRICS_MECHS];
+	int armed[METRICS_MECHS];
+	int total;
+	bool regpath;
+	int npairs;
+	struct {
+		char cause[40], op[40];
+		unsigned long long n;
+	} pairs[PAIRS_MAX];
+	int ncauses;
+	struct {
+		char cause[40];
+		double ts;
+	} last[CAUSES_MAX];
+	unsigned long long probes, regs, drops, untracked, overflows;
+} m;
+
+static double now_mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double now_wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void metrics_setup(const char *path, double interval_s)
+{
+	memset(&m, 0, sizeof(m));
+	if (path)
+		snprintf(m.path, sizeof(m.path), "%s", path);
+	m.interval = interval_s > 0 ? interval_s : 5;
+	m.start_time = now_wall();
+	m.dirty = true;
+	m.last_write = -1e9;
+}
+
+bool metrics_enabled(void)
+{
+	return m.path[0] != 0;
+}
+
+void metrics_sites(const char *const mech_names[METRICS_MECHS], const int armed[METRICS_MECHS],
+		   int total, bool regpath_armed)
+{
+	for (int i = 0; i < METRICS_MECHS; i++) {
+		m.mech[i] = mech_names[i];
+		if (m.armed[i] != armed[i])
+			m.dirty = true;
+		m.armed[i] = armed[i];
+	}
+	m.total = total;
+	m.regpath = regpath_armed;
+}
+
+void metrics_failure(const char *cause, const char *op, bool harmless)
+{
+	m.dirty = true;
+	if (harmless) {
+		m.probes++;
+		return;
+	}
+	int i = 0;
+	for (; i < m.npairs; i++)
+		if (!strcmp(m.pairs[i].cause, cause) && !strcmp(m.pairs[i].op, op))
+			break;
+	if (i == m.npairs && m.npairs < PAIRS_MAX) {
+		snprintf(m.pairs[i].cause, sizeof(m.pairs[i].cause), "%s", cause);
+		snprintf(m.pairs[i].op, sizeof(m.pairs[i].op), "%s", op);
+		m.npairs++;
+	}
+	if (i < m.npairs)
+		m.pairs[i].n++;
+	for (i = 0; i < m.ncauses && strcmp(m.last[i].cause, cause); i++)
+		;
+	if (i == m.ncauses && m.ncauses < CAUSES_MAX)
+		snprintf(m.last[m.ncauses++].cause, sizeof(m.last[0].cause), "%s", cause);
+	if (i < m.ncauses)
+		m.last[i].ts = now_wall();
+}
+
+void metrics_counters(unsigned long long regs, unsigned long long drops,
+		      unsigned long long untracked, unsigned long long overflows)
+{
+	if (regs != m.regs || drops != m.drops || untracked != m.untracked ||
+	    overflows != m.overflows)
+		m.dirty = true;
+	m.regs = regs;
+	m.drops = drops;
+	m.untracked = untracked;
+	m.overflows = overflows;
+}
+
+char *metrics_render(bool final, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+	if (!f)
+		return NULL;
+
+	prom_family(f, "mrtrace_build_info", "gauge",
+		    "mrtrace build that wrote these metrics (always 1).");
+	prom_sample(f, "mrtrace_build_info",
+		    (const char *const[]){ "version", mrt_version(), "command", "watch", NULL }, 1);
+	prom_family(f, "mrtrace_watch_running", "gauge",
+		    "1 while mrtrace watch runs; 0 written at its stop.");
+	prom_sample(f, "mrtrace_watch_running", NULL, final ? 0 : 1);
+	prom_family(f, "mrtrace_watch_start_time_seconds", "gauge",
+		    "When this mrtrace watch started (Unix time).");
+	prom_sample(f, "mrtrace_watch_start_time_seconds", NULL, (long long)m.start_time);
+
+	prom_family(f, "mrtrace_watch_failures_total", "counter",
+		    "Failed registrations (and mlock calls) explained, by cause and operation.");
+	for (int i = 0; i < m.npairs; i++)
+		prom_sample(f, "mrtrace_watch_failures_total",
+			    (const char *const[]){ "cause", m.pairs[i].cause, "op", m.pairs[i].op,
+						   NULL },
+			    (double)m.pairs[i].n);
+	prom_family(f, "mrtrace_watch_last_failure_timestamp_seconds", "gauge",
+		    "When the last failure with this cause was explained (Unix time).");
+	for (int i = 0; i < m.ncauses; i++)
+		prom_sample(f, "mrtrace_watch_last_failure_timestamp_seconds",
+			    (const char *const[]){ "cause", m.last[i].cause, NULL },
+			    (double)(long long)m.last[i].ts);
+	prom_family(f, "mrtrace_watch_nccl_probes_total", "counter",
+		    "NCCL's dma-buf capability probes seen failing (harmless, expected).");
+	prom_sample(f, "mrtrace_watch_nccl_probes_total", NULL, (double)m.probes);
+	prom_family(f, "mrtrace_watch_registrations_seen_total", "counter",
+		    "Memory registrations seen by the kernel sites, failed or not.");
+	prom_sample(f, "mrtrace_watch_registrations_seen_total", NULL, (double)m.regs);
+	prom_family(f, "mrtrace_watch_events_dropped_total", "counter",
+		    "Failure records lost because the ring buffer was full.");
+	prom_sample(f, "mrtrace_watch_events_dropped_total", NULL, (double)m.drops);
+	prom_family(f, "mrtrace_watch_untracked_total", "counter",
+		    "Registrations not followed because the per-thread context map was full.");
+	prom_sample(f, "mrtrace_watch_untracked_total", NULL, (double)m.untracked);
+	prom_family(f, "mrtrace_watch_trail_overflows_total", "counter",
+		    "Kernel steps beyond what one failure record holds.");
+	prom_sample(f, "mrtrace_watch_trail_overflows_total", NULL, (double)m.overflows);
+
+	prom_family(f, "mrtrace_watch_sites_armed", "gauge",
+		    "Tracing sites armed, by mechanism.");
+	for (int i = 0; i < METRICS_MECHS; i++)
+		if (m.mech[i])
+			prom_sample(f, "mrtrace_watch_sites_armed",
+				    (const char *const[]){ "mechanism", m.mech[i], NULL }, m.armed[i]);
+	prom_family(f, "mrtrace_watch_sites", "gauge",
+		    "Tracing sites known to this mrtrace, armed or not.");
+	prom_sample(f, "mrtrace_watch_sites", NULL, m.total);
+	prom_family(f, "mrtrace_watch_registration_path_armed", "gauge",
+		    "1 when a kernel registration entry site is armed (failed registrations "
+		    "are seen from the kernel).");
+	prom_sample(f, "mrtrace_watch_registration_path_armed", NULL, m.regpath ? 1 : 0);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+int metrics_flush(bool force, bool final)
+{
+	if (!m.path[0])
+		return 1;
+	double t = now_mono();
+	/* when nothing changes, still once a minute: the file's age tells a
+	 * liveness probe (or node_textfile_mtime_seconds) the service is alive */
+	if (!force && (t - m.last_write < m.interval || (!m.dirty && t - m.last_write < 60)))
+		return 1;
+	size_t len = 0;
+	char *text = metrics_render(final, &len);
+	if (!text)
+		return -12;
+	int rc = 0;
+	if (!strcmp(m.path, "-")) {
+		fwrite(text, 1, len, stdout);
+		fflush(stdout);
+	} else {
+		rc = prom_write_atomic(m.path, text, len);
+	}
+	free(text);
+	m.last_write = t;
+	m.dirty = false;
+	return rc;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* metrics.h - `watch --metrics-textfile PATH`: the service's numbers for
+ * Prometheus through node_exporter's textfile collector.
+ *
+ * The file is rewritten whole (temporary file, then rename) at most every
+ * interval seconds when something happened, at least once a minute (its age
+ * is the liveness signal), and once more at stop with mrtrace_watch_running 0.  Families (docs/deploy.md lists them):
+ *   mrtrace_build_info{version,command}            gauge 1
+ *   mrtrace_watch_running                           gauge 1 / 0 after stop
+ *   mrtrace_watch_start_time_seconds                gauge
+ *   mrtrace_watch_failures_total{cause,op}          counter
+ *   mrtrace_watch_last_failure_timestamp_seconds{cause} gauge
+ *   mrtrace_watch_nccl_probes_total                 counter
+ *   mrtrace_watch_registrations_seen_total          counter
+ *   mrtrace_watch_events_dropped_total              counter
+ *   mrtrace_watch_untracked_total                   counter
+ *   mrtrace_watch_trail_overflows_total             counter
+ *   mrtrace_watch_sites_armed{mechanism}            gauge
+ *   mrtrace_watch_sites                             gauge
+ *   mrtrace_watch_registration_path_armed           gauge 0/1
+ * Labels come from fixed sets (cause ids, API names, mechanisms): no pid,
+ * comm or path, so the series count is bounded. */
+#ifndef MRTRACE_WATCH_METRICS_H
+#define MRTRACE_WATCH_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define METRICS_MECHS 4 /* fentry, kprobe, tracepoint, uprobe */
+
+/* path NULL or "": metrics off (every other call does nothing). */
+void metrics_setup(const char *path, double interval_s);
+bool metrics_enabled(void);
+/* Armed sites by mechanism name ("fentry", ...), all sites, and whether a
+ * registration entry site is armed. */
+void metrics_sites(const char *const mech_names[METRICS_MECHS], const int armed[METRICS_MECHS],
+		   int total, bool regpath_armed);
+/* One explained failure (harmless: NCCL's probe, counted apart). */
+void metrics_failure(const char *cause, const char *op, bool harmless);
+/* The BPF counters: registrations seen, drops, untracked, trail overflows. */
+void metrics_counters(unsigned long long regs, unsigned long long drops,
+		      unsigned long long untracked, unsigned long long overflows);
+/* Writes the file when due (or now with force; final marks the stop).
+ * 0, 1 not due / off, or -errno (the caller says it once). */
+int metrics_flush(bool force, bool final);
+/* The text itself (for tests and `--metrics-textfile -`); caller frees. */
+char *metrics_render(bool final, size_t *len);
+
+#endif
