@@ -17,9 +17,11 @@
 
 #include "proc/context.h"
 #include "nccl/nccl.h"
+#include "core/pages.h"
 #include "core/units.h"
 
-#define PAGE_SZ 4096ULL
+/* the page size of the kernel that recorded the event in scope */
+#define PAGE_SZ event_page_size(ev)
 
 /* IB access bits (include/rdma/ib_verbs.h, enum ib_access_flags). */
 #define IB_LOCAL_WRITE 0x1
@@ -746,9 +748,9 @@ const char *api_name(unsigned int api)
 	}
 }
 
-static uint64_t range_pages(uint64_t addr, uint64_t len)
+static uint64_t range_pages(uint64_t addr, uint64_t len, uint64_t page)
 {
-	return ((addr + len + PAGE_SZ - 1) & ~(PAGE_SZ - 1)) / PAGE_SZ - addr / PAGE_SZ;
+	return pages_spanned(addr, len, page);
 }
 
 enum cause explain_user_call(const struct mrt_event *uev, const struct proc_context *ctx,
@@ -792,14 +794,14 @@ enum cause explain_user_call(const struct mrt_event *uev, const struct proc_cont
 	}
 
 	v->certainty = CERT_INFERRED;
-	uint64_t pages = range_pages(uev->cmd_start, uev->cmd_length);
+	uint64_t pages = range_pages(uev->cmd_start, uev->cmd_length, event_page_size(uev));
 	bool have_ml = ctx && (ctx->have & CTX_HAVE_MEMLOCK) && (ctx->have & CTX_HAVE_VMPIN);
 	bool cap = ctx && (ctx->have & CTX_HAVE_CAPS) && ctx->cap_ipc_lock && !ctx->in_userns;
 
 	if (uev->err == EPERM && have_ml && ctx->memlock_soft == 0 && !cap) {
 		v->cause = CAUSE_MEMLOCK_ZERO;
 	} else if (uev->err == ENOMEM && have_ml && !cap && ctx->memlock_soft != UINT64_MAX &&
-		   ctx->vm_pin + pages * PAGE_SZ > ctx->memlock_soft) {
+		   ctx->vm_pin + pages * event_page_size(uev) > ctx->memlock_soft) {
 		v->cause = CAUSE_MEMLOCK_LIMIT;
 	} else if (dmabuf && (uev->err == EOPNOTSUPP || uev->err == EPROTONOSUPPORT)) {
 		v->cause = CAUSE_DMABUF_UNSUPPORTED;
@@ -822,7 +824,7 @@ enum cause explain_user_call(const struct mrt_event *uev, const struct proc_cont
 		v->has_memlock = true;
 		v->limit_bytes = ctx->memlock_soft;
 		v->pinned_before_bytes = ctx->vm_pin;
-		v->request_bytes = pages * PAGE_SZ;
+		v->request_bytes = pages * event_page_size(uev);
 		v->need_bytes = v->pinned_before_bytes + v->request_bytes;
 		if (v->cause == CAUSE_MEMLOCK_ZERO)
 			verdict_say(v->summary, "RLIMIT_MEMLOCK is 0 and CAP_IPC_LOCK does not apply "

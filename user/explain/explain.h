@@ -107,6 +107,13 @@ const char *cause_class_name(enum cause_class c); /* "environment", "infiniband"
 const char *op_name(unsigned int op);
 enum mrt_op op_from_name(const char *name); /* MRT_OP_NONE when unknown */
 
+/* The page size of the kernel that recorded ev: the unit of every *_pages
+ * number in it (records from before page_shift existed: 4 KiB). */
+static inline uint64_t event_page_size(const struct mrt_event *ev)
+{
+	return 1ULL << (ev->page_shift ? ev->page_shift : 12);
+}
+
 /* "ibv_reg_mr_iova2" for an enum mrt_api value. */
 const char *api_name(unsigned int api);
 

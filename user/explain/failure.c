@@ -336,7 +336,7 @@ static bool explain_shm(const struct mrt_event *ev, const struct proc_context *c
 			const struct gate_facts *g, struct verdict *v, int err)
 {
 	char req[32], size[32], used[32], avail[32];
-	uint64_t page = 4096;
+	uint64_t page = event_page_size(ev);
 
 	if (err != ENOSPC)
 		return false;

@@ -9,7 +9,8 @@
 
 #include <string.h>
 
-#define PAGE_SZ 4096ULL
+/* the page size of the kernel that recorded the event in scope */
+#define PAGE_SZ event_page_size(ev)
 #define LEGACY_PAGE_SHIFT 12 /* recordings without page_shift: x86_64 */
 
 static void add_u64(struct json_object *o, const char *k, unsigned long long v)
