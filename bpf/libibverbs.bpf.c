@@ -195,6 +195,8 @@ static __always_inline void dev_failed(const void *device, int err)
 	ev->dmabuf_fd = -1;
 	ev->err = err;
 	fill_task(ev);
+	ev->mntns_inum = BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), nsproxy, mnt_ns,
+				       ns.inum);
 	if (device)
 		bpf_probe_read_user_str(ev->op_name, sizeof(ev->op_name),
 					(const char *)device + IBV_DEVICE_DEV_NAME_OFF);

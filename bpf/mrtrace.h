@@ -158,6 +158,8 @@ struct mrt_event {
 	unsigned long long op_args[8];
 	unsigned long long op_limits[4];
 	char op_name[32];
+	unsigned int mntns_inum; /* FAILURE: the task's mount namespace (which /dev it saw) */
+	unsigned int op_pad;
 	unsigned int nsteps; /* may exceed MRT_TRAIL_MAX: the rest were lost */
 	struct mrt_memlock ml;
 	/* MLOCK_FAILURE / RLIMIT_SET */

@@ -132,6 +132,11 @@ const char *errno_name(int err)
 	case ENODEV: return "ENODEV";
 	case EINVAL: return "EINVAL";
 	case ENOSPC: return "ENOSPC";
+	case ENODATA: return "ENODATA";
+	case ENETUNREACH: return "ENETUNREACH";
+	case ENETDOWN: return "ENETDOWN";
+	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
+	case ESRCH: return "ESRCH";
 	case ERANGE: return "ERANGE";
 	case ENOSYS: return "ENOSYS";
 	case EOPNOTSUPP: return "EOPNOTSUPP";

@@ -130,16 +130,25 @@ static void device_fixes(const struct proc_context *ctx, struct verdict *v, cons
 	}
 }
 
-static bool explain_open(const struct proc_context *ctx,
+static bool explain_open(const struct mrt_event *ev, const struct proc_context *ctx,
 			 const struct gate_facts *g, struct verdict *v, int err)
 {
 	const char *node = g && g->have_node ? g->node_path : "/dev/infiniband/uverbs*";
 	bool gated = g && g->have_node;
+	/* ibv_get_device_list lists a device only when it can stat its node: an
+	 * empty list on a node whose sysfs has uverbs devices is the node missing
+	 * from the process's /dev, whether or not the process is still there */
+	bool listed_none = ev->opener == MRT_SITE_OPEN_DEVICE && !ev->op_name[0] && g &&
+			   !g->no_uverbs_on_node;
 
-	if ((gated && !g->node_exists) || (!gated && (err == ENOENT || err == ENODEV))) {
+	if (listed_none || (gated && !g->node_exists) ||
+	    (!gated && (err == ENOENT || err == ENODEV))) {
 		v->cause = CAUSE_DEVICE_MISSING;
-		verdict_say(v->summary, "%s does not exist where the process looks (%s)", node,
-			    errno_name(err));
+		if (listed_none)
+			verdict_say(v->summary, "libibverbs listed no device: the node's uverbs devices "
+						"(%s) are not in the process's /dev", node);
+		else
+			verdict_say(v->summary, "%s does not exist where the process looks", node);
 		verdict_say(v->explanation,
 			    "The RDMA device is on the node (sysfs lists it) but its uverbs character "
 			    "device is not in the process's /dev: a container started without the "
@@ -178,7 +187,7 @@ static bool explain_open(const struct proc_context *ctx,
 	} else {
 		return false;
 	}
-	if (!gated)
+	if (!gated && !listed_none)
 		v->certainty = CERT_INFERRED;
 	if (!v->err) /* libibverbs' errno is not seen by the uprobe: the gate's own */
 		v->err = v->cause == CAUSE_DEVICE_MISSING ? ENOENT
@@ -504,7 +513,7 @@ enum cause explain_failure(const struct mrt_event *ev, const struct proc_context
 	}
 	bool done = false;
 	switch (ev->op) {
-	case MRT_OP_OPEN_DEVICE: done = explain_open(ctx, g, v, err); break;
+	case MRT_OP_OPEN_DEVICE: done = explain_open(ev, ctx, g, v, err); break;
 	case MRT_OP_ALLOC_PD:
 	case MRT_OP_CREATE_CQ:
 	case MRT_OP_CREATE_QP: done = explain_object(ev, v, err); break;

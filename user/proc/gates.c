@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/procfs.h"
+#include "proc/context.h"
 
 #define CAP_SYS_PTRACE_BIT 19
 
@@ -102,10 +103,23 @@ static int devcg_programs(const char *dir)
 	return rc ? -1 : (int)a.query.prog_cnt;
 }
 
-static void devcg_facts(const char *root, int pid, struct gate_facts *f)
+/* /proc/PID/cgroup; for a process that has exited, its cgroup v2 line made
+ * from the record's cgroup id. */
+static long read_cgroup(const char *root, int pid, const struct mrt_event *ev, char *cg, size_t len)
+{
+	char rel[512];
+	long n = read_rel(root, pid, "cgroup", cg, len);
+	if (n > 0)
+		return n;
+	if (!ev->cgroup_id || proc_cgroup_path_by_id(root, ev->cgroup_id, rel, sizeof(rel)))
+		return -ENOENT;
+	return snprintf(cg, len, "0::%s\n", rel);
+}
+
+static void devcg_facts(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *f)
 {
 	char cg[4096];
-	if (read_rel(root, pid, "cgroup", cg, sizeof(cg)) <= 0)
+	if (read_cgroup(root, pid, ev, cg, sizeof(cg)) <= 0)
 		return;
 	for (char *l = cg; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
 		char *nl = strchr(l, '\n');
@@ -148,6 +162,20 @@ static void devcg_facts(const char *root, int pid, struct gate_facts *f)
 	}
 }
 
+static bool process_gone(const char *root, int pid)
+{
+	char path[512];
+	struct stat st;
+	return procfs_path(path, sizeof(path), root, pid, "root") || stat(path, &st);
+}
+
+/* The mount namespace this mrtrace runs in. */
+static unsigned int own_mntns(void)
+{
+	struct stat st;
+	return stat("/proc/self/ns/mnt", &st) ? 0 : (unsigned int)st.st_ino;
+}
+
 static void node_facts(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *f)
 {
 	char rel[160], path[512], status[4096], v[256], first[64] = "";
@@ -172,9 +200,19 @@ static void node_facts(const char *root, int pid, const struct mrt_event *ev, st
 	}
 
 	snprintf(f->node_path, sizeof(f->node_path), "/dev/infiniband/%.60s", name);
-	snprintf(rel, sizeof(rel), "root%s", f->node_path);
-	if (procfs_path(path, sizeof(path), root, pid, rel))
-		return;
+	if (process_gone(root, pid)) {
+		/* its /dev is gone with it, unless it was the one we see too */
+		if (!ev->mntns_inum || ev->mntns_inum != own_mntns()) {
+			devcg_facts(root, pid, ev, f);
+			return;
+		}
+		f->node_seen_from_host = true;
+		snprintf(path, sizeof(path), "%s%s", strcmp(root, "/") ? root : "", f->node_path);
+	} else {
+		snprintf(rel, sizeof(rel), "root%s", f->node_path);
+		if (procfs_path(path, sizeof(path), root, pid, rel))
+			return;
+	}
 	f->have_node = true;
 	struct stat st;
 	if (stat(path, &st)) {
@@ -188,7 +226,12 @@ static void node_facts(const char *root, int pid, const struct mrt_event *ev, st
 		f->node_major = major(st.st_rdev);
 		f->node_minor = minor(st.st_rdev);
 	}
-	if (read_rel(root, pid, "status", status, sizeof(status)) > 0) {
+	if (f->node_seen_from_host) {
+		/* the record's uid; its groups went with the process */
+		f->proc_uid = ev->uid;
+		f->mode_allows_rw = f->node_exists &&
+				    mode_rw(f->node_mode, f->node_uid, f->node_gid, ev->uid, (unsigned)-1, NULL);
+	} else if (read_rel(root, pid, "status", status, sizeof(status)) > 0) {
 		unsigned u[4] = { 0 }, g[4] = { 0 };
 		if (status_field(status, "Uid", v, sizeof(v)))
 			sscanf(v, "%u %u %u %u", &u[0], &u[1], &u[2], &u[3]);
@@ -201,7 +244,7 @@ static void node_facts(const char *root, int pid, const struct mrt_event *ev, st
 		f->mode_allows_rw = f->node_exists &&
 				    mode_rw(f->node_mode, f->node_uid, f->node_gid, u[3], g[3], groups);
 	}
-	devcg_facts(root, pid, f);
+	devcg_facts(root, pid, ev, f);
 }
 
 static long sysfs_read(const char *root, const char *rel, char *buf, size_t len)
@@ -346,10 +389,11 @@ static bool line_limits(const char *l, size_t n)
 	return false;
 }
 
-static void rdmacg_facts(const char *root, int pid, const char *device, struct gate_facts *f)
+static void rdmacg_facts(const char *root, int pid, const struct mrt_event *ev, const char *device,
+			 struct gate_facts *f)
 {
 	char cg[4096], rel[GATE_TEXT_MAX];
-	if (read_rel(root, pid, "cgroup", cg, sizeof(cg)) <= 0)
+	if (read_cgroup(root, pid, ev, cg, sizeof(cg)) <= 0)
 		return;
 	char *p = !strncmp(cg, "0::", 3) ? cg : strstr(cg, "\n0::");
 	if (!p)
@@ -410,7 +454,7 @@ void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct
 	switch (ev->op) {
 	case MRT_OP_OPEN_DEVICE:
 		node_facts(root, pid, ev, out);
-		rdmacg_facts(root, pid, "", out);
+		rdmacg_facts(root, pid, ev, "", out);
 		break;
 	case MRT_OP_ALLOC_PD:
 	case MRT_OP_CREATE_CQ:
@@ -418,7 +462,7 @@ void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct
 	case MRT_OP_CREATE_AH:
 	case MRT_OP_MODIFY_QP:
 		port_facts(root, ev, out);
-		rdmacg_facts(root, pid, ev->op_name, out);
+		rdmacg_facts(root, pid, ev, ev->op_name, out);
 		break;
 	case MRT_OP_SHM_ALLOC:
 		shm_facts(root, pid, ev, out);

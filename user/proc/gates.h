@@ -33,6 +33,8 @@ struct gate_facts {
 	bool have_node;
 	bool no_uverbs_on_node;   /* sysfs lists no uverbs device at all: nothing to open */
 	bool node_exists;
+	bool node_seen_from_host; /* the process had exited: its node checked in our /dev
+				   * (same mount namespace), its groups unknown */
 	bool node_is_chr;
 	char node_path[128];      /* /dev/infiniband/uverbs0 (in the process's root) */
 	unsigned int node_mode;   /* st_mode & 07777 */

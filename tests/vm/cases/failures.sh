@@ -17,7 +17,7 @@
 #     pidfd_getfd on another user's process                      -> fd_import_denied
 # (bad_pkey_index cannot be reproduced here: rxe accepts any P_Key index; it is
 # proven by replay, tests/fixtures/trails.)
-# vm-timeout: 300
+# vm-timeout: 480
 . "$TOP/tests/vm/mrt-lib.sh"
 
 OPS=$TOP/build/tests/helpers/verbs_ops
@@ -29,7 +29,7 @@ mark() { MARK=$(wc -l < "$MRT_OUT"); }
 # failure_of COMM OP [SECONDS]: the newest failure record of that comm and op
 # written since the last mark
 failure_of() {
-	local comm=$1 op=$2 secs=${3:-15} i r
+	local comm=$1 op=$2 secs=${3:-10} i r
 	for i in $(seq $((secs * 5))); do
 		r=$(tail -n +$((MARK + 1)) "$MRT_OUT" |
 			jq -c "select(.event==\"failure\" and .op==\"$op\" and .comm==\"$comm\")" 2>/dev/null | tail -1)
@@ -50,19 +50,21 @@ expect() {
 
 check watch_starts mrt_start watch
 start=$(grep -m1 '"event":"start"' "$MRT_OUT")
-for site in modify_qp create_cq create_qp get_context shm_fallocate pidfd_getfd open_device; do
+for site in modify_qp create_cq create_qp get_context shm_fallocate pidfd_getfd libibverbs; do
 	jq_true "${site}_armed" "$start" ".sites[] | select(.site==\"$site\") | .armed"
 done
 
 # --- the device node ---------------------------------------------------------
 mark
-unshare -m sh -c 'mount -t tmpfs none /dev/infiniband && exec ibv_devinfo' > /dev/null 2>&1
+unshare -m sh -c 'mount -t tmpfs none /dev/infiniband && exec ibv_devinfo' > "$CASE_OUT/missing.out" 2>&1
+note "missing: $(tr '\n' ' ' < "$CASE_OUT/missing.out")"
 expect missing ibv_devinfo open_device device_missing \
 	'.class=="environment" and .evidence.gates.node_exists==false and (.summary|test("/dev/infiniband/uverbs0"))'
 
 chmod 600 /dev/infiniband/uverbs0
 mark
-as_nobody ibv_devinfo -d rxe0 > /dev/null 2>&1
+as_nobody ibv_devinfo -d rxe0 > "$CASE_OUT/perm.out" 2>&1
+note "perm: $(tr '\n' ' ' < "$CASE_OUT/perm.out")"
 chmod 666 /dev/infiniband/uverbs0
 expect perm ibv_devinfo open_device device_permission \
 	'.evidence.gates.node_mode=="0600" and .evidence.gates.mode_allows_rw==false and .uid==65534'
@@ -70,7 +72,8 @@ expect perm ibv_devinfo open_device device_permission \
 mkdir -p /sys/fs/cgroup/mrt-devcg
 if "$DEVCG" /sys/fs/cgroup/mrt-devcg; then
 	mark
-	sh -c 'echo $$ > /sys/fs/cgroup/mrt-devcg/cgroup.procs && exec ibv_devinfo -d rxe0' > /dev/null 2>&1
+	sh -c 'echo $$ > /sys/fs/cgroup/mrt-devcg/cgroup.procs && exec ibv_devinfo -d rxe0' > "$CASE_OUT/devcg.out" 2>&1
+	note "devcg: $(tr '\n' ' ' < "$CASE_OUT/devcg.out")"
 	expect devcg ibv_devinfo open_device device_cgroup \
 		'.evidence.gates.device_cgroup=="bpf_program" and .evidence.gates.mode_allows_rw==true'
 else
