@@ -220,8 +220,15 @@ int BPF_KRETPROBE(uret_get_device_list, void *list)
 
 	if (!arg)
 		return 0;
-	if (*arg)
+	if (*arg) {
 		bpf_probe_read_user(&n, sizeof(n), (const void *)*arg);
+	} else if (list) {
+		/* ibv_get_device_list(NULL), as ibv_devinfo calls it: the list
+		 * ends with NULL, so an empty one starts with it */
+		__u64 first = 1;
+		bpf_probe_read_user(&first, sizeof(first), list);
+		n = first ? 1 : 0;
+	}
 	bpf_map_delete_elem(&dev_pending, &tid);
 	if (!list || n == 0)
 		dev_failed(NULL, list ? 19 /* ENODEV: none listed */ : 0);

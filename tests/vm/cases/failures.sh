@@ -118,7 +118,7 @@ for i in $(seq 100); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 
 # --- /dev/shm -------------------------------------------------------------------
 mark
 unshare -m sh -c 'mount -t tmpfs -o size=1M tmpfs /dev/shm && exec fallocate -l 4M /dev/shm/nccl-mrtrace' 2>/dev/null
-expect shm fallocate shm_exhausted \
+expect shm fallocate shm_alloc shm_exhausted \
 	'.evidence.length==4194304 and .evidence.tmpfs_size_pages > 0 and .class=="environment"'
 
 # --- fd import -------------------------------------------------------------------
@@ -127,7 +127,7 @@ victim=$!
 mark
 as_nobody "$OPS" getfd "$victim" 0 > /dev/null
 kill "$victim" 2>/dev/null
-expect getfd verbs_ops fd_import_denied \
+expect getfd verbs_ops fd_import fd_import_denied \
 	".errno_name==\"EPERM\" and .evidence.gates.target_pid==$victim and .evidence.gates.cap_sys_ptrace==false"
 
 check watch_stops mrt_stop
