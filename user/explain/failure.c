@@ -133,7 +133,7 @@ static void device_fixes(const struct proc_context *ctx, struct verdict *v, cons
 static bool explain_open(const struct mrt_event *ev, const struct proc_context *ctx,
 			 const struct gate_facts *g, struct verdict *v, int err)
 {
-	const char *node = g && g->have_node ? g->node_path : "/dev/infiniband/uverbs*";
+	const char *node = g && g->node_path[0] ? g->node_path : "/dev/infiniband/uverbs*";
 	bool gated = g && g->have_node;
 	/* ibv_get_device_list lists a device only when it can stat its node: an
 	 * empty list on a node whose sysfs has uverbs devices is the node missing

@@ -105,6 +105,8 @@ struct json_object *gates_to_json(const struct gate_facts *g)
 {
 	struct json_object *o = json_object_new_object();
 
+	if (g->node_path[0] && !g->have_node)
+		put_str(o, "node", g->node_path); /* named, but not looked at: the process had gone */
 	if (g->have_node) {
 		put_str(o, "node", g->node_path);
 		put_bool(o, "node_exists", g->node_exists);
@@ -194,6 +196,7 @@ bool gates_from_json(struct json_object *o, struct gate_facts *g)
 	g->seccomp_mode = g->yama_scope = g->target_pid = -1;
 	if (!o || !json_object_is_type(o, json_type_object))
 		return false;
+	get_s(o, "node", g->node_path, sizeof(g->node_path));
 	if (has(o, "node_exists", json_type_boolean, &x)) {
 		g->have_node = true;
 		g->node_exists = json_object_get_boolean(x);

@@ -59,7 +59,7 @@ mark
 unshare -m sh -c 'mount -t tmpfs none /dev/infiniband && exec ibv_devinfo' > "$CASE_OUT/missing.out" 2>&1
 note "missing: $(tr '\n' ' ' < "$CASE_OUT/missing.out")"
 expect missing ibv_devinfo open_device device_missing \
-	'.class=="environment" and .evidence.gates.node_exists==false and (.summary|test("/dev/infiniband/uverbs0"))'
+	'.class=="environment" and .certainty=="proven" and .evidence.gates.node=="/dev/infiniband/uverbs0" and (.summary|test("listed no device"))'
 
 chmod 600 /dev/infiniband/uverbs0
 mark
