@@ -112,6 +112,11 @@ const char *site_name(unsigned int site)
 		[MRT_SITE_RDMACG_CHARGE] = "ib_rdmacg_try_charge",
 		[MRT_SITE_MIGRATE] = "migrate_pages",
 		[MRT_SITE_UOBJ_ALLOC] = "rdma_alloc_begin_uobject",
+		[MRT_SITE_UVERBS_CMD] = "uverbs_command",
+		[MRT_SITE_UVERBS_METHOD] = "uverbs_ioctl_method",
+		[MRT_SITE_SHM_FALLOCATE] = "shmem_fallocate",
+		[MRT_SITE_PIDFD_GETFD] = "pidfd_getfd",
+		[MRT_SITE_OPEN_DEVICE] = "ibv_open_device",
 	};
 	return site < MRT_SITE_MAX && names[site] ? names[site] : "?";
 }

@@ -138,8 +138,8 @@ static bool explain_open(const struct mrt_event *ev, const struct proc_context *
 	/* ibv_get_device_list lists a device only when it can stat its node: an
 	 * empty list on a node whose sysfs has uverbs devices is the node missing
 	 * from the process's /dev, whether or not the process is still there */
-	bool listed_none = ev->opener == MRT_SITE_OPEN_DEVICE && !ev->op_name[0] && g &&
-			   !g->no_uverbs_on_node;
+	bool listed_none = ev->opener == MRT_SITE_OPEN_DEVICE && !ev->op_name[0] &&
+			   ev->err == ENODEV && !(g && g->no_uverbs_on_node);
 
 	if (listed_none || (gated && !g->node_exists) ||
 	    (!gated && (err == ENOENT || err == ENODEV))) {
@@ -523,8 +523,13 @@ enum cause explain_failure(const struct mrt_event *ev, const struct proc_context
 	case MRT_OP_FD_IMPORT: done = explain_fd(ev, ctx, g, v, err); break;
 	default: break;
 	}
-	if (done)
+	if (done) {
+		/* the op's own step decides (the first that failed) */
+		for (int i = 0; v->decisive_step < 0 && i < trail_nsteps(ev); i++)
+			if (ev->steps[i].ret < 0)
+				v->decisive_step = i;
 		return v->cause;
+	}
 	v->cause = CAUSE_UNKNOWN;
 	verdict_say(v->summary, "%s failed with %s and no known cause matches its evidence",
 		    op_name(ev->op) ? op_name(ev->op) : "the operation", errno_name(err));
