@@ -156,4 +156,110 @@ int BPF_KRETPROBE(uret_cmd, int ret)
 	return 0;
 }
 
+/* ---- the device: ibv_get_device_list, ibv_open_device -----------------------
+ * A device the process cannot open never reaches the uverbs code: open(2)
+ * refuses the node first (missing in the container, its mode, the device
+ * cgroup).  What the kernel cannot see, libibverbs tells: no device listed,
+ * or ibv_open_device returning NULL.  Both run once per process, at init.
+ * User space reads the gates (proc/gates.c) and drops a "no device" on a
+ * node that has none. */
+#define IBV_DEVICE_DEV_NAME_OFF 88 /* struct ibv_device: _ops (16), node and transport
+				      * type (8), name[64], then dev_name[64] */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 512);
+	__type(key, __u32);
+	__type(value, __u64); /* the argument: int *num_devices, or struct ibv_device * */
+} dev_pending SEC(".maps");
+
+static __always_inline void dev_enter(__u64 arg)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	if (task_wanted())
+		bpf_map_update_elem(&dev_pending, &tid, &arg, BPF_ANY);
+}
+
+static __always_inline void dev_failed(const void *device, int err)
+{
+	__u32 zero = 0;
+	struct ucall *z = bpf_map_lookup_elem(&ucall_zero, &zero);
+	struct mrt_event *ev;
+
+	if (!z)
+		return;
+	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
+	if (!ev) {
+		count(MRT_CNT_DROPS);
+		return;
+	}
+	bpf_probe_read_kernel(ev, sizeof(*ev), &z->ev);
+	ev->kind = MRT_EV_FAILURE;
+	ev->op = MRT_OP_OPEN_DEVICE;
+	ev->opener = MRT_SITE_OPEN_DEVICE;
+	ev->dmabuf_fd = -1;
+	ev->err = err;
+	fill_task(ev);
+	ev->mntns_inum = BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), nsproxy, mnt_ns,
+				       ns.inum);
+	if (device)
+		bpf_probe_read_user_str(ev->op_name, sizeof(ev->op_name),
+					(const char *)device + IBV_DEVICE_DEV_NAME_OFF);
+	count(MRT_CNT_EVENTS);
+	bpf_ringbuf_submit(ev, 0);
+}
+
+SEC("uprobe")
+int BPF_KPROBE(up_get_device_list, int *num)
+{
+	dev_enter((__u64)num);
+	return 0;
+}
+
+SEC("uretprobe")
+int BPF_KRETPROBE(uret_get_device_list, void *list)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 *arg = bpf_map_lookup_elem(&dev_pending, &tid);
+	int n = -1;
+
+	if (!arg)
+		return 0;
+	if (*arg) {
+		bpf_probe_read_user(&n, sizeof(n), (const void *)*arg);
+	} else if (list) {
+		/* ibv_get_device_list(NULL), as ibv_devinfo calls it: the list
+		 * ends with NULL, so an empty one starts with it */
+		__u64 first = 1;
+		bpf_probe_read_user(&first, sizeof(first), list);
+		n = first ? 1 : 0;
+	}
+	bpf_map_delete_elem(&dev_pending, &tid);
+	if (!list || n == 0)
+		dev_failed(NULL, list ? 19 /* ENODEV: none listed */ : 0);
+	return 0;
+}
+
+SEC("uprobe")
+int BPF_KPROBE(up_open_device, void *device)
+{
+	dev_enter((__u64)device);
+	return 0;
+}
+
+SEC("uretprobe")
+int BPF_KRETPROBE(uret_open_device, void *context)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 *arg = bpf_map_lookup_elem(&dev_pending, &tid);
+
+	if (!arg)
+		return 0;
+	if (!context)
+		dev_failed((const void *)*arg, 0);
+	bpf_map_delete_elem(&dev_pending, &tid);
+	return 0;
+}
+
 MRT_FORK_FOLLOWER(tp_fork_uprobes)

@@ -19,6 +19,23 @@ enum mrt_kind {
 	MRT_EV_MLOCK_FAILURE = 2, /* mlock()/mlock2()/mlockall() failed */
 	MRT_EV_RLIMIT_SET = 3, /* setrlimit/prlimit64 on RLIMIT_MEMLOCK */
 	MRT_EV_USER_CALL = 4, /* a libibverbs call that failed (uprobe) */
+	MRT_EV_FAILURE = 5, /* another refusal behind ncclSystemError: a verbs
+			     * command, a device open, /dev/shm, fd import (op) */
+};
+
+/* What a MRT_EV_FAILURE record failed to do (ev.op).  Stable numbers, append
+ * only: they are the JSON "op" names of docs/json.md. */
+enum mrt_op {
+	MRT_OP_NONE = 0,
+	MRT_OP_OPEN_DEVICE = 1, /* open the uverbs node / get a device context */
+	MRT_OP_ALLOC_PD = 2,
+	MRT_OP_CREATE_CQ = 3,
+	MRT_OP_CREATE_QP = 4,
+	MRT_OP_CREATE_AH = 5,
+	MRT_OP_MODIFY_QP = 6,
+	MRT_OP_SHM_ALLOC = 7, /* fallocate on a tmpfs (/dev/shm segments) */
+	MRT_OP_FD_IMPORT = 8, /* pidfd_getfd */
+	MRT_OP_MAX
 };
 
 /* Sites a registration can pass through.  Stable numbers: recorded trails
@@ -45,6 +62,11 @@ enum mrt_site {
 	MRT_SITE_RDMACG_CHARGE = 18, /* ib_rdmacg_try_charge */
 	MRT_SITE_MIGRATE = 19, /* migrate_pages for a long-term pin */
 	MRT_SITE_UOBJ_ALLOC = 20, /* rdma_alloc_begin_uobject */
+	MRT_SITE_UVERBS_CMD = 21, /* a uverbs command handler (alloc_pd, create_cq, ...) */
+	MRT_SITE_UVERBS_METHOD = 22, /* ib_uverbs_cmd_verbs: an ioctl() method */
+	MRT_SITE_SHM_FALLOCATE = 23, /* shmem_fallocate */
+	MRT_SITE_PIDFD_GETFD = 24, /* the pidfd_getfd syscall */
+	MRT_SITE_OPEN_DEVICE = 25, /* libibverbs ibv_open_device (uprobe) */
 	MRT_SITE_MAX
 };
 
@@ -115,6 +137,29 @@ struct mrt_event {
 				 * (cmd_start = offset, dmabuf_fd), 3: libibverbs
 				 * call arguments (uprobe) */
 	int dmabuf_fd;
+	/* MRT_EV_FAILURE: the operation, its arguments as the application gave
+	 * them, and the limits the refusing side applies (read at the failure):
+	 *   OPEN_DEVICE: name = uverbs node ("uverbs0")
+	 *   ALLOC_PD:    lim0 device max_pd; name = device
+	 *   CREATE_CQ:   arg0 cqe; lim0 max_cqe, lim1 max_cq; name = device
+	 *   CREATE_QP:   arg0 max_send_wr, arg1 max_recv_wr, arg2 max_send_sge,
+	 *                arg3 max_recv_sge, arg4 qp_type; lim0 max_qp_wr,
+	 *                lim1 max_qp, lim2 max_send_sge; name = device
+	 *   CREATE_AH:   arg0 0x80 (as an AV mask), arg2 port, arg3 sgid_index,
+ *                arg6 is_global; name = device
+	 *   MODIFY_QP:   arg0 attr_mask, arg1 target state, arg2 port (0: not
+	 *                set), arg3 sgid_index, arg4 pkey_index, arg5 path_mtu,
+	 *                arg6 is_global, arg7 current state; lim3 ports; name = device
+	 *   SHM_ALLOC:   arg0 offset, arg1 length, arg2 mode; lim0 size limit in
+	 *                pages (0: none), lim1 pages in use, lim2 inode number
+	 *   FD_IMPORT:   arg0 pidfd, arg1 fd in the target */
+	unsigned int op; /* enum mrt_op */
+	unsigned int op_cmd; /* the uverbs write command or (object << 16 | method) */
+	unsigned long long op_args[8];
+	unsigned long long op_limits[4];
+	char op_name[32];
+	unsigned int mntns_inum; /* FAILURE: the task's mount namespace (which /dev it saw) */
+	unsigned int op_pad;
 	unsigned int nsteps; /* may exceed MRT_TRAIL_MAX: the rest were lost */
 	struct mrt_memlock ml;
 	/* MLOCK_FAILURE / RLIMIT_SET */
@@ -159,6 +204,7 @@ enum mrt_counter {
 	MRT_CNT_TRAIL_OVERFLOW = 2, /* steps beyond MRT_TRAIL_MAX */
 	MRT_CNT_CTX_FULL = 3, /* per-thread context map full */
 	MRT_CNT_REGS = 4, /* registrations seen (ok or failed) */
+	MRT_CNT_OPS = 5, /* other verbs commands seen (ok or failed) */
 	MRT_CNT_MAX
 };
 

@@ -12,6 +12,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "trail.bpf.h"
+#include "verbs_ops.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -103,8 +104,10 @@ static __always_inline void cmd_verbs_enter(struct ib_uverbs_ioctl_hdr *hdr, con
 	struct mrt_ctx *c;
 	__u16 n;
 
-	if (!is_reg_dmabuf(hdr))
+	if (!is_reg_dmabuf(hdr)) {
+		method_enter(hdr, uattrs); /* GET_CONTEXT, CQ_CREATE, QP_CREATE */
 		return;
+	}
 	c = ctx_open(MRT_SITE_UVERBS_REG_DMABUF);
 	if (!c)
 		return;
@@ -148,24 +151,35 @@ int BPF_PROG(fentry_cmd_verbs, void *ufile, struct ib_uverbs_ioctl_hdr *hdr, voi
 }
 
 SEC("fexit/ib_uverbs_cmd_verbs")
-int BPF_PROG(fexit_cmd_verbs, void *ufile, struct ib_uverbs_ioctl_hdr *hdr, void *uattrs, int ret)
+int BPF_PROG(fexit_cmd_verbs, struct ib_uverbs_file *ufile, struct ib_uverbs_ioctl_hdr *hdr, void *uattrs, int ret)
 {
 	if (is_reg_dmabuf(hdr))
 		cmd_verbs_exit(ret);
+	else if (method_op(hdr) != MRT_OP_NONE)
+		method_exit(ufile, ret);
 	return 0;
 }
 
 SEC("kprobe/ib_uverbs_cmd_verbs")
 int BPF_KPROBE(kprobe_cmd_verbs, void *ufile, struct ib_uverbs_ioctl_hdr *hdr, void *uattrs)
 {
+	struct mrt_ctx *c;
+
 	cmd_verbs_enter(hdr, uattrs);
+	if ((c = ctx_get()))
+		c->pend[MRT_SITE_UVERBS_METHOD][0] = (unsigned long long)ufile;
 	return 0;
 }
 
 SEC("kretprobe/ib_uverbs_cmd_verbs")
 int BPF_KRETPROBE(kretprobe_cmd_verbs, int ret)
 {
-	cmd_verbs_exit(ret);
+	struct mrt_ctx *c = ctx_get();
+
+	if (c && c->pend[MRT_SITE_UVERBS_METHOD][2])
+		method_exit((struct ib_uverbs_file *)c->pend[MRT_SITE_UVERBS_METHOD][0], ret);
+	else
+		cmd_verbs_exit(ret);
 	return 0;
 }
 

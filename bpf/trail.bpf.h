@@ -112,7 +112,7 @@ static __always_inline void ctx_close(struct mrt_ctx *c, long ret)
 
 	if (--c->depth > 0)
 		return;
-	count(MRT_CNT_REGS);
+	count(c->ev.kind == MRT_EV_FAILURE ? MRT_CNT_OPS : MRT_CNT_REGS);
 	if (ret < 0 && ret >= -MAX_ERRNO) {
 		c->ev.err = (int)-ret;
 		emit(&c->ev);

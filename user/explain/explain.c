@@ -8,6 +8,7 @@
  * that failed is the decisive one; everything after it is consequence.
  */
 #include "explain/explain.h"
+#include "explain/verdict.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,9 +17,11 @@
 
 #include "proc/context.h"
 #include "nccl/nccl.h"
+#include "core/pages.h"
 #include "core/units.h"
 
-#define PAGE_SZ 4096ULL
+/* the page size of the kernel that recorded the event in scope */
+#define PAGE_SZ event_page_size(ev)
 
 /* IB access bits (include/rdma/ib_verbs.h, enum ib_access_flags). */
 #define IB_LOCAL_WRITE 0x1
@@ -60,6 +63,16 @@ static const char *const cause_names[CAUSE__COUNT] = {
 	[CAUSE_IOVA_MISALIGNED] = "iova_misaligned",
 	[CAUSE_RDMA_CGROUP_LIMIT] = "rdma_cgroup_limit",
 	[CAUSE_NO_DEVICE_ACCESS] = "no_device_access",
+	[CAUSE_DEVICE_MISSING] = "device_missing",
+	[CAUSE_DEVICE_PERMISSION] = "device_permission",
+	[CAUSE_DEVICE_CGROUP] = "device_cgroup",
+	[CAUSE_HCA_RESOURCE_LIMIT] = "hca_resource_limit",
+	[CAUSE_PORT_NOT_ACTIVE] = "port_not_active",
+	[CAUSE_BAD_GID_INDEX] = "bad_gid_index",
+	[CAUSE_BAD_PKEY_INDEX] = "bad_pkey_index",
+	[CAUSE_QP_ATTR_INVALID] = "qp_attr_invalid",
+	[CAUSE_SHM_EXHAUSTED] = "shm_exhausted",
+	[CAUSE_FD_IMPORT_DENIED] = "fd_import_denied",
 };
 
 const char *cause_name(enum cause c)
@@ -99,6 +112,11 @@ const char *site_name(unsigned int site)
 		[MRT_SITE_RDMACG_CHARGE] = "ib_rdmacg_try_charge",
 		[MRT_SITE_MIGRATE] = "migrate_pages",
 		[MRT_SITE_UOBJ_ALLOC] = "rdma_alloc_begin_uobject",
+		[MRT_SITE_UVERBS_CMD] = "uverbs_command",
+		[MRT_SITE_UVERBS_METHOD] = "uverbs_ioctl_method",
+		[MRT_SITE_SHM_FALLOCATE] = "shmem_fallocate",
+		[MRT_SITE_PIDFD_GETFD] = "pidfd_getfd",
+		[MRT_SITE_OPEN_DEVICE] = "ibv_open_device",
 	};
 	return site < MRT_SITE_MAX && names[site] ? names[site] : "?";
 }
@@ -119,6 +137,11 @@ const char *errno_name(int err)
 	case ENODEV: return "ENODEV";
 	case EINVAL: return "EINVAL";
 	case ENOSPC: return "ENOSPC";
+	case ENODATA: return "ENODATA";
+	case ENETUNREACH: return "ENETUNREACH";
+	case ENETDOWN: return "ENETDOWN";
+	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
+	case ESRCH: return "ESRCH";
 	case ERANGE: return "ERANGE";
 	case ENOSYS: return "ENOSYS";
 	case EOPNOTSUPP: return "EOPNOTSUPP";
@@ -181,61 +204,9 @@ const char *mlx5_status_name(unsigned int status)
 	}
 }
 
-/* ---- small helpers ---------------------------------------------------------- */
-
-static void say(char *dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(char *dst, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(dst, VERDICT_TEXT_MAX, fmt, ap);
-	va_end(ap);
-}
-
-static int steps_recorded(const struct mrt_event *ev)
-{
-	return ev->nsteps < MRT_TRAIL_MAX ? (int)ev->nsteps : MRT_TRAIL_MAX;
-}
-
-/* First step of `site` that failed, or -1. */
-static int first_failed(const struct mrt_event *ev, unsigned int site)
-{
-	for (int i = 0; i < steps_recorded(ev); i++)
-		if (ev->steps[i].site == site && ev->steps[i].ret < 0)
-			return i;
-	return -1;
-}
-
-static int find_step(const struct mrt_event *ev, unsigned int site)
-{
-	for (int i = 0; i < steps_recorded(ev); i++)
-		if (ev->steps[i].site == site)
-			return i;
-	return -1;
-}
-
 static const char *hb(uint64_t bytes, char *buf)
 {
 	return fmt_bytes(bytes, buf, 32);
-}
-
-/* Fixes that do not depend on where the job runs. */
-static void fix(struct verdict *v, enum fix_kind kind, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void fix(struct verdict *v, enum fix_kind kind, const char *fmt, ...)
-{
-	struct fix_list *l = &v->fixes;
-	va_list ap;
-
-	if (l->n >= FIX_MAX) {
-		l->truncated = true;
-		return;
-	}
-	l->items[l->n].kind = kind;
-	va_start(ap, fmt);
-	vsnprintf(l->items[l->n].text, FIX_TEXT_MAX, fmt, ap);
-	va_end(ap);
-	l->n++;
 }
 
 /* ---- memlock ---------------------------------------------------------------- */
@@ -282,13 +253,13 @@ static const char *pinned_by(const struct mrt_event *ev, char *buf, size_t len)
 	return buf;
 }
 
-static bool explain_memlock(const struct mrt_event *ev, const struct proc_context *ctx,
-			    const struct nccl_info *nccl, struct verdict *v, int umem_step)
+bool explain_memlock(const struct mrt_event *ev, const struct proc_context *ctx,
+		     const struct nccl_info *nccl, struct verdict *v, int umem_step)
 {
 	const struct mrt_memlock *m = &ev->ml;
 	char l[32], p[32], r[32], n[32], by[160], pg[64];
 	uint64_t limit_pages = m->limit_cur == UINT64_MAX ? UINT64_MAX : m->limit_cur / PAGE_SZ;
-	int cap = find_step(ev, MRT_SITE_CAP_IPC_LOCK);
+	int cap = trail_find(ev, MRT_SITE_CAP_IPC_LOCK);
 
 	if (!m->valid || umem_step < 0)
 		return false;
@@ -296,14 +267,14 @@ static bool explain_memlock(const struct mrt_event *ev, const struct proc_contex
 
 	/* can_do_mlock(): RLIMIT_MEMLOCK == 0 and no CAP_IPC_LOCK -> EPERM, before
 	 * anything is pinned. */
-	if (err == EPERM && m->limit_cur == 0 && first_failed(ev, MRT_SITE_PIN) < 0) {
+	if (err == EPERM && m->limit_cur == 0 && trail_first_failed(ev, MRT_SITE_PIN) < 0) {
 		v->cause = CAUSE_MEMLOCK_ZERO;
 		v->decisive_step = cap >= 0 ? cap : umem_step;
 		memlock_numbers(ev, v);
-		say(v->summary, "RLIMIT_MEMLOCK is 0 and CAP_IPC_LOCK does not apply: "
+		verdict_say(v->summary, "RLIMIT_MEMLOCK is 0 and CAP_IPC_LOCK does not apply: "
 				"this request %s",
 		    fmt_pages(m->requested_pages, PAGE_SZ, pg, sizeof(pg)));
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "ib_umem_get refused before pinning anything (can_do_mlock() is false): "
 		    "a memlock limit of 0 forbids every RDMA registration unless the process "
 		    "holds CAP_IPC_LOCK in the initial user namespace%s.",
@@ -312,18 +283,18 @@ static bool explain_memlock(const struct mrt_event *ev, const struct proc_contex
 		return true;
 	}
 	/* new_pinned = pinned_vm + npages > limit and !capable(CAP_IPC_LOCK) -> ENOMEM */
-	if (err == ENOMEM && first_failed(ev, MRT_SITE_PIN) < 0 &&
+	if (err == ENOMEM && trail_first_failed(ev, MRT_SITE_PIN) < 0 &&
 	    (m->cap_checked ? !m->cap_result : true) &&
 	    limit_pages != UINT64_MAX && m->pinned_pages_before + m->requested_pages > limit_pages) {
 		v->cause = CAUSE_MEMLOCK_LIMIT;
 		v->decisive_step = cap >= 0 ? cap : umem_step;
 		memlock_numbers(ev, v);
-		say(v->summary,
+		verdict_say(v->summary,
 		    "limit %s, already pinned %s%s, this request %s: needs %s, over by %s",
 		    hb(m->limit_cur, l), hb(v->pinned_before_bytes, p),
 		    pinned_by(ev, by, sizeof(by)), fmt_pages(m->requested_pages, PAGE_SZ, pg, sizeof(pg)),
 		    hb(v->need_bytes, n), hb(v->need_bytes - m->limit_cur, r));
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "ib_umem_get adds the request to the process's pinned_vm (%llu + %llu = %llu "
 		    "pages) and refuses when that exceeds RLIMIT_MEMLOCK (%llu pages)%s. Free "
 		    "memory does not matter: the per-process memlock limit does, and it counts "
@@ -345,7 +316,7 @@ static bool explain_memlock(const struct mrt_event *ev, const struct proc_contex
 
 static bool explain_pin(const struct mrt_event *ev, struct verdict *v)
 {
-	int i = first_failed(ev, MRT_SITE_PIN);
+	int i = trail_first_failed(ev, MRT_SITE_PIN);
 	char pg[64];
 
 	if (i < 0)
@@ -358,60 +329,60 @@ static bool explain_pin(const struct mrt_event *ev, struct verdict *v)
 	v->decisive_step = i;
 	if (flags_known && (fl & (VM_IO | VM_PFNMAP))) {
 		v->cause = CAUSE_PIN_DEVICE_MEMORY;
-		say(v->summary, "page pinning at 0x%llx hit a %s mapping (device memory): %s",
+		verdict_say(v->summary, "page pinning at 0x%llx hit a %s mapping (device memory): %s",
 		    (unsigned long long)s->a0, (fl & VM_IO) ? "VM_IO|VM_PFNMAP" : "VM_PFNMAP",
 		    errno_name(err));
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "The buffer is not ordinary RAM: its VMA has vm_flags 0x%llx (VM_IO/VM_PFNMAP), "
 		    "as GPU BAR memory or other device memory does. pin_user_pages cannot pin such "
 		    "pages; registering GPU memory needs a peer-memory client (nvidia-peermem) or "
 		    "the dma-buf path.",
 		    (unsigned long long)fl);
-		fix(v, FIX_PRIMARY,
+		verdict_fix(v, FIX_PRIMARY,
 		    "Load the NVIDIA peer-memory module on the host: `modprobe nvidia-peermem` "
 		    "(check: /sys/module/nvidia_peermem), or use dma-buf registration "
 		    "(NCCL_DMABUF_ENABLE=1, the default since NCCL 2.13, needs CUDA >= 11.7 and a "
 		    "NIC driver with dma-buf support).");
-		fix(v, FIX_STOPGAP,
+		verdict_fix(v, FIX_STOPGAP,
 		    "Stopgap: NCCL_NET_GDR_LEVEL=LOC disables GPUDirect RDMA so NCCL registers "
 		    "host memory instead (slower; counts against the memlock limit).");
 		return true;
 	}
 	if (flags_known && (fl & VM_HUGETLB)) {
 		v->cause = CAUSE_PIN_HUGETLB;
-		say(v->summary, "page pinning at 0x%llx failed in a hugetlb mapping: %s",
+		verdict_say(v->summary, "page pinning at 0x%llx failed in a hugetlb mapping: %s",
 		    (unsigned long long)s->a0, errno_name(err));
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "The buffer is backed by hugetlbfs (VM_HUGETLB) and faulting its pages in for "
 		    "the pin failed, which happens when the huge page pool has no free pages "
 		    "(HugePages_Free 0 in /proc/meminfo for that size).");
-		fix(v, FIX_PRIMARY,
+		verdict_fix(v, FIX_PRIMARY,
 		    "Reserve huge pages before the job: `echo N > "
 		    "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages` (or the 1 GiB size), "
 		    "or set vm.nr_overcommit_hugepages; check `mrtrace check` hugepages.");
-		fix(v, FIX_ALTERNATIVE,
+		verdict_fix(v, FIX_ALTERNATIVE,
 		    "Or stop allocating this buffer from hugetlbfs (unset the allocator's huge page "
 		    "option).");
 		return true;
 	}
-	if (err == ENOMEM || find_step(ev, MRT_SITE_MIGRATE) >= 0) {
+	if (err == ENOMEM || trail_find(ev, MRT_SITE_MIGRATE) >= 0) {
 		v->cause = CAUSE_PIN_MIGRATE;
 		uint64_t before = 0;
 		for (int k = 0; k < i; k++)
 			if (ev->steps[k].site == MRT_SITE_PIN && ev->steps[k].ret > 0)
 				before += (uint64_t)ev->steps[k].ret;
-		say(v->summary, "long-term page pinning at 0x%llx failed with %s (%s pinned before)",
+		verdict_say(v->summary, "long-term page pinning at 0x%llx failed with %s (%s pinned before)",
 		    (unsigned long long)s->a0, errno_name(err), fmt_pages(before, PAGE_SZ, pg, sizeof(pg)));
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "A long-term pin (FOLL_LONGTERM) must first migrate pages out of ZONE_MOVABLE "
 		    "or CMA areas; that migration failed, so the pin returned %s. The memlock "
 		    "limit was not the problem.",
 		    errno_name(err));
-		fix(v, FIX_PRIMARY,
+		verdict_fix(v, FIX_PRIMARY,
 		    "Look at movable_node / kernelcore= / movablecore= and CMA settings on the "
 		    "kernel command line, and at memory pressure on the NUMA node (%s).",
 		    "grep -i -e cma -e movable /proc/meminfo");
-		fix(v, FIX_ALTERNATIVE, "Retry after dropping caches or compacting memory: "
+		verdict_fix(v, FIX_ALTERNATIVE, "Retry after dropping caches or compacting memory: "
 					"`echo 1 > /proc/sys/vm/compact_memory`.");
 		return true;
 	}
@@ -425,17 +396,17 @@ static bool explain_pin(const struct mrt_event *ev, struct verdict *v)
 		why = "the mapping is read-only but the MR asks for write access";
 	else
 		why = "the page fault for the pin failed";
-	say(v->summary, "page pinning at 0x%llx failed: %s (%s)", (unsigned long long)s->a0, why,
+	verdict_say(v->summary, "page pinning at 0x%llx failed: %s (%s)", (unsigned long long)s->a0, why,
 	    errno_name(err));
-	say(v->explanation,
+	verdict_say(v->explanation,
 	    "pin_user_pages could not fault in the buffer's pages: %s. The application passed "
 	    "an address range it cannot use for DMA%s.",
 	    why, fl == MRT_VMA_UNKNOWN ? " (the VMA could not be read on this kernel)" : "");
-	fix(v, FIX_PRIMARY,
+	verdict_fix(v, FIX_PRIMARY,
 	    "Register only memory the process has mapped with read/write access for the whole "
 	    "range (check the buffer's lifetime: a use-after-free of a registered buffer "
 	    "looks like this).");
-	fix(v, FIX_ALTERNATIVE,
+	verdict_fix(v, FIX_ALTERNATIVE,
 	    "If this is GPU memory passed as a host pointer, see pin_device_memory: "
 	    "nvidia-peermem or dma-buf is needed.");
 	return true;
@@ -450,20 +421,20 @@ static bool explain_validation(const struct mrt_event *ev, struct verdict *v, in
 	if (err != EINVAL || !ev->cmd_valid || ev->opener != MRT_SITE_UVERBS_REG_MR)
 		return false;
 	/* the command handler itself refused: its step is the decisive one */
-	v->decisive_step = first_failed(ev, MRT_SITE_UVERBS_REG_MR);
+	v->decisive_step = trail_first_failed(ev, MRT_SITE_UVERBS_REG_MR);
 	/* The kernel's order: page offsets of start and iova, then access bits. */
 	if ((ev->cmd_start ^ ev->cmd_iova) & (PAGE_SZ - 1)) {
 		v->cause = CAUSE_IOVA_MISALIGNED;
-		say(v->summary,
+		verdict_say(v->summary,
 		    "iova 0x%llx and address 0x%llx have different offsets in their page "
 		    "(0x%llx vs 0x%llx)",
 		    (unsigned long long)ev->cmd_iova, (unsigned long long)ev->cmd_start,
 		    (unsigned long long)(ev->cmd_iova & (PAGE_SZ - 1)),
 		    (unsigned long long)(ev->cmd_start & (PAGE_SZ - 1)));
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "ib_uverbs_reg_mr rejects a registration whose iova is not congruent with its "
 		    "start address modulo the page size, before touching memory.");
-		fix(v, FIX_PRIMARY,
+		verdict_fix(v, FIX_PRIMARY,
 		    "Pass an iova with the same page offset as the buffer (NCCL passes iova = addr "
 		    "to ibv_reg_mr_iova2); a plugin or wrapper that rewrites iova must keep the "
 		    "offset.");
@@ -475,14 +446,14 @@ static bool explain_validation(const struct mrt_event *ev, struct verdict *v, in
 		(acc & (IB_REMOTE_WRITE | IB_REMOTE_ATOMIC)) && !(acc & IB_LOCAL_WRITE);
 	if (unknown || remote_wo_local) {
 		v->cause = CAUSE_BAD_ACCESS_FLAGS;
-		say(v->summary, "access flags %s rejected: %s", access_names(acc, a, sizeof(a)),
+		verdict_say(v->summary, "access flags %s rejected: %s", access_names(acc, a, sizeof(a)),
 		    unknown ? "unknown bits" : "REMOTE_WRITE/REMOTE_ATOMIC need LOCAL_WRITE");
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "ib_check_mr_access refuses %s before any memory is pinned.",
 		    unknown ? "access bits the kernel does not know (a newer rdma-core flag on an "
 			      "older kernel, or garbage)"
 			    : "remote write or atomic access without local write");
-		fix(v, FIX_PRIMARY, "%s",
+		verdict_fix(v, FIX_PRIMARY, "%s",
 		    unknown ? "Drop the unsupported flag (e.g. IBV_ACCESS_RELAXED_ORDERING on a "
 			      "kernel without it: NCCL_IB_PCI_RELAXED_ORDERING=0), or update the "
 			      "kernel/driver."
@@ -498,23 +469,23 @@ static bool explain_validation(const struct mrt_event *ev, struct verdict *v, in
 
 static bool explain_dmabuf(const struct mrt_event *ev, struct verdict *v, int err)
 {
-	int get = find_step(ev, MRT_SITE_DMABUF_GET);
+	int get = trail_find(ev, MRT_SITE_DMABUF_GET);
 	int i;
 
 	if (ev->opener != MRT_SITE_UVERBS_REG_DMABUF && get < 0)
 		return false;
-	if ((i = first_failed(ev, MRT_SITE_DMABUF_ATTACH)) >= 0 ||
-	    (i = first_failed(ev, MRT_SITE_DMABUF_PIN)) >= 0 ||
-	    (i = first_failed(ev, MRT_SITE_DMABUF_MAP)) >= 0) {
+	if ((i = trail_first_failed(ev, MRT_SITE_DMABUF_ATTACH)) >= 0 ||
+	    (i = trail_first_failed(ev, MRT_SITE_DMABUF_PIN)) >= 0 ||
+	    (i = trail_first_failed(ev, MRT_SITE_DMABUF_MAP)) >= 0) {
 		v->cause = CAUSE_DMABUF_ATTACH;
 		v->decisive_step = i;
-		say(v->summary, "the dma-buf exporter refused: %s returned %s",
+		verdict_say(v->summary, "the dma-buf exporter refused: %s returned %s",
 		    site_name(ev->steps[i].site), errno_name(-ev->steps[i].ret));
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "The RDMA driver got the dma-buf but attaching, pinning or mapping it for the "
 		    "NIC failed in the exporter (the GPU driver): peer-to-peer DMA between this "
 		    "GPU and NIC is not possible as configured.");
-		fix(v, FIX_PRIMARY,
+		verdict_fix(v, FIX_PRIMARY,
 		    "Check the GPU driver's dma-buf/P2P support (open kernel modules, "
 		    "NVreg_EnableStreamMemOPs and PCIe topology: `mrtrace check`), or fall back "
 		    "with NCCL_DMABUF_ENABLE=0 and nvidia-peermem.");
@@ -523,30 +494,30 @@ static bool explain_dmabuf(const struct mrt_event *ev, struct verdict *v, int er
 	if (err == EBADF || (get >= 0 && ev->steps[get].ret == -EBADF)) {
 		v->cause = CAUSE_DMABUF_BAD_FD;
 		v->decisive_step = get;
-		say(v->summary, "dma-buf fd %d is not an open dma-buf (EBADF)", ev->dmabuf_fd);
-		say(v->explanation, "ib_umem_dmabuf_get could not resolve the file descriptor.");
-		fix(v, FIX_PRIMARY, "Pass a dma-buf fd exported by the GPU driver "
+		verdict_say(v->summary, "dma-buf fd %d is not an open dma-buf (EBADF)", ev->dmabuf_fd);
+		verdict_say(v->explanation, "ib_umem_dmabuf_get could not resolve the file descriptor.");
+		verdict_fix(v, FIX_PRIMARY, "Pass a dma-buf fd exported by the GPU driver "
 				    "(cuMemGetHandleForAddressRange) and keep it open until the "
 				    "registration returns.");
 		return true;
 	}
 	if ((err == EOPNOTSUPP || err == EPROTONOSUPPORT) && get < 0) {
 		v->cause = CAUSE_DMABUF_UNSUPPORTED;
-		v->decisive_step = first_failed(ev, MRT_SITE_UVERBS_REG_DMABUF);
+		v->decisive_step = trail_first_failed(ev, MRT_SITE_UVERBS_REG_DMABUF);
 		if (ev->cmd_valid == 2)
-			say(v->summary,
+			verdict_say(v->summary,
 			    "this RDMA device's driver does not support dma-buf MRs (%s; fd %d, "
 			    "length %llu)",
 			    errno_name(err), ev->dmabuf_fd, (unsigned long long)ev->cmd_length);
 		else
-			say(v->summary, "this RDMA device's driver does not support dma-buf MRs (%s)",
+			verdict_say(v->summary, "this RDMA device's driver does not support dma-buf MRs (%s)",
 			    errno_name(err));
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "The REG_DMABUF_MR method returned %s before looking at the fd: the driver has "
 		    "no reg_user_mr_dmabuf operation (soft-RoCE and older drivers), so the kernel "
 		    "does not even offer the method for this device.",
 		    errno_name(err));
-		fix(v, FIX_PRIMARY,
+		verdict_fix(v, FIX_PRIMARY,
 		    "Use a NIC/driver with dma-buf support (mlx5 on kernel >= 5.12 with "
 		    "rdma-core >= 34), or NCCL_DMABUF_ENABLE=0 with nvidia-peermem for GPU "
 		    "memory.");
@@ -559,7 +530,7 @@ static bool explain_dmabuf(const struct mrt_event *ev, struct verdict *v, int er
  * (supported) or EOPNOTSUPP/EPROTONOSUPPORT (unsupported). */
 static bool nccl_dmabuf_probe_shape(const struct mrt_event *ev, int err)
 {
-	int get = find_step(ev, MRT_SITE_DMABUF_GET);
+	int get = trail_find(ev, MRT_SITE_DMABUF_GET);
 
 	if (ev->opener != MRT_SITE_UVERBS_REG_DMABUF)
 		return false;
@@ -576,25 +547,35 @@ static bool nccl_dmabuf_probe_shape(const struct mrt_event *ev, int err)
 
 /* ---- the rest ------------------------------------------------------------- */
 
-static bool explain_cgroup(const struct mrt_event *ev, struct verdict *v, int err)
+bool explain_rdma_cgroup(const struct mrt_event *ev, struct verdict *v, int err)
 {
-	int i = first_failed(ev, MRT_SITE_RDMACG_CHARGE);
+	static const char *const what[MRT_OP_MAX] = {
+		[MRT_OP_NONE] = "the MR", [MRT_OP_OPEN_DEVICE] = "the device context (hca_handle)",
+		[MRT_OP_ALLOC_PD] = "the PD", [MRT_OP_CREATE_CQ] = "the CQ",
+		[MRT_OP_CREATE_QP] = "the QP", [MRT_OP_CREATE_AH] = "the AH",
+	};
+	const char *obj = ev->kind == MRT_EV_FAILURE && ev->op < MRT_OP_MAX && what[ev->op]
+				  ? what[ev->op] : "the MR";
+	int i = trail_first_failed(ev, MRT_SITE_RDMACG_CHARGE);
 
-	if (i < 0 && !(err == EAGAIN && first_failed(ev, MRT_SITE_UOBJ_ALLOC) >= 0))
+	if (i < 0 && !(err == EAGAIN && trail_first_failed(ev, MRT_SITE_UOBJ_ALLOC) >= 0))
 		return false;
 	if (i < 0)
-		i = first_failed(ev, MRT_SITE_UOBJ_ALLOC);
+		i = trail_first_failed(ev, MRT_SITE_UOBJ_ALLOC);
 	v->cause = CAUSE_RDMA_CGROUP_LIMIT;
 	v->decisive_step = i;
-	say(v->summary, "the rdma cgroup's hca_object limit is reached (%s)", errno_name(err));
-	say(v->explanation,
-	    "Every verbs object (PD, MR, QP, CQ...) is charged to the process's rdma cgroup "
-	    "before it is created; the charge failed, so the MR object was never allocated. "
-	    "Memory limits are not involved.");
-	fix(v, FIX_PRIMARY,
-	    "Raise hca_object in the cgroup's rdma.max (e.g. `echo \"<dev> hca_object=max\" > "
-	    "/sys/fs/cgroup/<cgroup>/rdma.max`), or in the container runtime's rdma limits.");
-	fix(v, FIX_ALTERNATIVE, "Check for leaked verbs objects: compare rdma.current with the "
+	bool handle = ev->kind == MRT_EV_FAILURE && ev->op == MRT_OP_OPEN_DEVICE;
+	verdict_say(v->summary, "the rdma cgroup's %s limit is reached (%s)",
+		    handle ? "hca_handle" : "hca_object", errno_name(err));
+	verdict_say(v->explanation,
+	    "Every device context (hca_handle) and verbs object (PD, MR, QP, CQ...: hca_object) "
+	    "is charged to the process's rdma cgroup before it is created; the charge failed, "
+	    "so %s was never allocated. Memory limits are not involved.", obj);
+	verdict_fix(v, FIX_PRIMARY,
+	    "Raise %s in the cgroup's rdma.max (e.g. `echo \"<dev> %s=max\" > "
+	    "/sys/fs/cgroup/<cgroup>/rdma.max`), or in the container runtime's rdma limits.",
+	    handle ? "hca_handle" : "hca_object", handle ? "hca_handle" : "hca_object");
+	verdict_fix(v, FIX_ALTERNATIVE, "Check for leaked verbs objects: compare rdma.current with the "
 				"number of MRs the job should hold.");
 	return true;
 }
@@ -606,34 +587,34 @@ static bool explain_dma(const struct mrt_event *ev, struct verdict *v)
 	/* alloc_iova_fast fails routinely on its first, 32-bit-limited try
 	 * (flush_rcache false) before the full-range retry: only a failure after
 	 * flushing the caches means the space is exhausted. */
-	for (int k = 0; k < steps_recorded(ev); k++)
+	for (int k = 0; k < trail_nsteps(ev); k++)
 		if (ev->steps[k].site == MRT_SITE_IOVA_ALLOC && ev->steps[k].ret < 0 &&
 		    ev->steps[k].a2) {
 			i = k;
 			break;
 		}
 	if (i < 0)
-		i = first_failed(ev, MRT_SITE_DMA_MAP);
+		i = trail_first_failed(ev, MRT_SITE_DMA_MAP);
 	if (i < 0)
 		return false;
 	const struct mrt_step *s = &ev->steps[i];
 	v->cause = CAUSE_DMA_MAP_IOVA;
 	v->decisive_step = i;
 	if (s->site == MRT_SITE_IOVA_ALLOC)
-		say(v->summary,
+		verdict_say(v->summary,
 		    "IOMMU IOVA space exhausted: alloc_iova_fast(%llu pages, limit pfn 0x%llx) "
 		    "failed even after flushing its caches",
 		    (unsigned long long)s->a0, (unsigned long long)s->a1);
 	else
-		say(v->summary, "DMA mapping of the MR's %llu scatterlist entries failed: %s",
+		verdict_say(v->summary, "DMA mapping of the MR's %llu scatterlist entries failed: %s",
 		    (unsigned long long)s->a0, errno_name(-s->ret));
-	say(v->explanation,
+	verdict_say(v->explanation,
 	    "The pages were pinned, but the IOMMU could not map them for the NIC: the device's "
 	    "IOVA aperture (often 32-bit limited or fragmented) has no room for this MR.");
-	fix(v, FIX_PRIMARY,
+	verdict_fix(v, FIX_PRIMARY,
 	    "Boot with the IOMMU in passthrough for the NIC (iommu=pt, or "
 	    "intel_iommu=on iommu=pt), which is what RDMA vendors recommend for HPC nodes.");
-	fix(v, FIX_ALTERNATIVE,
+	verdict_fix(v, FIX_ALTERNATIVE,
 	    "If the NIC is limited to a small DMA window, check BAR/IOVA layout (pci=realloc, "
 	    "above-4G decoding in firmware) and the driver's DMA mask.");
 	return true;
@@ -641,31 +622,31 @@ static bool explain_dma(const struct mrt_event *ev, struct verdict *v)
 
 static bool explain_mlx5(const struct mrt_event *ev, struct verdict *v)
 {
-	for (int i = 0; i < steps_recorded(ev); i++) {
+	for (int i = 0; i < trail_nsteps(ev); i++) {
 		const struct mrt_step *s = &ev->steps[i];
 		if (s->site != MRT_SITE_MLX5_CMD || (s->a1 == 0 && s->ret >= 0))
 			continue;
 		v->cause = CAUSE_MLX5_FIRMWARE;
 		v->decisive_step = i;
-		say(v->summary,
+		verdict_say(v->summary,
 		    "mlx5 firmware refused command 0x%llx: status 0x%llx (%s), syndrome 0x%llx",
 		    (unsigned long long)s->a0, (unsigned long long)s->a1, mlx5_status_name(s->a1),
 		    (unsigned long long)s->a2);
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "The kernel accepted the registration and pinned the memory, but the NIC's "
 		    "firmware rejected the memory-key command; %s maps to errno %s.",
 		    mlx5_status_name(s->a1), errno_name(-s->ret));
 		if (s->a1 == 0x8)
-			fix(v, FIX_PRIMARY,
+			verdict_fix(v, FIX_PRIMARY,
 			    "LIM_ERR: a firmware resource limit (MKeys or translation entries) is "
 			    "reached; reduce the number/size of MRs (NCCL_BUFFSIZE, channels) or "
 			    "check the NIC's profile (mlxconfig) and firmware version.");
 		else
-			fix(v, FIX_PRIMARY,
+			verdict_fix(v, FIX_PRIMARY,
 			    "Look up syndrome 0x%llx for this opcode in the firmware release notes; "
 			    "`dmesg` shows mlx5_cmd_out_err with the same syndrome.",
 			    (unsigned long long)s->a2);
-		fix(v, FIX_ALTERNATIVE, "Update the NIC firmware to the version matching the driver "
+		verdict_fix(v, FIX_ALTERNATIVE, "Update the NIC firmware to the version matching the driver "
 					"(`mrtrace check` shows fw_ver per device).");
 		return true;
 	}
@@ -676,7 +657,7 @@ static void explain_unknown(const struct mrt_event *ev, struct verdict *v, int e
 {
 	int last = -1;
 
-	for (int i = 0; i < steps_recorded(ev); i++)
+	for (int i = 0; i < trail_nsteps(ev); i++)
 		if (ev->steps[i].ret < 0) {
 			last = i;
 			break;
@@ -684,12 +665,12 @@ static void explain_unknown(const struct mrt_event *ev, struct verdict *v, int e
 	v->cause = CAUSE_UNKNOWN;
 	v->decisive_step = last;
 	if (last >= 0)
-		say(v->summary, "%s failed first (%s); no known cause matches this trail",
+		verdict_say(v->summary, "%s failed first (%s); no known cause matches this trail",
 		    site_name(ev->steps[last].site), errno_name(-ev->steps[last].ret));
 	else
-		say(v->summary, "the registration failed with %s and no armed site recorded why",
+		verdict_say(v->summary, "the registration failed with %s and no armed site recorded why",
 		    errno_name(err));
-	say(v->explanation,
+	verdict_say(v->explanation,
 	    "mrtrace does not guess: the raw trail is attached. Sites that were not armed on "
 	    "this kernel (see `mrtrace watch --list-probes`) may hold the answer.");
 }
@@ -698,10 +679,12 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 			 const struct nccl_info *nccl, struct verdict *v)
 {
 	int err = ev->err;
-	int umem = find_step(ev, MRT_SITE_UMEM_GET);
+	int umem = trail_find(ev, MRT_SITE_UMEM_GET);
 
 	if (ev->kind == MRT_EV_USER_CALL)
 		return explain_user_call(ev, ctx, nccl, v);
+	if (ev->kind == MRT_EV_FAILURE)
+		return explain_failure(ev, ctx, NULL, v);
 	memset(v, 0, sizeof(*v));
 	v->decisive_step = -1;
 	v->certainty = CERT_PROVEN;
@@ -717,10 +700,10 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 		if (all) {
 			v->cause = err == EPERM && ev->ml.limit_cur == 0 ? CAUSE_MEMLOCK_ZERO
 									 : CAUSE_MEMLOCK_LIMIT;
-			say(v->summary, "mlockall(0x%llx) refused (%s): limit %s, already locked %s",
+			verdict_say(v->summary, "mlockall(0x%llx) refused (%s): limit %s, already locked %s",
 			    (unsigned long long)ev->sys_len, errno_name(err), hb(ev->ml.limit_cur, l),
 			    hb(v->pinned_before_bytes, p));
-			say(v->explanation, "mlockall() locks the whole address space, held to "
+			verdict_say(v->explanation, "mlockall() locks the whole address space, held to "
 					    "RLIMIT_MEMLOCK like RDMA registration.");
 			memlock_fixes(ctx, nccl, v, ev->kind == MRT_EV_REG_FAILURE);
 			return v->cause;
@@ -734,17 +717,17 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 			v->cause = CAUSE_MEMLOCK_LIMIT;
 		else {
 			v->cause = CAUSE_UNKNOWN;
-			say(v->summary, "mlock of %s failed (%s) within the limit %s: not the memlock "
+			verdict_say(v->summary, "mlock of %s failed (%s) within the limit %s: not the memlock "
 					"limit (an unmapped range gives ENOMEM too)",
 			    hb(ev->sys_len, r), errno_name(err), hb(ev->ml.limit_cur, l));
-			say(v->explanation, "The request fits under RLIMIT_MEMLOCK, so the limit "
+			verdict_say(v->explanation, "The request fits under RLIMIT_MEMLOCK, so the limit "
 					    "did not refuse it.");
 			return v->cause;
 		}
-		say(v->summary, "mlock of %s refused (%s): limit %s, already locked %s (VmLck)",
+		verdict_say(v->summary, "mlock of %s refused (%s): limit %s, already locked %s (VmLck)",
 		    hb(ev->sys_len, r), errno_name(err), hb(ev->ml.limit_cur, l),
 		    hb(v->pinned_before_bytes, p));
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "mlock() is held to the same RLIMIT_MEMLOCK that RDMA registration is: locked "
 		    "pages (VmLck) plus this request may not exceed it without CAP_IPC_LOCK. A "
 		    "process that cannot mlock this much cannot register it as an MR either.");
@@ -754,7 +737,7 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 
 	if (nccl_dmabuf_probe_shape(ev, err))
 		v->harmless = true;
-	if (explain_validation(ev, v, err) || explain_cgroup(ev, v, err) ||
+	if (explain_validation(ev, v, err) || explain_rdma_cgroup(ev, v, err) ||
 	    explain_dmabuf(ev, v, err) || explain_memlock(ev, ctx, nccl, v, umem) ||
 	    explain_pin(ev, v) || explain_dma(ev, v) || explain_mlx5(ev, v))
 		return v->cause;
@@ -775,9 +758,9 @@ const char *api_name(unsigned int api)
 	}
 }
 
-static uint64_t range_pages(uint64_t addr, uint64_t len)
+static uint64_t range_pages(uint64_t addr, uint64_t len, uint64_t page)
 {
-	return ((addr + len + PAGE_SZ - 1) & ~(PAGE_SZ - 1)) / PAGE_SZ - addr / PAGE_SZ;
+	return pages_spanned(addr, len, page);
 }
 
 enum cause explain_user_call(const struct mrt_event *uev, const struct proc_context *ctx,
@@ -798,71 +781,71 @@ enum cause explain_user_call(const struct mrt_event *uev, const struct proc_cont
 			v->err = EOPNOTSUPP;
 			v->cause = CAUSE_DMABUF_UNSUPPORTED;
 			v->harmless = uev->dmabuf_fd == -1 && uev->cmd_length == 0;
-			say(v->summary,
+			verdict_say(v->summary,
 			    "libibverbs refused %s before the kernel (EOPNOTSUPP; fd %d, length "
 			    "%llu): the device's provider library has no dma-buf support",
 			    api_name(uev->opener), uev->dmabuf_fd,
 			    (unsigned long long)uev->cmd_length);
-			say(v->explanation,
+			verdict_say(v->explanation,
 			    "The verbs provider for this device does not implement reg_dmabuf_mr, so "
 			    "libibverbs fails the call itself and the kernel is never asked.");
-			fix(v, FIX_PRIMARY,
+			verdict_fix(v, FIX_PRIMARY,
 			    "Use a NIC whose provider supports dma-buf (mlx5 with rdma-core >= 34 on "
 			    "kernel >= 5.12), or NCCL_DMABUF_ENABLE=0 with nvidia-peermem for GPU "
 			    "memory.");
 			return v->cause;
 		}
-		say(v->summary, "%s failed inside libibverbs before the kernel was asked",
+		verdict_say(v->summary, "%s failed inside libibverbs before the kernel was asked",
 		    api_name(uev->opener));
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "No registration command reached the kernel; libibverbs' own checks (for "
 		    "instance madvise(MADV_DONTFORK) when fork support is enabled) failed.");
 		return v->cause;
 	}
 
 	v->certainty = CERT_INFERRED;
-	uint64_t pages = range_pages(uev->cmd_start, uev->cmd_length);
+	uint64_t pages = range_pages(uev->cmd_start, uev->cmd_length, event_page_size(uev));
 	bool have_ml = ctx && (ctx->have & CTX_HAVE_MEMLOCK) && (ctx->have & CTX_HAVE_VMPIN);
 	bool cap = ctx && (ctx->have & CTX_HAVE_CAPS) && ctx->cap_ipc_lock && !ctx->in_userns;
 
 	if (uev->err == EPERM && have_ml && ctx->memlock_soft == 0 && !cap) {
 		v->cause = CAUSE_MEMLOCK_ZERO;
 	} else if (uev->err == ENOMEM && have_ml && !cap && ctx->memlock_soft != UINT64_MAX &&
-		   ctx->vm_pin + pages * PAGE_SZ > ctx->memlock_soft) {
+		   ctx->vm_pin + pages * event_page_size(uev) > ctx->memlock_soft) {
 		v->cause = CAUSE_MEMLOCK_LIMIT;
 	} else if (dmabuf && (uev->err == EOPNOTSUPP || uev->err == EPROTONOSUPPORT)) {
 		v->cause = CAUSE_DMABUF_UNSUPPORTED;
 		v->harmless = uev->dmabuf_fd == -1 && uev->cmd_length == 0;
-		say(v->summary, "the kernel refused the dma-buf MR with %s (fd %d, length %llu)",
+		verdict_say(v->summary, "the kernel refused the dma-buf MR with %s (fd %d, length %llu)",
 		    errno_name(uev->err), uev->dmabuf_fd, (unsigned long long)uev->cmd_length);
-		say(v->explanation, "The RDMA driver does not support dma-buf MRs (inferred from "
+		verdict_say(v->explanation, "The RDMA driver does not support dma-buf MRs (inferred from "
 				    "the errno; no kernel site was observed).");
-		fix(v, FIX_PRIMARY, "Use a NIC/driver with dma-buf support, or "
+		verdict_fix(v, FIX_PRIMARY, "Use a NIC/driver with dma-buf support, or "
 				    "NCCL_DMABUF_ENABLE=0 with nvidia-peermem for GPU memory.");
 		return v->cause;
 	} else if (dmabuf && uev->err == EBADF) {
 		v->cause = CAUSE_DMABUF_BAD_FD;
 		v->harmless = uev->dmabuf_fd == -1 && uev->cmd_length == 0;
-		say(v->summary, "dma-buf fd %d is not an open dma-buf (EBADF)", uev->dmabuf_fd);
-		say(v->explanation, "The kernel could not resolve the fd (inferred from the errno).");
+		verdict_say(v->summary, "dma-buf fd %d is not an open dma-buf (EBADF)", uev->dmabuf_fd);
+		verdict_say(v->explanation, "The kernel could not resolve the fd (inferred from the errno).");
 		return v->cause;
 	}
 	if (v->cause == CAUSE_MEMLOCK_LIMIT || v->cause == CAUSE_MEMLOCK_ZERO) {
 		v->has_memlock = true;
 		v->limit_bytes = ctx->memlock_soft;
 		v->pinned_before_bytes = ctx->vm_pin;
-		v->request_bytes = pages * PAGE_SZ;
+		v->request_bytes = pages * event_page_size(uev);
 		v->need_bytes = v->pinned_before_bytes + v->request_bytes;
 		if (v->cause == CAUSE_MEMLOCK_ZERO)
-			say(v->summary, "RLIMIT_MEMLOCK is 0 and CAP_IPC_LOCK does not apply "
+			verdict_say(v->summary, "RLIMIT_MEMLOCK is 0 and CAP_IPC_LOCK does not apply "
 					"(from /proc; kernel sites not armed)");
 		else
-			say(v->summary,
+			verdict_say(v->summary,
 			    "limit %s, pinned now %s (VmPin), this request %llu pages (%s): needs "
 			    "%s (from /proc; kernel sites not armed)",
 			    hb(v->limit_bytes, l), hb(v->pinned_before_bytes, p),
 			    (unsigned long long)pages, hb(v->request_bytes, r), hb(v->need_bytes, n));
-		say(v->explanation,
+		verdict_say(v->explanation,
 		    "The kernel answered %s, and the process's own numbers explain it: ib_umem_get "
 		    "refuses when pinned_vm plus the request exceeds RLIMIT_MEMLOCK without "
 		    "CAP_IPC_LOCK. Inferred, not observed: this kernel does not let mrtrace probe "
@@ -871,9 +854,9 @@ enum cause explain_user_call(const struct mrt_event *uev, const struct proc_cont
 		memlock_fixes(ctx, nccl, v, true);
 		return v->cause;
 	}
-	say(v->summary, "%s failed with %s; no kernel site was armed to say why",
+	verdict_say(v->summary, "%s failed with %s; no kernel site was armed to say why",
 	    api_name(uev->opener), errno_name(uev->err));
-	say(v->explanation, "mrtrace does not guess: arm the kernel sites (a kernel that allows "
+	verdict_say(v->explanation, "mrtrace does not guess: arm the kernel sites (a kernel that allows "
 			    "fentry or kprobes, with the RDMA modules loaded) to get the cause.");
 	return v->cause;
 }

@@ -18,6 +18,7 @@
 
 struct proc_context;
 struct nccl_info;
+struct gate_facts;
 
 /* Stable cause identifiers (docs/causes.md).  Append only. */
 enum cause {
@@ -37,6 +38,17 @@ enum cause {
 	CAUSE_IOVA_MISALIGNED,
 	CAUSE_RDMA_CGROUP_LIMIT,
 	CAUSE_NO_DEVICE_ACCESS,
+	/* the refusals beyond registration (MRT_EV_FAILURE, explain/failure.c) */
+	CAUSE_DEVICE_MISSING,
+	CAUSE_DEVICE_PERMISSION,
+	CAUSE_DEVICE_CGROUP,
+	CAUSE_HCA_RESOURCE_LIMIT,
+	CAUSE_PORT_NOT_ACTIVE,
+	CAUSE_BAD_GID_INDEX,
+	CAUSE_BAD_PKEY_INDEX,
+	CAUSE_QP_ATTR_INVALID,
+	CAUSE_SHM_EXHAUSTED,
+	CAUSE_FD_IMPORT_DENIED,
 	CAUSE__COUNT
 };
 
@@ -78,6 +90,29 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
  * (set by libibverbs when no command was issued). */
 enum cause explain_user_call(const struct mrt_event *uev, const struct proc_context *ctx,
 			     const struct nccl_info *nccl, struct verdict *v);
+
+/* A MRT_EV_FAILURE record (a verbs command, device open, /dev/shm
+ * allocation or fd import the kernel refused).  gates: what stood in the
+ * way, read from /proc and sysfs at the failure (proc/gates.h); NULL in a
+ * replay without them, when only the kernel's own evidence decides.
+ * explain_event() calls this with gates NULL. */
+enum cause explain_failure(const struct mrt_event *ev, const struct proc_context *ctx,
+			   const struct gate_facts *gates, struct verdict *v);
+
+/* The two families operators split ncclSystemError into: who fixes it. */
+enum cause_class { CLASS_ENVIRONMENT = 0, CLASS_INFINIBAND };
+enum cause_class cause_class(enum cause c, unsigned int op);
+const char *cause_class_name(enum cause_class c); /* "environment", "infiniband" */
+/* "modify_qp" for an enum mrt_op value; NULL for MRT_OP_NONE. */
+const char *op_name(unsigned int op);
+enum mrt_op op_from_name(const char *name); /* MRT_OP_NONE when unknown */
+
+/* The page size of the kernel that recorded ev: the unit of every *_pages
+ * number in it (records from before page_shift existed: 4 KiB). */
+static inline uint64_t event_page_size(const struct mrt_event *ev)
+{
+	return 1ULL << (ev->page_shift ? ev->page_shift : 12);
+}
 
 /* "ibv_reg_mr_iova2" for an enum mrt_api value. */
 const char *api_name(unsigned int api);

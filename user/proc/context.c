@@ -567,18 +567,26 @@ void proc_context_from_event(const char *root, const struct proc_context_event *
 	out->have |= CTX_HAVE_CGROUP_ID;
 	if (!root)
 		return;
-	char base[PATH_MAX], rel[512];
-	if (procfs_path(base, sizeof(base), root, -1, "sys/fs/cgroup"))
+	char rel[512];
+	if (proc_cgroup_path_by_id(root, ev->cgroup_id, rel, sizeof(rel)))
 		return;
-	struct stat st;
-	if (!stat(base, &st) && (uint64_t)st.st_ino == ev->cgroup_id) {
-		snprintf(rel, sizeof(rel), "/");
-	} else if (find_cgroup_by_id(base, strlen(base), ev->cgroup_id, 0, rel, sizeof(rel))) {
-		return;
-	}
 	char line[600];
 	snprintf(line, sizeof(line), "0::%s\n", rel);
 	proc_context_parse_cgroup(line, out);
+}
+
+int proc_cgroup_path_by_id(const char *root, uint64_t id, char *rel, size_t len)
+{
+	char base[PATH_MAX];
+	struct stat st;
+
+	if (procfs_path(base, sizeof(base), root, -1, "sys/fs/cgroup"))
+		return -ENAMETOOLONG;
+	if (!stat(base, &st) && (uint64_t)st.st_ino == id) {
+		snprintf(rel, len, "/");
+		return 0;
+	}
+	return find_cgroup_by_id(base, strlen(base), id, 0, rel, len) ? -ENOENT : 0;
 }
 
 /* ---- derived setting ---------------------------------------------------- */

@@ -184,7 +184,7 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 		return;
 	}
 	report_explain(&run->r, &rec->ev, replay_uev(rec), rec->have_ctx ? &rec->ctx : NULL,
-		       rec->have_nccl ? &rec->nccl : NULL);
+		       rec->have_nccl ? &rec->nccl : NULL, rec->have_gates ? &rec->gates : NULL);
 	run->r.ua = rec->ua;
 	if (run->r.v.harmless && !run->a->all) {
 		run->t.harmless_hidden++;

@@ -165,7 +165,7 @@ enum replay_kind replay_kind_of(struct json_object *o, const char **event)
 		return REPLAY_NO_EVENT;
 	*event = json_object_get_string(x);
 	if (!strcmp(*event, "reg_failure") || !strcmp(*event, "mlock_failure") ||
-	    !strcmp(*event, "user_call"))
+	    !strcmp(*event, "failure") || !strcmp(*event, "user_call"))
 		return REPLAY_FAILURE;
 	if (!strcmp(*event, "nccl_probe"))
 		return REPLAY_PROBE;
@@ -491,6 +491,7 @@ int replay_record_read(struct json_object *o, struct replay_record *out, char *e
 	err[0] = '\0';
 	if (event_from_json(o, &out->ev, err, errlen))
 		return -1;
+	out->have_gates = report_gates_from_json(o, &out->gates);
 	if (out->ev.kind == MRT_EV_USER_CALL) {
 		out->have_uev = true;
 		out->uev = out->ev;

@@ -22,6 +22,7 @@
 #include "mrtrace.h"
 #include "nccl/nccl.h"
 #include "proc/context.h"
+#include "proc/gates.h"
 #include "proc/ustack.h"
 
 enum replay_kind {
@@ -44,9 +45,11 @@ struct replay_record {
 	char setting[32]; /* process.setting as recorded ("" when absent) */
 	bool have_nccl;
 	struct nccl_info nccl;
+	bool have_gates; /* a failure record's evidence.gates */
+	struct gate_facts gates;
 };
 
-/* Reads a reg_failure / mlock_failure / nccl_probe record.  A member that is
+/* Reads a reg_failure / mlock_failure / failure / nccl_probe record.  A member that is
  * absent stays unknown; one of the wrong type is an error.
  * Returns 0, or -1 with a message naming the member in err. */
 int replay_record_read(struct json_object *o, struct replay_record *out, char *err, size_t errlen);

@@ -24,7 +24,8 @@ const char *report_api(const struct mrt_event *ev, const struct mrt_event *uev)
 }
 
 void report_explain(struct report *r, const struct mrt_event *ev, const struct mrt_event *uev,
-		    const struct proc_context *ctx, const struct nccl_info *nccl)
+		    const struct proc_context *ctx, const struct nccl_info *nccl,
+		    const struct gate_facts *gates)
 {
 	memset(r, 0, sizeof(*r));
 	r->ev = ev;
@@ -32,5 +33,13 @@ void report_explain(struct report *r, const struct mrt_event *ev, const struct m
 	r->ctx = ctx;
 	r->nccl = nccl;
 	r->api = report_api(ev, uev);
-	explain_event(ev, ctx, nccl, &r->v);
+	if (ev->kind == MRT_EV_FAILURE) {
+		if (gates) {
+			r->have_gates = true;
+			r->gates = *gates;
+		}
+		explain_failure(ev, ctx, gates, &r->v);
+	} else {
+		explain_event(ev, ctx, nccl, &r->v);
+	}
 }

@@ -5,10 +5,12 @@
  * `mrtrace watch --json` can be replayed through the explanation engine
  * (tests/fixtures/trails, `mrtrace explain`). */
 #include "report/report.h"
+#include "report/failure_json.h"
 
 #include <string.h>
 
-#define PAGE_SZ 4096ULL
+/* the page size of the kernel that recorded the event in scope */
+#define PAGE_SZ event_page_size(ev)
 #define LEGACY_PAGE_SHIFT 12 /* recordings without page_shift: x86_64 */
 
 static void add_u64(struct json_object *o, const char *k, unsigned long long v)
@@ -114,6 +116,7 @@ static struct json_object *raw_to_json(const struct mrt_event *ev)
 		json_object_array_add(steps, s);
 	}
 	json_object_object_add(o, "steps", steps);
+	failure_raw_add(o, ev);
 	return o;
 }
 
@@ -290,8 +293,11 @@ struct json_object *report_to_json(const struct report *r)
 
 	switch (ev->kind) {
 	case MRT_EV_MLOCK_FAILURE: add_str(o, "event", "mlock_failure"); break;
+	case MRT_EV_FAILURE: add_str(o, "event", "failure"); break;
 	default: add_str(o, "event", "reg_failure"); break;
 	}
+	if (ev->kind == MRT_EV_FAILURE)
+		add_str(o, "op", op_name(ev->op));
 	add_u64(o, "ts_ns", ev->ts_ns);
 	add_i64(o, "pid", ev->pid);
 	add_i64(o, "tid", ev->tid);
@@ -301,6 +307,7 @@ struct json_object *report_to_json(const struct report *r)
 	add_i64(o, "errno", r->v.err);
 	add_str(o, "errno_name", errno_name(r->v.err));
 	add_str(o, "cause", cause_name(r->v.cause));
+	add_str(o, "class", cause_class_name(cause_class(r->v.cause, ev->op)));
 	add_str(o, "certainty", r->v.certainty == CERT_PROVEN ? "proven" : "inferred");
 	add_bool(o, "harmless", r->v.harmless);
 	if (ev->kind == MRT_EV_MLOCK_FAILURE)
@@ -315,7 +322,10 @@ struct json_object *report_to_json(const struct report *r)
 		add_u64(o, "addr", ev->ml.addr);
 	else if (ev->cmd_valid)
 		add_u64(o, "addr", ev->cmd_start);
-	json_object_object_add(o, "evidence", evidence_to_json(r));
+	struct json_object *evidence = evidence_to_json(r);
+	if (ev->kind == MRT_EV_FAILURE)
+		failure_evidence_add(evidence, ev, r->have_gates ? &r->gates : NULL);
+	json_object_object_add(o, "evidence", evidence);
 	add_str(o, "summary", r->v.summary);
 	add_str(o, "explanation", r->v.explanation);
 	for (int i = 0; i < r->v.fixes.n; i++) {
@@ -456,5 +466,13 @@ int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, si
 	}
 	if (ev->nsteps < n)
 		ev->nsteps = n;
-	return 0;
+	return failure_raw_read(raw, ev, err, errlen);
+}
+
+bool report_gates_from_json(struct json_object *obj, struct gate_facts *g)
+{
+	struct json_object *e, *x;
+	if (json_object_object_get_ex(obj, "evidence", &e) && json_object_object_get_ex(e, "gates", &x))
+		return gates_from_json(x, g);
+	return gates_from_json(NULL, g);
 }

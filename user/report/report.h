@@ -12,6 +12,7 @@
 #include "explain/explain.h"
 #include "nccl/nccl.h"
 #include "proc/ustack.h"
+#include "proc/gates.h"
 
 /* The context and NCCL data are pointed to, not copied: a consumer keeps
  * them once per process and builds a report per record (they are tens of
@@ -24,14 +25,18 @@ struct report {
 	const struct proc_context *ctx; /* what we know of the process, or NULL */
 	const struct nccl_info *nccl; /* NULL: no NCCL data */
 	const char *api; /* "ibv_reg_mr" / "ibv_reg_dmabuf_mr" / ... */
+	bool have_gates; /* MRT_EV_FAILURE: facts read at the failure */
+	struct gate_facts gates;
 };
 
 /* Fills r for a kernel record ev joined with the libibverbs call uev (NULL:
  * none; ev == uev: the call alone) and what is known of the process (ctx,
- * nccl may be NULL), and explains it.  r->ua is cleared: the caller
+ * nccl may be NULL) and, for a MRT_EV_FAILURE record, the gate facts read at
+ * the failure (NULL: none), and explains it.  r->ua is cleared: the caller
  * attributes the user stack.  The pointers must outlive r. */
 void report_explain(struct report *r, const struct mrt_event *ev, const struct mrt_event *uev,
-		    const struct proc_context *ctx, const struct nccl_info *nccl);
+		    const struct proc_context *ctx, const struct nccl_info *nccl,
+		    const struct gate_facts *gates);
 
 /* The call a record is about: the libibverbs function when uev is known,
  * else the kernel command or the mlock variant; NULL for other kinds. */
@@ -74,5 +79,7 @@ struct json_object *trail_to_json(const struct mrt_event *ev);
  * recorded events can be replayed through the explanation engine.
  * Returns 0, or -1 with a message in err. */
 int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, size_t errlen);
+/* The gate facts a recorded failure carried (evidence.gates); false when none. */
+bool report_gates_from_json(struct json_object *obj, struct gate_facts *g);
 
 #endif

@@ -87,17 +87,25 @@ static void print_nccl(FILE *out, const struct nccl_info *n, const struct verdic
 void report_print_text(FILE *out, const struct report *r, bool verbose)
 {
 	const struct mrt_event *ev = r->ev;
-	const char *what = ev->kind == MRT_EV_MLOCK_FAILURE ? "mlock failed" : "registration failed";
+	char what[48];
 
-	fprintf(out, "\n%s%s: pid %u (%s) tid %u uid %u: %s (errno %d)%s%s\n",
-		r->v.harmless ? "[harmless probe] " : "", what, ev->pid, ev->comm, ev->tid, ev->uid,
-		errno_name(r->v.err), r->v.err, r->api ? " from " : "", r->api ? r->api : "");
+	if (ev->kind == MRT_EV_MLOCK_FAILURE)
+		snprintf(what, sizeof(what), "mlock failed");
+	else if (ev->kind == MRT_EV_FAILURE)
+		snprintf(what, sizeof(what), "%s failed", op_name(ev->op) ? op_name(ev->op) : "operation");
+	else
+		snprintf(what, sizeof(what), "registration failed");
+	/* the family first: it says whom to call before anything else is read */
+	fprintf(out, "\n%s%s: %s\n", r->v.harmless ? "[harmless probe] " : "",
+		cause_class_name(cause_class(r->v.cause, ev->op)), r->v.summary);
+	fprintf(out, "%s: pid %u (%s) tid %u uid %u: %s (errno %d)%s%s\n", what, ev->pid, ev->comm,
+		ev->tid, ev->uid, errno_name(r->v.err), r->v.err, r->api ? " from " : "",
+		r->api ? r->api : "");
 	if (r->uev && r->ua.resolved)
 		fprintf(out, "  called from: %s%s\n", r->ua.caller[0] ? r->ua.caller : "(unresolved)",
 			r->ua.via_nccl ? " (NCCL is on the stack)" : "");
 	fprintf(out, "  cause: %s%s\n", cause_name(r->v.cause),
 		r->v.certainty == CERT_INFERRED ? " (inferred: no kernel site observed)" : "");
-	fprintf(out, "  %s\n", r->v.summary);
 	fprintf(out, "  why: %s\n", r->v.explanation);
 	if (r->v.harmless)
 		fprintf(out, "  note: this matches NCCL's dma-buf capability probe at init "

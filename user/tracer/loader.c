@@ -206,8 +206,9 @@ int tracer_load_regpath(struct tracer *t, char *err, size_t errlen)
 	struct bpf_program *p;
 
 	for (bool allow_fentry = true;; allow_fentry = false) {
-		if (!tracer_plan_regpath(&t->plan, &t->facts, allow_fentry))
-			return 0; /* no opener armed: don't load at all */
+		tracer_plan_regpath(&t->plan, &t->facts, allow_fentry);
+		if (!tracer_plan_armed(&t->plan, false))
+			return 0; /* nothing armed on this path: don't load at all */
 		s = regpath_bpf__open();
 		if (!s) {
 			snprintf(err, errlen, "opening the BPF object failed: %s", strerror(errno));

@@ -122,7 +122,7 @@ int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, boo
 	openers = tracer_plan_armed(p, true);
 	if (!openers)
 		for (int i = 0; i < p->nreg; i++)
-			if (p->sites[i].mech != MECH_NONE)
+			if (p->sites[i].mech != MECH_NONE && !p->defs[i]->standalone)
 				tracer_plan_disarm(p, i, "not armed: no registration entry site "
 							 "(reg_mr, umem_get) could be armed on this "
 							 "kernel");

@@ -12,7 +12,7 @@
 #include "tracer/site.h"
 #include "tracer/sites.h"
 
-#define TRACER_MAX_SITES 40
+#define TRACER_MAX_SITES 64
 
 struct tracer_plan {
 	int n;

@@ -12,7 +12,7 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	  true, "fentry_reg_mr", "fexit_reg_mr", "kprobe_reg_mr", "kretprobe_reg_mr" },
 	{ "uverbs_ioctl", "ib_uverbs_cmd_verbs",
 	  "dma-buf MR attributes (fd, offset, length) and errno, even where the driver lacks "
-	  "dma-buf",
+	  "dma-buf; the GET_CONTEXT, CQ_CREATE and QP_CREATE methods' attributes",
 	  true, "fentry_cmd_verbs", "fexit_cmd_verbs", "kprobe_cmd_verbs", "kretprobe_cmd_verbs" },
 	{ "reg_dmabuf_mr", "ib_uverbs_handler_UVERBS_METHOD_REG_DMABUF_MR",
 	  "dma-buf MR method and final errno", true, "fentry_reg_dmabuf", "fexit_reg_dmabuf",
@@ -63,6 +63,35 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	  NULL, "kretprobe_dmabuf_pin" },
 	{ "dmabuf_map", "dma_buf_map_attachment", "dma-buf map failure", false, NULL,
 	  "fexit_dmabuf_map", NULL, "kretprobe_dmabuf_map" },
+	/* the refusals beyond registration (bpf/verbs_ops.bpf.h): each records its
+	 * own failure, so it stays armed without a registration entry site */
+#define OP_SITE(id, fn, what)                                                             \
+	{ id, #fn, what, false, "fentry_" #fn, "fexit_" #fn, "kprobe_" #fn, "kretprobe_" #fn, \
+	  .standalone = true }
+	OP_SITE("get_context", ib_uverbs_get_context,
+		"a device context refused (rdma cgroup hca_handle) and errno"),
+	OP_SITE("alloc_pd", ib_uverbs_alloc_pd, "PD creation refused: errno, device max_pd"),
+	OP_SITE("create_ah", ib_uverbs_create_ah,
+		"address handle refused: port, source GID index, errno"),
+	OP_SITE("create_cq", ib_uverbs_create_cq, "CQ creation refused: cqe against max_cqe"),
+	OP_SITE("ex_create_cq", ib_uverbs_ex_create_cq, "CQ creation (extended) refused"),
+	OP_SITE("create_qp", ib_uverbs_create_qp,
+		"QP creation refused: work requests and SGEs against the device's maxima"),
+	OP_SITE("ex_create_qp", ib_uverbs_ex_create_qp, "QP creation (extended) refused"),
+	OP_SITE("modify_qp", ib_uverbs_modify_qp,
+		"QP state change refused: target state, attribute mask, port, GID and P_Key "
+		"index, MTU"),
+	OP_SITE("ex_modify_qp", ib_uverbs_ex_modify_qp, "QP state change (extended) refused"),
+#undef OP_SITE
+	{ "shm_fallocate", "shmem_fallocate",
+	  "a /dev/shm segment the tmpfs cannot hold: request, size limit, pages in use", false, NULL,
+	  "fexit_shm_fallocate", "kprobe_shm_fallocate", "kretprobe_shm_fallocate",
+	  .standalone = true },
+	{ "pidfd_getfd", "__x64_sys_pidfd_getfd",
+	  "another process's fd refused (ptrace access check): pidfd, fd", false, NULL,
+	  "fexit_pidfd_getfd", "kprobe_pidfd_getfd", "kretprobe_pidfd_getfd",
+	  .alt = "__arm64_sys_pidfd_getfd" /* the syscall wrapper is per architecture */,
+	  .standalone = true },
 };
 const int tracer_n_reg_sites = sizeof(tracer_reg_sites) / sizeof(tracer_reg_sites[0]);
 
@@ -79,7 +108,7 @@ const struct tracer_sys_def tracer_sys_sites[] = {
 const int tracer_n_sys_sites = sizeof(tracer_sys_sites) / sizeof(tracer_sys_sites[0]);
 
 const struct tracer_uprobe_def tracer_uprobe_site = {
-	"libibverbs", "ibv_reg_mr*, ibv_reg_dmabuf_mr",
+	"libibverbs", "ibv_reg_mr*, ibv_reg_dmabuf_mr, ibv_get_device_list, ibv_open_device",
 	"the API the application called, its arguments and user stack; refusals inside "
-	"libibverbs",
+	"libibverbs; a device that could not be listed or opened (node, mode, device cgroup)",
 };

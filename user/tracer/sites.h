@@ -15,6 +15,7 @@ struct tracer_site_def {
 	const char *alt; /* another name the function has on some kernels */
 	const char *tp; /* "category/event" for a tracepoint site (program in fentry) */
 	const char *only_without; /* armed only when this site is not */
+	bool standalone; /* records its own failures: needs no registration opener */
 };
 
 /* A pair of syscall tracepoints (bpf/syscalls.bpf.c). */

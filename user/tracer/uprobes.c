@@ -52,6 +52,9 @@ static const struct upoint points[] = {
 	{ "ibv_reg_mr", false },	{ "ibv_reg_mr_iova", false },
 	{ "ibv_reg_mr_iova2", false },	{ "ibv_reg_dmabuf_mr", false },
 	{ "ibv_cmd_reg_mr", true },	{ "ibv_cmd_reg_dmabuf_mr", true },
+	/* once per process: a device that could not be listed or opened never
+	 * reaches the kernel's uverbs code */
+	{ "ibv_get_device_list", false }, { "ibv_open_device", false },
 };
 
 static double now_s(void)
@@ -141,7 +144,20 @@ static struct bpf_program *entry_prog(struct libibverbs_bpf *s, const char *sym)
 		return s->progs.up_reg_mr_iova2;
 	if (!strcmp(sym, "ibv_reg_dmabuf_mr"))
 		return s->progs.up_reg_dmabuf_mr;
+	if (!strcmp(sym, "ibv_get_device_list"))
+		return s->progs.up_get_device_list;
+	if (!strcmp(sym, "ibv_open_device"))
+		return s->progs.up_open_device;
 	return NULL;
+}
+
+static struct bpf_program *return_prog(struct libibverbs_bpf *s, const char *sym)
+{
+	if (!strcmp(sym, "ibv_get_device_list"))
+		return s->progs.uret_get_device_list;
+	if (!strcmp(sym, "ibv_open_device"))
+		return s->progs.uret_open_device;
+	return s->progs.uret_reg;
 }
 
 static int attach_one(struct tracer_uprobes *u, struct bpf_program *p, const char *path,
@@ -186,7 +202,7 @@ static int attach_lib(struct tracer_uprobes *u, const char *path, const struct s
 			continue;
 		}
 		if (!attach_one(u, entry_prog(u->skel, points[i].sym), path, off, false) &&
-		    !attach_one(u, u->skel->progs.uret_reg, path, off, true))
+		    !attach_one(u, return_prog(u->skel, points[i].sym), path, off, true))
 			n++;
 	}
 	/* remember the inode even when nothing attached: don't retry every scan */

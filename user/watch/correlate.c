@@ -40,6 +40,11 @@ struct corr {
 	struct corr_proc procs[CORR_PROCS_MAX];
 	struct report_repeats repeats;
 	struct report r; /* the one being handed to the sink */
+	struct gate_facts gates; /* of the failure being reported */
+	/* threads whose device context the kernel just refused: libibverbs'
+	 * ibv_open_device then returns NULL too, and that record adds nothing */
+	struct { unsigned int tid; unsigned long long ts_ns; } opens[16];
+	int nopens;
 	struct proc_context scratch; /* an exited process's context, per record */
 };
 
@@ -248,7 +253,12 @@ static void report(struct corr *c, const struct mrt_event *ev, const struct mrt_
 	} else {
 		ctx = context_from_record(c, p, ev);
 	}
-	report_explain(r, ev, uev, ctx, nccl);
+	struct gate_facts *g = NULL;
+	if (ev->kind == MRT_EV_FAILURE && c->ops.read_gates) {
+		c->ops.read_gates(c->ops.arg, ev->pid, ev, &c->gates);
+		g = &c->gates;
+	}
+	report_explain(r, ev, uev, ctx, nccl, g);
 	if (uev)
 		attribute(c, p, uev, &r->ua);
 	if (r->v.harmless) {
@@ -313,6 +323,26 @@ static struct pending *join_of(struct corr *c, const struct mrt_event *uev)
 	return best;
 }
 
+/* A kernel refusal of a device context (GET_CONTEXT: the rdma cgroup's
+ * hca_handle) is remembered; libibverbs' NULL from ibv_open_device on the
+ * same thread right after it is the same failure seen from user space. */
+static bool open_already_explained(struct corr *c, const struct mrt_event *ev)
+{
+	const unsigned long long window_ns = 2000000000ULL;
+
+	if (ev->opener != MRT_SITE_OPEN_DEVICE) {
+		c->opens[c->nopens % 16].tid = ev->tid;
+		c->opens[c->nopens % 16].ts_ns = ev->ts_ns;
+		c->nopens++;
+		return false;
+	}
+	for (int i = 0; i < 16 && i < c->nopens; i++)
+		if (c->opens[i].tid == ev->tid && ev->ts_ns >= c->opens[i].ts_ns &&
+		    ev->ts_ns - c->opens[i].ts_ns < window_ns)
+			return true;
+	return false;
+}
+
 void corr_push(struct corr *c, const struct mrt_event *ev)
 {
 	struct pending *k;
@@ -337,6 +367,14 @@ void corr_push(struct corr *c, const struct mrt_event *ev)
 		proc_of(c, ev->pid); /* now, while the process most likely still exists */
 		if (c->cfg.join) {
 			pend(c, ev);
+			return;
+		}
+		report(c, ev, NULL);
+		return;
+	case MRT_EV_FAILURE:
+		c->st.records++;
+		if (ev->op == MRT_OP_OPEN_DEVICE && open_already_explained(c, ev)) {
+			c->st.joined++;
 			return;
 		}
 		report(c, ev, NULL);

@@ -49,6 +49,9 @@ struct corr_ops {
 	int (*read_context)(void *arg, int pid, struct proc_context *ctx);
 	/* 0, or -errno when nothing could be read */
 	int (*read_nccl)(void *arg, const struct proc_context *ctx, struct nccl_info *nccl);
+	/* the gate facts of a MRT_EV_FAILURE record, read at once (the process
+	 * may exit); NULL op: none (tests) */
+	void (*read_gates)(void *arg, int pid, const struct mrt_event *ev, struct gate_facts *g);
 	/* the text of /proc/PID/maps (malloc'd, the correlator frees it), or NULL */
 	char *(*read_maps)(void *arg, int pid);
 	/* One report.  nth: 0 when dedupe is off, else which occurrence of

@@ -2,6 +2,7 @@
 /* correlate_live.c - the correlator's clock and /proc readers on the live
  * system (the unit tests inject their own). */
 #include "watch/correlate.h"
+#include "proc/gates.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,12 @@ static int live_read_context(void *arg, int pid, struct proc_context *ctx)
 	return proc_context_read(live_root, pid, ctx);
 }
 
+static void live_read_gates(void *arg, int pid, const struct mrt_event *ev, struct gate_facts *g)
+{
+	(void)arg;
+	gates_collect(live_root, pid, ev, g);
+}
+
 static int live_read_nccl(void *arg, const struct proc_context *ctx, struct nccl_info *nccl)
 {
 	(void)arg;
@@ -91,5 +98,6 @@ void corr_live_ops(struct corr_ops *ops)
 	ops->start_time = live_start_time;
 	ops->read_context = live_read_context;
 	ops->read_nccl = live_read_nccl;
+	ops->read_gates = live_read_gates;
 	ops->read_maps = live_read_maps;
 }

@@ -164,7 +164,7 @@ static void on_report(void *cookie, const struct report *r, unsigned long nth)
 	service_report(r);
 	if (w->a->json) {
 		struct json_object *o = report_to_json(r);
-		if (r->v.harmless)
+		if (r->v.harmless && r->ev->kind != MRT_EV_FAILURE)
 			json_object_object_add(o, "event", json_object_new_string("nccl_probe"));
 		service_annotate(o, r);
 		print_json(o);

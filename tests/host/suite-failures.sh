@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/host/suite-failures.sh - the refusals beyond registration on the
+# development kernel, which has no RDMA, no kprobes and refuses fentry:
+#   - --list-probes names every new site and says why it is not armed here
+#     (and which is: the libibverbs uprobes on ibv_get_device_list and
+#     ibv_open_device)
+#   - Debian's real ibv_devinfo on a node without an RDMA device: libibverbs
+#     lists nothing, mrtrace sees it through the uprobes and calls it what it
+#     is (no device on the node: harmless, hidden unless --all), never a
+#     device_missing verdict
+#   - the text report leads with the family
+# Ends with "host-failures: N passed, N failed".
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+MRTRACE=${MRTRACE:-$TOP/build/mrtrace}
+OUT=$TOP/build/host-tests/failures
+rm -rf "$OUT"; mkdir -p "$OUT"
+PASS=0 FAIL=0
+ok() { PASS=$((PASS + 1)); echo "ok $1"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
+check() { # check NAME CMD...
+	local n=$1; shift
+	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
+}
+jq_true() { # jq_true NAME JSON EXPR
+	if [ -n "$2" ] && printf '%s\n' "$2" | jq -e "$3" >/dev/null 2>&1; then ok "$1"
+	else bad "$1" "false: $3 on $(printf '%s' "$2" | cut -c1-300)"; fi
+}
+[ -x "$MRTRACE" ] || { echo "missing $MRTRACE: run 'make'"; echo "host-failures: 0 passed, 1 failed"; exit 1; }
+command -v jq >/dev/null || { echo "needs jq"; echo "host-failures: 0 passed, 1 failed"; exit 1; }
+
+# ---- what is armed here, and why not --------------------------------------
+probes=$("$MRTRACE" watch --list-probes --json 2>/dev/null)
+for site in get_context alloc_pd create_cq create_qp modify_qp create_ah shm_fallocate pidfd_getfd; do
+	jq_true "${site}_listed_with_reason" "$probes" \
+		".[] | select(.site==\"$site\") | (.armed==false) and ((.note // \"\") | length > 0)"
+done
+jq_true libibverbs_covers_device_open "$probes" \
+	'.[] | select(.site=="libibverbs") | (.function|test("ibv_open_device")) and (.function|test("ibv_get_device_list"))'
+
+# ---- a real client on a node without RDMA devices ----------------------------
+if command -v ibv_devinfo >/dev/null && [ ! -d /sys/class/infiniband_verbs ]; then
+	"$MRTRACE" watch --json --all -o "$OUT/all.jsonl" -- ibv_devinfo > /dev/null 2>&1
+	ev=$(jq -c 'select(.event=="failure" and .comm=="ibv_devinfo")' "$OUT/all.jsonl" | head -1)
+	jq_true nodev_seen_by_uprobe "$ev" '.op=="open_device" and .harmless==true and .cause=="unknown"'
+	jq_true nodev_says_why "$ev" '(.summary|test("no RDMA device on this node"))'
+	# JSON keeps it, marked harmless; the text for people hides it unless --all
+	"$MRTRACE" watch -o "$OUT/default.txt" -- ibv_devinfo > /dev/null 2>"$OUT/default.err"
+	check nodev_hidden_in_text sh -c "! grep -q 'open_device failed' '$OUT/default.txt' && grep -q 'stopped after' '$OUT/default.err'"
+	"$MRTRACE" watch --all -o "$OUT/all.txt" -- ibv_devinfo > /dev/null 2>&1
+	check nodev_shown_with_all grep -q 'open_device failed: pid' "$OUT/all.txt"
+	stop=$(grep '"event":"stop"' "$OUT/all.jsonl")
+	jq_true nodev_counted_as_harmless "$stop" '.harmless_probes==1'
+else
+	echo "skip: ibv_devinfo missing, or this node has RDMA devices"
+fi
+
+# ---- the text report leads with the family ------------------------------------
+rec='{"event":"failure","op":"shm_alloc","raw":{"kind":5,"pid":1,"tid":1,"uid":0,"ts_ns":0,"cgroup_id":0,"userns_inum":0,"userns_level":0,"comm":"python","err":28,"opener":23,"cmd_start":0,"cmd_length":0,"cmd_iova":0,"cmd_access":0,"cmd_valid":0,"dmabuf_fd":-1,"nsteps":0,"sys_len":0,"sys_arg":0,"sysno":0,"ml":{"limit_cur":0,"limit_max":0,"pinned_pages_before":0,"locked_pages":0,"requested_pages":0,"addr":0,"len":0,"access":0,"valid":0,"cap_checked":0,"cap_result":0,"live_mrs":0,"live_pages":0},"steps":[],"op":7,"op_args":[0,4194304,0,0,0,0,0,0],"op_limits":[256,0,12,0],"op_name":""}}'
+text=$(printf '%s\n' "$rec" | "$MRTRACE" explain - 2>&1)
+check text_leads_with_family sh -c "printf '%s\n' \"\$1\" | grep -v '^\$' | head -1 | grep -q '^environment: the tmpfs is full: size 1 MiB'" _ "$text"
+check text_names_the_op sh -c "printf '%s\n' \"\$1\" | grep -q '^shm_alloc failed: pid 1 (python)'" _ "$text"
+
+echo "host-failures: $PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]

@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/vm/cases/failures.sh - the refusals behind ncclSystemError that are not
+# memory registrations, each reproduced on soft-RoCE while mrtrace watch runs
+# system-wide; every assertion reads mrtrace's own "failure" records.
+#   real clients where they can reach the refusal:
+#     ibv_devinfo in a mount namespace without /dev/infiniband  -> device_missing
+#     ibv_devinfo as nobody, node mode 0600                      -> device_permission
+#     ibv_devinfo in a cgroup whose device program denies 231    -> device_cgroup
+#     ibv_devinfo under rdma.max hca_handle=0                    -> rdma_cgroup_limit (open_device)
+#     ibv_rc_pingpong under rdma.max hca_object=2                -> rdma_cgroup_limit (create_cq)
+#     fallocate(1) of 4 MiB on a 1 MiB /dev/shm                  -> shm_exhausted
+#   tests/helpers/verbs_ops for attribute values no client lets one choose:
+#     a CQ larger than max_cqe                                   -> hca_resource_limit
+#     RTR with an empty source GID index                         -> bad_gid_index
+#     RTR over a port whose link is down                         -> port_not_active
+#     RESET -> RTS directly                                      -> qp_attr_invalid
+#     pidfd_getfd on another user's process                      -> fd_import_denied
+# (bad_pkey_index cannot be reproduced here: rxe accepts any P_Key index; it is
+# proven by replay, tests/fixtures/trails.)
+# vm-timeout: 480
+. "$TOP/tests/vm/mrt-lib.sh"
+
+OPS=$TOP/build/tests/helpers/verbs_ops
+DEVCG=$TOP/build/tests/helpers/devcg_deny
+
+# mark: remember where the record stream is, so the next expect only looks
+# at records written after it
+mark() { MARK=$(wc -l < "$MRT_OUT"); }
+# failure_of COMM OP [SECONDS]: the newest failure record of that comm and op
+# written since the last mark
+failure_of() {
+	local comm=$1 op=$2 secs=${3:-10} i r
+	for i in $(seq $((secs * 5))); do
+		r=$(tail -n +$((MARK + 1)) "$MRT_OUT" |
+			jq -c "select(.event==\"failure\" and .op==\"$op\" and .comm==\"$comm\")" 2>/dev/null | tail -1)
+		[ -n "$r" ] && { echo "$r"; return; }
+		sleep 0.2
+	done
+}
+# expect NAME COMM OP CAUSE JQ-EXTRA: the record's cause, and its evidence
+expect() {
+	local name=$1 comm=$2 op=$3 cause=$4 extra=$5 ev
+	ev=$(failure_of "$comm" "$op")
+	jq_true "${name}_cause" "$ev" ".cause==\"$cause\" and (.fixes|length)>0 and (.summary|length)>0"
+	[ -n "$extra" ] && jq_true "${name}_evidence" "$ev" "$extra"
+	# keep the record as a replay fixture candidate
+	[ -n "$ev" ] && printf '%s\n' "$ev" > "$CASE_OUT/$cause.$name.json"
+	return 0
+}
+
+check watch_starts mrt_start watch
+start=$(grep -m1 '"event":"start"' "$MRT_OUT")
+for site in modify_qp create_cq create_qp get_context shm_fallocate pidfd_getfd libibverbs; do
+	jq_true "${site}_armed" "$start" ".sites[] | select(.site==\"$site\") | .armed"
+done
+
+# --- the device node ---------------------------------------------------------
+mark
+unshare -m sh -c 'mount -t tmpfs none /dev/infiniband && exec ibv_devinfo' > "$CASE_OUT/missing.out" 2>&1
+note "missing: $(tr '\n' ' ' < "$CASE_OUT/missing.out")"
+expect missing ibv_devinfo open_device device_missing \
+	'.class=="environment" and .certainty=="proven" and .evidence.gates.node=="/dev/infiniband/uverbs0" and (.summary|test("listed no device"))'
+
+chmod 600 /dev/infiniband/uverbs0
+mark
+as_nobody ibv_devinfo -d rxe0 > "$CASE_OUT/perm.out" 2>&1
+note "perm: $(tr '\n' ' ' < "$CASE_OUT/perm.out")"
+chmod 666 /dev/infiniband/uverbs0
+expect perm ibv_devinfo open_device device_permission \
+	'.evidence.gates.node_mode=="0600" and .evidence.gates.mode_allows_rw==false and .uid==65534'
+
+mkdir -p /sys/fs/cgroup/mrt-devcg
+if "$DEVCG" /sys/fs/cgroup/mrt-devcg; then
+	mark
+	sh -c 'echo $$ > /sys/fs/cgroup/mrt-devcg/cgroup.procs && exec ibv_devinfo -d rxe0' > "$CASE_OUT/devcg.out" 2>&1
+	note "devcg: $(tr '\n' ' ' < "$CASE_OUT/devcg.out")"
+	expect devcg ibv_devinfo open_device device_cgroup \
+		'.evidence.gates.device_cgroup=="bpf_program" and .evidence.gates.mode_allows_rw==true'
+else
+	_vm_line "FAIL $CASE:devcg_setup (cannot attach a device program)"
+fi
+
+# --- rdma cgroup limits on verbs objects ------------------------------------
+echo "+rdma" > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+mkdir -p /sys/fs/cgroup/mrt-rdma
+echo "rxe0 hca_handle=0 hca_object=max" > /sys/fs/cgroup/mrt-rdma/rdma.max
+mark
+sh -c 'echo $$ > /sys/fs/cgroup/mrt-rdma/cgroup.procs && exec ibv_devinfo -d rxe0' > /dev/null 2>&1
+expect handle ibv_devinfo open_device rdma_cgroup_limit \
+	'.errno_name=="EAGAIN" and (.summary|test("hca_handle")) and (.evidence.gates.rdma_max|test("hca_handle=0"))'
+echo "rxe0 hca_handle=max hca_object=2" > /sys/fs/cgroup/mrt-rdma/rdma.max
+mark
+sh -c 'echo $$ > /sys/fs/cgroup/mrt-rdma/cgroup.procs && exec timeout 10 ibv_rc_pingpong -d rxe0 -g 0' > /dev/null 2>&1
+expect object ibv_rc_pingpong create_cq rdma_cgroup_limit \
+	'.errno_name=="EAGAIN" and .certainty=="proven" and (.evidence.gates.rdma_max|test("hca_object=2"))'
+
+# --- device maxima and QP attributes ------------------------------------------
+mark
+"$OPS" cq 100000000 > /dev/null
+expect cqe verbs_ops create_cq hca_resource_limit \
+	'.class=="infiniband" and .evidence.cqe==100000000 and .evidence.max_cqe > 0 and .evidence.max_cqe < 100000000'
+mark
+"$OPS" rtr 9 3 > /dev/null
+expect gid verbs_ops modify_qp bad_gid_index \
+	'.errno_name=="ENODATA" and .evidence.sgid_index==9 and .evidence.gates.sgid_present==false and .class=="infiniband"'
+mark
+"$OPS" badmask > /dev/null
+expect mask verbs_ops modify_qp qp_attr_invalid '.errno_name=="EINVAL" and .evidence.qp_state==3'
+mark
+ip link set dummy0 down
+for i in $(seq 50); do grep -q DOWN /sys/class/infiniband/rxe0/ports/1/state && break; sleep 0.1; done
+"$OPS" rtr 0 3 > /dev/null
+ip link set dummy0 up
+expect port verbs_ops modify_qp port_not_active \
+	'.evidence.gates.port_active==false and (.evidence.gates.port_state|test("DOWN")) and .class=="infiniband"'
+for i in $(seq 100); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && break; sleep 0.1; done
+
+# --- /dev/shm -------------------------------------------------------------------
+mark
+unshare -m sh -c 'mount -t tmpfs -o size=1M tmpfs /dev/shm && exec fallocate -l 4M /dev/shm/nccl-mrtrace' 2>/dev/null
+expect shm fallocate shm_alloc shm_exhausted \
+	'.evidence.length==4194304 and .evidence.tmpfs_size_pages > 0 and .class=="environment"'
+
+# --- fd import -------------------------------------------------------------------
+sleep 30 &
+victim=$!
+mark
+as_nobody "$OPS" getfd "$victim" 0 > /dev/null
+kill "$victim" 2>/dev/null
+expect getfd verbs_ops fd_import fd_import_denied \
+	".errno_name==\"EPERM\" and .evidence.gates.target_pid==$victim and .evidence.gates.cap_sys_ptrace==false"
+
+check watch_stops mrt_stop
+stop=$(grep -m1 '"event":"stop"' "$MRT_OUT")
+jq_true nothing_lost "$stop" '.drops==0'

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* gates.c - the facts behind a refused verbs operation (see gates.h).
+ *
+ * Everything is read as the process sees it: its device node through
+ * /proc/PID/root (a container has its own /dev), its cgroup from
+ * /proc/PID/cgroup, its credentials from /proc/PID/status.  Sysfs port
+ * facts are the node's (ports are not namespaced). */
+#include "proc/gates.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "core/procfs.h"
+#include "proc/context.h"
+
+#define CAP_SYS_PTRACE_BIT 19
+
+/* The value of "Key:" in /proc/PID/status, or NULL. */
+static const char *status_field(const char *status, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	for (const char *l = status; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, key, kl) && l[kl] == ':') {
+			const char *v = l + kl + 1;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			size_t n = strcspn(v, "\n");
+			if (n >= len)
+				n = len - 1;
+			memcpy(buf, v, n);
+			buf[n] = 0;
+			return buf;
+		}
+	return NULL;
+}
+
+static long read_rel(const char *root, int pid, const char *rel, char *buf, size_t len)
+{
+	char path[512];
+	if (procfs_path(path, sizeof(path), root, pid, rel))
+		return -ENAMETOOLONG;
+	return procfs_read(path, buf, len);
+}
+
+/* Whether mode bits let (uid, gid, groups) read and write the node. */
+static bool mode_rw(unsigned mode, unsigned nuid, unsigned ngid, unsigned uid, unsigned gid,
+		    const char *groups)
+{
+	if (uid == 0)
+		return true; /* CAP_DAC_OVERRIDE; a root without it is rare enough */
+	if (uid == nuid)
+		return (mode & 0600) == 0600;
+	bool member = gid == ngid;
+	for (const char *g = groups; g && *g && !member;) {
+		char *end;
+		unsigned long v = strtoul(g, &end, 10);
+		if (end == g)
+			break;
+		member = v == ngid;
+		g = end;
+	}
+	if (member)
+		return (mode & 0060) == 0060;
+	return (mode & 0006) == 0006;
+}
+
+/* Where cgroup v2 is mounted under root: root/sys/fs/cgroup or .../unified. */
+static void cgroup2_dir(const char *root, const char *rel, char *buf, size_t len)
+{
+	char probe[512];
+	snprintf(probe, sizeof(probe), "%s/sys/fs/cgroup/unified/cgroup.controllers",
+		 strcmp(root, "/") ? root : "");
+	if (!access(probe, F_OK))
+		snprintf(buf, len, "%s/sys/fs/cgroup/unified%s", strcmp(root, "/") ? root : "", rel);
+	else
+		snprintf(buf, len, "%s/sys/fs/cgroup%s", strcmp(root, "/") ? root : "", rel);
+}
+
+/* Count of BPF device programs in effect for a cgroup v2 directory, -1 when
+ * the kernel cannot be asked (not root, no bpf()). */
+static int devcg_programs(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	union bpf_attr a;
+	memset(&a, 0, sizeof(a));
+	a.query.target_fd = fd;
+	a.query.attach_type = BPF_CGROUP_DEVICE;
+	a.query.query_flags = BPF_F_QUERY_EFFECTIVE;
+	long rc = syscall(__NR_bpf, BPF_PROG_QUERY, &a, sizeof(a));
+	close(fd);
+	return rc ? -1 : (int)a.query.prog_cnt;
+}
+
+/* /proc/PID/cgroup; for a process that has exited, its cgroup v2 line made
+ * from the record's cgroup id. */
+static long read_cgroup(const char *root, int pid, const struct mrt_event *ev, char *cg, size_t len)
+{
+	char rel[512];
+	long n = read_rel(root, pid, "cgroup", cg, len);
+	if (n > 0)
+		return n;
+	if (!ev->cgroup_id || proc_cgroup_path_by_id(root, ev->cgroup_id, rel, sizeof(rel)))
+		return -ENOENT;
+	return snprintf(cg, len, "0::%s\n", rel);
+}
+
+static void devcg_facts(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *f)
+{
+	char cg[4096];
+	if (read_cgroup(root, pid, ev, cg, sizeof(cg)) <= 0)
+		return;
+	for (char *l = cg; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char *nl = strchr(l, '\n');
+		if (nl)
+			*nl = 0;
+		char *c1 = strchr(l, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2)
+			continue;
+		if (!strncmp(c1 + 1, "devices:", 8)) {
+			char path[1024], list[4096];
+			snprintf(path, sizeof(path), "%s/sys/fs/cgroup/devices%s/devices.list",
+				 strcmp(root, "/") ? root : "", c2 + 1);
+			if (procfs_read(path, list, sizeof(list)) > 0) {
+				bool ok = strstr(list, "a *:* rwm") || strstr(list, "c 231:* rw") ||
+					  strstr(list, "c *:* rw");
+				f->devcg = ok ? GATE_DEVCG_V1_ALLOW : GATE_DEVCG_V1_DENY;
+				snprintf(f->devcg_detail, sizeof(f->devcg_detail),
+					 "devices cgroup %.200s %s char 231 (uverbs)", c2 + 1,
+					 ok ? "allows" : "does not allow");
+				return;
+			}
+		}
+		if (c1 == l + 1 && l[0] == '0' && c2 == c1 + 1) {
+			char dir[1024];
+			cgroup2_dir(root, c2 + 1, dir, sizeof(dir));
+			int n = devcg_programs(dir);
+			if (n > 0) {
+				f->devcg = GATE_DEVCG_BPF;
+				snprintf(f->devcg_detail, sizeof(f->devcg_detail),
+					 "%d BPF device program%s in effect for cgroup %.180s", n,
+					 n == 1 ? "" : "s", c2 + 1);
+			} else if (n == 0) {
+				f->devcg = GATE_DEVCG_NONE;
+				snprintf(f->devcg_detail, sizeof(f->devcg_detail),
+					 "no device program in effect for cgroup %.180s", c2 + 1);
+			}
+		}
+		if (nl)
+			*nl = '\n';
+	}
+}
+
+static bool process_gone(const char *root, int pid)
+{
+	char path[512];
+	struct stat st;
+	return procfs_path(path, sizeof(path), root, pid, "root") || stat(path, &st);
+}
+
+/* The mount namespace this mrtrace runs in. */
+static unsigned int own_mntns(void)
+{
+	struct stat st;
+	return stat("/proc/self/ns/mnt", &st) ? 0 : (unsigned int)st.st_ino;
+}
+
+static void node_facts(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *f)
+{
+	char rel[160], path[512], status[4096], v[256], first[64] = "";
+	const char *name = ev->op_name;
+
+	if (!name[0] || strchr(name, '/') || name[0] == '.') {
+		/* no device named (none was listed): the node's first uverbs device */
+		char dir[512];
+		snprintf(dir, sizeof(dir), "%s/sys/class/infiniband_verbs", strcmp(root, "/") ? root : "");
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		while (d && (e = readdir(d)))
+			if (!strncmp(e->d_name, "uverbs", 6) && (!first[0] || strcmp(e->d_name, first) < 0))
+				snprintf(first, sizeof(first), "%.60s", e->d_name);
+		if (d)
+			closedir(d);
+		if (!first[0]) {
+			f->no_uverbs_on_node = true;
+			return;
+		}
+		name = first;
+	}
+
+	snprintf(f->node_path, sizeof(f->node_path), "/dev/infiniband/%.60s", name);
+	if (process_gone(root, pid)) {
+		/* its /dev is gone with it, unless it was the one we see too */
+		if (!ev->mntns_inum || ev->mntns_inum != own_mntns()) {
+			devcg_facts(root, pid, ev, f);
+			return;
+		}
+		f->node_seen_from_host = true;
+		snprintf(path, sizeof(path), "%s%s", strcmp(root, "/") ? root : "", f->node_path);
+	} else {
+		snprintf(rel, sizeof(rel), "root%s", f->node_path);
+		if (procfs_path(path, sizeof(path), root, pid, rel))
+			return;
+	}
+	f->have_node = true;
+	struct stat st;
+	if (stat(path, &st)) {
+		f->node_exists = false;
+	} else {
+		f->node_exists = true;
+		f->node_is_chr = S_ISCHR(st.st_mode);
+		f->node_mode = st.st_mode & 07777;
+		f->node_uid = st.st_uid;
+		f->node_gid = st.st_gid;
+		f->node_major = major(st.st_rdev);
+		f->node_minor = minor(st.st_rdev);
+	}
+	if (f->node_seen_from_host) {
+		/* the record's uid; its groups went with the process */
+		f->proc_uid = ev->uid;
+		f->mode_allows_rw = f->node_exists &&
+				    mode_rw(f->node_mode, f->node_uid, f->node_gid, ev->uid, (unsigned)-1, NULL);
+	} else if (read_rel(root, pid, "status", status, sizeof(status)) > 0) {
+		unsigned u[4] = { 0 }, g[4] = { 0 };
+		if (status_field(status, "Uid", v, sizeof(v)))
+			sscanf(v, "%u %u %u %u", &u[0], &u[1], &u[2], &u[3]);
+		if (status_field(status, "Gid", v, sizeof(v)))
+			sscanf(v, "%u %u %u %u", &g[0], &g[1], &g[2], &g[3]);
+		char groups[256] = "";
+		status_field(status, "Groups", groups, sizeof(groups));
+		f->proc_uid = u[1];
+		/* open(2) checks the filesystem uid and gid */
+		f->mode_allows_rw = f->node_exists &&
+				    mode_rw(f->node_mode, f->node_uid, f->node_gid, u[3], g[3], groups);
+	}
+	devcg_facts(root, pid, ev, f);
+}
+
+static long sysfs_read(const char *root, const char *rel, char *buf, size_t len)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s", strcmp(root, "/") ? root : "", rel);
+	long n = procfs_read(path, buf, len);
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	return n;
+}
+
+static bool gid_nonzero(const char *g)
+{
+	for (; *g; g++)
+		if (*g != '0' && *g != ':' && *g != '\n')
+			return true;
+	return false;
+}
+
+static int count_dir(const char *root, const char *rel, bool (*keep)(const char *root, const char *rel,
+								       const char *name, void *arg),
+		     void *arg)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s", strcmp(root, "/") ? root : "", rel);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && (!keep || keep(root, rel, e->d_name, arg)))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static bool gid_valid(const char *root, const char *rel, const char *name, void *arg)
+{
+	(void)arg;
+	char r[256], g[128];
+	snprintf(r, sizeof(r), "%s/%s", rel, name);
+	return sysfs_read(root, r, g, sizeof(g)) > 0 && gid_nonzero(g);
+}
+
+static void port_facts(const char *root, const struct mrt_event *ev, struct gate_facts *f)
+{
+	char rel[256], buf[128];
+	unsigned port = ev->op_args[2] ? (unsigned)ev->op_args[2] : 1;
+
+	if (!ev->op_name[0] || strchr(ev->op_name, '/') || !strcmp(ev->op_name, ".."))
+		return;
+	snprintf(f->device, sizeof(f->device), "%s", ev->op_name);
+	f->port = port;
+	snprintf(rel, sizeof(rel), "%s/ports", f->device);
+	f->ports = count_dir(root, rel, NULL, NULL);
+	snprintf(rel, sizeof(rel), "%s/ports/%u/state", f->device, port);
+	if (sysfs_read(root, rel, f->port_state, sizeof(f->port_state)) <= 0)
+		return;
+	f->have_port = true;
+	f->port_active = !strcmp(gates_port_state_name(f->port_state), "ACTIVE");
+	snprintf(rel, sizeof(rel), "%s/ports/%u/link_layer", f->device, port);
+	sysfs_read(root, rel, f->link_layer, sizeof(f->link_layer));
+	snprintf(rel, sizeof(rel), "%s/ports/%u/gids", f->device, port);
+	f->gid_table_len = count_dir(root, rel, NULL, NULL);
+	f->gid_valid = count_dir(root, rel, gid_valid, NULL);
+	snprintf(rel, sizeof(rel), "%s/ports/%u/gids/%llu", f->device, port,
+		 (unsigned long long)ev->op_args[3]);
+	f->sgid_present = sysfs_read(root, rel, buf, sizeof(buf)) > 0 && gid_nonzero(buf);
+	snprintf(rel, sizeof(rel), "%s/ports/%u/pkeys", f->device, port);
+	f->pkey_table_len = count_dir(root, rel, NULL, NULL);
+}
+
+/* The mount of the tmpfs whose superblock the kernel named (lim3 = s_dev),
+ * from the process's mountinfo; "/dev/shm" when it cannot be matched. */
+static void shm_facts(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *f)
+{
+	char info[16384], rel[256], path[512];
+	unsigned kmaj = (unsigned)(ev->op_limits[3] >> 20), kmin = (unsigned)(ev->op_limits[3] & 0xfffff);
+
+	snprintf(f->shm_mount, sizeof(f->shm_mount), "/dev/shm");
+	if (ev->op_limits[3] && read_rel(root, pid, "mountinfo", info, sizeof(info)) > 0) {
+		for (char *l = info; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+			unsigned ma, mi;
+			char mnt[256];
+			if (sscanf(l, "%*u %*u %u:%u %*s %255s", &ma, &mi, mnt) == 3 && ma == kmaj &&
+			    mi == kmin) {
+				snprintf(f->shm_mount, sizeof(f->shm_mount), "%.120s", mnt);
+				break;
+			}
+		}
+	}
+	snprintf(rel, sizeof(rel), "root%s", f->shm_mount);
+	if (procfs_path(path, sizeof(path), root, pid, rel))
+		return;
+	struct statfs s;
+	if (statfs(path, &s))
+		return;
+	f->have_shm = true;
+	f->shm_size = (uint64_t)s.f_blocks * (uint64_t)s.f_bsize;
+	f->shm_avail = (uint64_t)s.f_bavail * (uint64_t)s.f_bsize;
+	f->shm_used = f->shm_size - (uint64_t)s.f_bfree * (uint64_t)s.f_bsize;
+}
+
+static void fd_facts(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *f)
+{
+	char status[4096], v[128], rel[64], info[1024];
+
+	f->seccomp_mode = -1;
+	f->yama_scope = -1;
+	f->target_pid = -1;
+	if (read_rel(root, pid, "status", status, sizeof(status)) <= 0)
+		return;
+	f->have_fd = true;
+	if (status_field(status, "Seccomp", v, sizeof(v)))
+		f->seccomp_mode = atoi(v);
+	if (status_field(status, "CapEff", v, sizeof(v)))
+		f->cap_sys_ptrace = (strtoull(v, NULL, 16) >> CAP_SYS_PTRACE_BIT) & 1;
+	unsigned uid = 0;
+	if (status_field(status, "Uid", v, sizeof(v)))
+		sscanf(v, "%*u %u", &uid);
+	if (read_rel(root, -1, "proc/sys/kernel/yama/ptrace_scope", v, sizeof(v)) > 0)
+		f->yama_scope = atoi(v);
+	snprintf(rel, sizeof(rel), "fdinfo/%llu", (unsigned long long)ev->op_args[0]);
+	if (read_rel(root, pid, rel, info, sizeof(info)) > 0 &&
+	    status_field(info, "Pid", v, sizeof(v)))
+		f->target_pid = atoi(v);
+	if (f->target_pid > 0 && read_rel(root, f->target_pid, "status", status, sizeof(status)) > 0 &&
+	    status_field(status, "Uid", v, sizeof(v))) {
+		sscanf(v, "%*u %u", &f->target_uid);
+		f->target_same_uid = f->target_uid == uid;
+	}
+}
+
+/* An rdma.max line ("rxe0 hca_handle=max hca_object=3") that limits something. */
+static bool line_limits(const char *l, size_t n)
+{
+	for (const char *eq = memchr(l, '=', n); eq; eq = memchr(eq + 1, '=', n - (size_t)(eq + 1 - l)))
+		if ((size_t)(eq + 4 - l) > n || strncmp(eq + 1, "max", 3))
+			return true;
+	return false;
+}
+
+static void rdmacg_facts(const char *root, int pid, const struct mrt_event *ev, const char *device,
+			 struct gate_facts *f)
+{
+	char cg[4096], rel[GATE_TEXT_MAX];
+	if (read_cgroup(root, pid, ev, cg, sizeof(cg)) <= 0)
+		return;
+	char *p = !strncmp(cg, "0::", 3) ? cg : strstr(cg, "\n0::");
+	if (!p)
+		return;
+	p += p == cg ? 3 : 4;
+	p[strcspn(p, "\n")] = 0;
+	snprintf(rel, sizeof(rel), "%s", strcmp(p, "/") ? p : "");
+	/* the nearest cgroup on the way up whose rdma.max limits the device */
+	for (;;) {
+		char dir[1024], path[1100], max[1024];
+		cgroup2_dir(root, rel, dir, sizeof(dir));
+		snprintf(path, sizeof(path), "%s/rdma.max", dir);
+		if (procfs_read(path, max, sizeof(max)) > 0) {
+			for (char *l = max; *l;) {
+				size_t n = strcspn(l, "\n");
+				size_t dl = strlen(device);
+				if ((!dl || (!strncmp(l, device, dl) && l[dl] == ' ')) && line_limits(l, n)) {
+					f->have_rdmacg = true;
+					snprintf(f->rdmacg_path, sizeof(f->rdmacg_path), "%s", rel[0] ? rel : "/");
+					snprintf(f->rdma_max, sizeof(f->rdma_max), "%.*s", (int)n, l);
+					snprintf(path, sizeof(path), "%s/rdma.current", dir);
+					char cur[1024];
+					if (procfs_read(path, cur, sizeof(cur)) > 0) {
+						cur[strcspn(cur, "\n")] = 0;
+						snprintf(f->rdma_current, sizeof(f->rdma_current), "%.250s", cur);
+					}
+					return;
+				}
+				l += n + (l[n] ? 1 : 0);
+			}
+		}
+		char *slash = strrchr(rel, '/');
+		if (!slash)
+			return;
+		*slash = 0;
+	}
+}
+
+const char *gates_port_state_name(const char *s)
+{
+	const char *c = strchr(s, ':');
+	if (!c)
+		return s;
+	c++;
+	while (*c == ' ')
+		c++;
+	return c;
+}
+
+void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->seccomp_mode = -1;
+	out->yama_scope = -1;
+	out->target_pid = -1;
+	if (!root || !*root)
+		root = "/";
+	switch (ev->op) {
+	case MRT_OP_OPEN_DEVICE:
+		node_facts(root, pid, ev, out);
+		rdmacg_facts(root, pid, ev, "", out);
+		break;
+	case MRT_OP_ALLOC_PD:
+	case MRT_OP_CREATE_CQ:
+	case MRT_OP_CREATE_QP:
+	case MRT_OP_CREATE_AH:
+	case MRT_OP_MODIFY_QP:
+		port_facts(root, ev, out);
+		rdmacg_facts(root, pid, ev, ev->op_name, out);
+		break;
+	case MRT_OP_SHM_ALLOC:
+		shm_facts(root, pid, ev, out);
+		break;
+	case MRT_OP_FD_IMPORT:
+		fd_facts(root, pid, ev, out);
+		break;
+	default:
+		break;
+	}
+}

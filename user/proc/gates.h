@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* gates.h - what stood between a process and the resource the kernel refused
+ * it, read from /proc and sysfs right after the refusal (while the process
+ * most likely still exists).
+ *
+ * The kernel record says which operation failed and with which errno; these
+ * facts say which gate it was: the device node in the process's own mount
+ * namespace (present? its mode against the process's credentials?), the
+ * device cgroup, the port's state and GID/P_Key tables, the tmpfs behind
+ * /dev/shm, the ptrace gates of fd import (seccomp, Yama, CAP_SYS_PTRACE) and
+ * the rdma cgroup's rdma.max / rdma.current.  The explanation engine reads
+ * them as plain data (explain/failure.c), so recorded facts replay exactly.
+ */
+#ifndef MRTRACE_PROC_GATES_H
+#define MRTRACE_PROC_GATES_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mrtrace.h"
+
+#define GATE_TEXT_MAX 256
+
+enum gate_devcg {
+	GATE_DEVCG_UNKNOWN = 0,
+	GATE_DEVCG_NONE,     /* no device policy applies to the process */
+	GATE_DEVCG_BPF,      /* cgroup v2: a device program is attached (effective) */
+	GATE_DEVCG_V1_DENY,  /* cgroup v1: devices.list does not allow char 231 */
+	GATE_DEVCG_V1_ALLOW, /* cgroup v1: devices.list allows char 231 */
+};
+
+struct gate_facts {
+	/* OPEN_DEVICE: the node as the process sees it */
+	bool have_node;
+	bool no_uverbs_on_node;   /* sysfs lists no uverbs device at all: nothing to open */
+	bool node_exists;
+	bool node_seen_from_host; /* the process had exited: its node checked in our /dev
+				   * (same mount namespace), its groups unknown */
+	bool node_is_chr;
+	char node_path[128];      /* /dev/infiniband/uverbs0 (in the process's root) */
+	unsigned int node_mode;   /* st_mode & 07777 */
+	unsigned int node_uid, node_gid;
+	unsigned int node_major, node_minor;
+	bool mode_allows_rw;      /* for the process's fsuid and groups */
+	unsigned int proc_uid;    /* effective uid of the process */
+	enum gate_devcg devcg;
+	char devcg_detail[GATE_TEXT_MAX];
+
+	/* verbs objects and modify_qp: the device and port, from sysfs */
+	bool have_port;
+	char device[32];
+	unsigned int port;
+	char port_state[32];      /* "4: ACTIVE" as sysfs says it */
+	bool port_active;
+	char link_layer[16];      /* "InfiniBand", "Ethernet" */
+	int gid_table_len;        /* entries in ports/N/gids */
+	int gid_valid;            /* entries that hold a non-zero GID */
+	bool sgid_present;        /* the requested sgid_index holds a GID */
+	int pkey_table_len;
+	int ports;                /* ports of the device */
+
+	/* SHM_ALLOC: the filesystem behind the segment */
+	bool have_shm;
+	char shm_mount[128];      /* mount point as the process sees it */
+	uint64_t shm_size, shm_used, shm_avail; /* bytes (statfs) */
+
+	/* FD_IMPORT */
+	bool have_fd;
+	int seccomp_mode;         /* /proc/PID/status Seccomp: 0 off, 1 strict, 2 filter; -1 unknown */
+	int yama_scope;           /* kernel.yama.ptrace_scope; -1 when Yama is absent */
+	bool cap_sys_ptrace;      /* in the process's effective set */
+	int target_pid;           /* the pidfd's process, -1 unknown */
+	unsigned int target_uid;
+	bool target_same_uid;
+
+	/* rdma cgroup */
+	bool have_rdmacg;
+	char rdmacg_path[GATE_TEXT_MAX];  /* the process's cgroup */
+	char rdma_max[GATE_TEXT_MAX];     /* its rdma.max line for the device, or "" */
+	char rdma_current[GATE_TEXT_MAX];
+};
+
+/* Reads the facts the record's op needs.  `root` is "/" live (tests pass a
+ * recorded tree).  Never fails: what cannot be read stays unset (have_*
+ * false, or the field's unknown value). */
+void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *out);
+
+/* "ACTIVE" for "4: ACTIVE"; the text after the colon. */
+const char *gates_port_state_name(const char *sysfs_state);
+
+#endif
