@@ -23,191 +23,7 @@
 /* the page size of the kernel that recorded the event in scope */
 #define PAGE_SZ event_page_size(ev)
 
-/* IB access bits (include/rdma/ib_verbs.h, enum ib_access_flags). */
-#define IB_LOCAL_WRITE 0x1
-#define IB_REMOTE_WRITE 0x2
-#define IB_REMOTE_READ 0x4
-#define IB_REMOTE_ATOMIC 0x8
-#define IB_MW_BIND 0x10
-#define IB_ZERO_BASED 0x20
-#define IB_ON_DEMAND 0x40
-#define IB_HUGETLB 0x80
-#define IB_OPTIONAL_FIRST (1u << 20)
-#define IB_OPTIONAL_LAST (1u << 29)
-#define IB_RELAXED_ORDERING IB_OPTIONAL_FIRST
-/* ib_check_mr_access: bits 0..7 plus the optional range */
-#define IB_ACCESS_SUPPORTED \
-	(((IB_HUGETLB << 1) - 1) | (((IB_OPTIONAL_LAST << 1) - 1) & ~(IB_OPTIONAL_FIRST - 1)))
 
-/* vm_flags bits (include/linux/mm.h), stable for decades */
-#define VM_READ 0x1
-#define VM_WRITE 0x2
-#define VM_PFNMAP 0x400
-#define VM_IO 0x4000
-#define VM_HUGETLB 0x400000
-
-static const char *const cause_names[CAUSE__COUNT] = {
-	[CAUSE_UNKNOWN] = "unknown",
-	[CAUSE_MEMLOCK_LIMIT] = "memlock_limit",
-	[CAUSE_MEMLOCK_ZERO] = "memlock_zero",
-	[CAUSE_PIN_DEVICE_MEMORY] = "pin_device_memory",
-	[CAUSE_PIN_HUGETLB] = "pin_hugetlb",
-	[CAUSE_PIN_MIGRATE] = "pin_migrate",
-	[CAUSE_PIN_FAULT] = "pin_fault",
-	[CAUSE_DMA_MAP_IOVA] = "dma_map_iova",
-	[CAUSE_DMABUF_UNSUPPORTED] = "dmabuf_unsupported",
-	[CAUSE_DMABUF_BAD_FD] = "dmabuf_bad_fd",
-	[CAUSE_DMABUF_ATTACH] = "dmabuf_attach",
-	[CAUSE_MLX5_FIRMWARE] = "mlx5_firmware",
-	[CAUSE_BAD_ACCESS_FLAGS] = "bad_access_flags",
-	[CAUSE_IOVA_MISALIGNED] = "iova_misaligned",
-	[CAUSE_RDMA_CGROUP_LIMIT] = "rdma_cgroup_limit",
-	[CAUSE_NO_DEVICE_ACCESS] = "no_device_access",
-	[CAUSE_DEVICE_MISSING] = "device_missing",
-	[CAUSE_DEVICE_PERMISSION] = "device_permission",
-	[CAUSE_DEVICE_CGROUP] = "device_cgroup",
-	[CAUSE_HCA_RESOURCE_LIMIT] = "hca_resource_limit",
-	[CAUSE_PORT_NOT_ACTIVE] = "port_not_active",
-	[CAUSE_BAD_GID_INDEX] = "bad_gid_index",
-	[CAUSE_BAD_PKEY_INDEX] = "bad_pkey_index",
-	[CAUSE_QP_ATTR_INVALID] = "qp_attr_invalid",
-	[CAUSE_SHM_EXHAUSTED] = "shm_exhausted",
-	[CAUSE_FD_IMPORT_DENIED] = "fd_import_denied",
-};
-
-const char *cause_name(enum cause c)
-{
-	return (c >= 0 && c < CAUSE__COUNT) ? cause_names[c] : "unknown";
-}
-
-enum cause cause_from_name(const char *name)
-{
-	for (int i = 0; i < CAUSE__COUNT; i++)
-		if (name && !strcmp(cause_names[i], name))
-			return (enum cause)i;
-	return CAUSE__COUNT;
-}
-
-const char *site_name(unsigned int site)
-{
-	static const char *const names[MRT_SITE_MAX] = {
-		[MRT_SITE_NONE] = "none",
-		[MRT_SITE_UVERBS_REG_MR] = "ib_uverbs_reg_mr",
-		[MRT_SITE_UVERBS_REG_DMABUF] = "uverbs_reg_dmabuf_mr",
-		[MRT_SITE_UVERBS_REREG_MR] = "ib_uverbs_rereg_mr",
-		[MRT_SITE_DRIVER_REG] = "driver_reg_user_mr",
-		[MRT_SITE_UMEM_GET] = "ib_umem_get",
-		[MRT_SITE_CAP_IPC_LOCK] = "capable(CAP_IPC_LOCK)",
-		[MRT_SITE_PIN] = "pin_user_pages",
-		[MRT_SITE_SG_ALLOC] = "sg_alloc_append_table_from_pages",
-		[MRT_SITE_DMA_MAP] = "dma_map_sgtable",
-		[MRT_SITE_IOVA_ALLOC] = "alloc_iova_fast",
-		[MRT_SITE_DMABUF_GET] = "ib_umem_dmabuf_get",
-		[MRT_SITE_DMABUF_ATTACH] = "dma_buf_dynamic_attach",
-		[MRT_SITE_DMABUF_PIN] = "dma_buf_pin",
-		[MRT_SITE_DMABUF_MAP] = "dma_buf_map_attachment",
-		[MRT_SITE_MLX5_REG] = "mlx5_reg_create",
-		[MRT_SITE_MLX5_CMD] = "mlx5_cmd_exec",
-		[MRT_SITE_PEER_GET] = "ib_peer_umem_get",
-		[MRT_SITE_RDMACG_CHARGE] = "ib_rdmacg_try_charge",
-		[MRT_SITE_MIGRATE] = "migrate_pages",
-		[MRT_SITE_UOBJ_ALLOC] = "rdma_alloc_begin_uobject",
-		[MRT_SITE_UVERBS_CMD] = "uverbs_command",
-		[MRT_SITE_UVERBS_METHOD] = "uverbs_ioctl_method",
-		[MRT_SITE_SHM_FALLOCATE] = "shmem_fallocate",
-		[MRT_SITE_PIDFD_GETFD] = "pidfd_getfd",
-		[MRT_SITE_OPEN_DEVICE] = "ibv_open_device",
-	};
-	return site < MRT_SITE_MAX && names[site] ? names[site] : "?";
-}
-
-const char *errno_name(int err)
-{
-	switch (err) {
-	case 0: return "OK";
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case EIO: return "EIO";
-	case EBADF: return "EBADF";
-	case EAGAIN: return "EAGAIN";
-	case ENOMEM: return "ENOMEM";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case EBUSY: return "EBUSY";
-	case ENODEV: return "ENODEV";
-	case EINVAL: return "EINVAL";
-	case ENOSPC: return "ENOSPC";
-	case ENODATA: return "ENODATA";
-	case ENETUNREACH: return "ENETUNREACH";
-	case ENETDOWN: return "ENETDOWN";
-	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
-	case ESRCH: return "ESRCH";
-	case ERANGE: return "ERANGE";
-	case ENOSYS: return "ENOSYS";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	case EREMOTEIO: return "EREMOTEIO";
-	case ENXIO: return "ENXIO";
-	case 524: return "ENOTSUPP"; /* kernel-internal, returned by some dma-buf exporters */
-	case EOVERFLOW: return "EOVERFLOW";
-	default: return "E?";
-	}
-}
-
-const char *access_names(uint32_t access, char *buf, size_t len)
-{
-	static const struct { uint32_t bit; const char *name; } bits[] = {
-		{ IB_LOCAL_WRITE, "LOCAL_WRITE" },	 { IB_REMOTE_WRITE, "REMOTE_WRITE" },
-		{ IB_REMOTE_READ, "REMOTE_READ" },	 { IB_REMOTE_ATOMIC, "REMOTE_ATOMIC" },
-		{ IB_MW_BIND, "MW_BIND" },		 { IB_ZERO_BASED, "ZERO_BASED" },
-		{ IB_ON_DEMAND, "ON_DEMAND" },		 { IB_HUGETLB, "HUGETLB" },
-		{ IB_RELAXED_ORDERING, "RELAXED_ORDERING" },
-	};
-	size_t off = 0;
-	uint32_t rest = access;
-
-	buf[0] = 0;
-	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
-		if (!(access & bits[i].bit))
-			continue;
-		off += snprintf(buf + off, off < len ? len - off : 0, "%s%s", off ? "|" : "",
-				bits[i].name);
-		rest &= ~bits[i].bit;
-	}
-	if (rest || !access)
-		snprintf(buf + off, off < len ? len - off : 0, "%s0x%x", off ? "|" : "", rest);
-	return buf;
-}
-
-const char *mlx5_status_name(unsigned int status)
-{
-	/* MLX5_CMD_STAT_* (include/linux/mlx5/device.h) */
-	switch (status) {
-	case 0x0: return "OK";
-	case 0x1: return "INT_ERR";
-	case 0x2: return "BAD_OP_ERR";
-	case 0x3: return "BAD_PARAM_ERR";
-	case 0x4: return "BAD_SYS_STATE_ERR";
-	case 0x5: return "BAD_RES_ERR";
-	case 0x6: return "RES_BUSY";
-	case 0x8: return "LIM_ERR";
-	case 0x9: return "BAD_RES_STATE_ERR";
-	case 0xa: return "IX_ERR";
-	case 0xf: return "NO_RES_ERR";
-	case 0x10: return "BAD_INP_LEN_ERR";
-	case 0x11: return "BAD_OUTP_LEN_ERR";
-	case 0x40: return "BAD_QP_STATE_ERR";
-	case 0x41: return "BAD_PKT_ERR";
-	case 0x42: return "BAD_SIZE_OUTS_CQES_ERR";
-	default: return "?";
-	}
-}
-
-static const char *hb(uint64_t bytes, char *buf)
-{
-	return fmt_bytes(bytes, buf, 32);
-}
 
 /* ---- memlock ---------------------------------------------------------------- */
 
@@ -223,7 +39,7 @@ static void memlock_numbers(const struct mrt_event *ev, struct verdict *v)
 }
 
 /* The fix list for a memlock verdict, from the numbers already in v. */
-static void memlock_fixes(const struct proc_context *ctx, const struct nccl_info *nccl,
+void memlock_fixes(const struct proc_context *ctx, const struct nccl_info *nccl,
 			  struct verdict *v, bool have_pinned)
 {
 	struct fix_input in = {
@@ -247,7 +63,7 @@ static const char *pinned_by(const struct mrt_event *ev, char *buf, size_t len)
 	if (ev->ml.live_mrs)
 		snprintf(buf, len, " by %u MR%s (%s seen registered since mrtrace started)",
 			 ev->ml.live_mrs, ev->ml.live_mrs == 1 ? "" : "s",
-			 hb(ev->ml.live_pages * PAGE_SZ, b));
+			 verdict_bytes(ev->ml.live_pages * PAGE_SZ, b));
 	else
 		buf[0] = 0;
 	return buf;
@@ -291,9 +107,9 @@ bool explain_memlock(const struct mrt_event *ev, const struct proc_context *ctx,
 		memlock_numbers(ev, v);
 		verdict_say(v->summary,
 		    "limit %s, already pinned %s%s, this request %s: needs %s, over by %s",
-		    hb(m->limit_cur, l), hb(v->pinned_before_bytes, p),
+		    verdict_bytes(m->limit_cur, l), verdict_bytes(v->pinned_before_bytes, p),
 		    pinned_by(ev, by, sizeof(by)), fmt_pages(m->requested_pages, PAGE_SZ, pg, sizeof(pg)),
-		    hb(v->need_bytes, n), hb(v->need_bytes - m->limit_cur, r));
+		    verdict_bytes(v->need_bytes, n), verdict_bytes(v->need_bytes - m->limit_cur, r));
 		verdict_say(v->explanation,
 		    "ib_umem_get adds the request to the process's pinned_vm (%llu + %llu = %llu "
 		    "pages) and refuses when that exceeds RLIMIT_MEMLOCK (%llu pages)%s. Free "
@@ -580,79 +396,6 @@ bool explain_rdma_cgroup(const struct mrt_event *ev, struct verdict *v, int err)
 	return true;
 }
 
-static bool explain_dma(const struct mrt_event *ev, struct verdict *v)
-{
-	int i = -1;
-
-	/* alloc_iova_fast fails routinely on its first, 32-bit-limited try
-	 * (flush_rcache false) before the full-range retry: only a failure after
-	 * flushing the caches means the space is exhausted. */
-	for (int k = 0; k < trail_nsteps(ev); k++)
-		if (ev->steps[k].site == MRT_SITE_IOVA_ALLOC && ev->steps[k].ret < 0 &&
-		    ev->steps[k].a2) {
-			i = k;
-			break;
-		}
-	if (i < 0)
-		i = trail_first_failed(ev, MRT_SITE_DMA_MAP);
-	if (i < 0)
-		return false;
-	const struct mrt_step *s = &ev->steps[i];
-	v->cause = CAUSE_DMA_MAP_IOVA;
-	v->decisive_step = i;
-	if (s->site == MRT_SITE_IOVA_ALLOC)
-		verdict_say(v->summary,
-		    "IOMMU IOVA space exhausted: alloc_iova_fast(%llu pages, limit pfn 0x%llx) "
-		    "failed even after flushing its caches",
-		    (unsigned long long)s->a0, (unsigned long long)s->a1);
-	else
-		verdict_say(v->summary, "DMA mapping of the MR's %llu scatterlist entries failed: %s",
-		    (unsigned long long)s->a0, errno_name(-s->ret));
-	verdict_say(v->explanation,
-	    "The pages were pinned, but the IOMMU could not map them for the NIC: the device's "
-	    "IOVA aperture (often 32-bit limited or fragmented) has no room for this MR.");
-	verdict_fix(v, FIX_PRIMARY,
-	    "Boot with the IOMMU in passthrough for the NIC (iommu=pt, or "
-	    "intel_iommu=on iommu=pt), which is what RDMA vendors recommend for HPC nodes.");
-	verdict_fix(v, FIX_ALTERNATIVE,
-	    "If the NIC is limited to a small DMA window, check BAR/IOVA layout (pci=realloc, "
-	    "above-4G decoding in firmware) and the driver's DMA mask.");
-	return true;
-}
-
-static bool explain_mlx5(const struct mrt_event *ev, struct verdict *v)
-{
-	for (int i = 0; i < trail_nsteps(ev); i++) {
-		const struct mrt_step *s = &ev->steps[i];
-		if (s->site != MRT_SITE_MLX5_CMD || (s->a1 == 0 && s->ret >= 0))
-			continue;
-		v->cause = CAUSE_MLX5_FIRMWARE;
-		v->decisive_step = i;
-		verdict_say(v->summary,
-		    "mlx5 firmware refused command 0x%llx: status 0x%llx (%s), syndrome 0x%llx",
-		    (unsigned long long)s->a0, (unsigned long long)s->a1, mlx5_status_name(s->a1),
-		    (unsigned long long)s->a2);
-		verdict_say(v->explanation,
-		    "The kernel accepted the registration and pinned the memory, but the NIC's "
-		    "firmware rejected the memory-key command; %s maps to errno %s.",
-		    mlx5_status_name(s->a1), errno_name(-s->ret));
-		if (s->a1 == 0x8)
-			verdict_fix(v, FIX_PRIMARY,
-			    "LIM_ERR: a firmware resource limit (MKeys or translation entries) is "
-			    "reached; reduce the number/size of MRs (NCCL_BUFFSIZE, channels) or "
-			    "check the NIC's profile (mlxconfig) and firmware version.");
-		else
-			verdict_fix(v, FIX_PRIMARY,
-			    "Look up syndrome 0x%llx for this opcode in the firmware release notes; "
-			    "`dmesg` shows mlx5_cmd_out_err with the same syndrome.",
-			    (unsigned long long)s->a2);
-		verdict_fix(v, FIX_ALTERNATIVE, "Update the NIC firmware to the version matching the driver "
-					"(`mrtrace check` shows fw_ver per device).");
-		return true;
-	}
-	return false;
-}
-
 static void explain_unknown(const struct mrt_event *ev, struct verdict *v, int err)
 {
 	int last = -1;
@@ -701,8 +444,8 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 			v->cause = err == EPERM && ev->ml.limit_cur == 0 ? CAUSE_MEMLOCK_ZERO
 									 : CAUSE_MEMLOCK_LIMIT;
 			verdict_say(v->summary, "mlockall(0x%llx) refused (%s): limit %s, already locked %s",
-			    (unsigned long long)ev->sys_len, errno_name(err), hb(ev->ml.limit_cur, l),
-			    hb(v->pinned_before_bytes, p));
+			    (unsigned long long)ev->sys_len, errno_name(err), verdict_bytes(ev->ml.limit_cur, l),
+			    verdict_bytes(v->pinned_before_bytes, p));
 			verdict_say(v->explanation, "mlockall() locks the whole address space, held to "
 					    "RLIMIT_MEMLOCK like RDMA registration.");
 			memlock_fixes(ctx, nccl, v, ev->kind == MRT_EV_REG_FAILURE);
@@ -719,14 +462,14 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 			v->cause = CAUSE_UNKNOWN;
 			verdict_say(v->summary, "mlock of %s failed (%s) within the limit %s: not the memlock "
 					"limit (an unmapped range gives ENOMEM too)",
-			    hb(ev->sys_len, r), errno_name(err), hb(ev->ml.limit_cur, l));
+			    verdict_bytes(ev->sys_len, r), errno_name(err), verdict_bytes(ev->ml.limit_cur, l));
 			verdict_say(v->explanation, "The request fits under RLIMIT_MEMLOCK, so the limit "
 					    "did not refuse it.");
 			return v->cause;
 		}
 		verdict_say(v->summary, "mlock of %s refused (%s): limit %s, already locked %s (VmLck)",
-		    hb(ev->sys_len, r), errno_name(err), hb(ev->ml.limit_cur, l),
-		    hb(v->pinned_before_bytes, p));
+		    verdict_bytes(ev->sys_len, r), errno_name(err), verdict_bytes(ev->ml.limit_cur, l),
+		    verdict_bytes(v->pinned_before_bytes, p));
 		verdict_say(v->explanation,
 		    "mlock() is held to the same RLIMIT_MEMLOCK that RDMA registration is: locked "
 		    "pages (VmLck) plus this request may not exceed it without CAP_IPC_LOCK. A "
@@ -739,124 +482,8 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 		v->harmless = true;
 	if (explain_validation(ev, v, err) || explain_rdma_cgroup(ev, v, err) ||
 	    explain_dmabuf(ev, v, err) || explain_memlock(ev, ctx, nccl, v, umem) ||
-	    explain_pin(ev, v) || explain_dma(ev, v) || explain_mlx5(ev, v))
+	    explain_pin(ev, v) || explain_dma_map(ev, v) || explain_mlx5_cmd(ev, v))
 		return v->cause;
 	explain_unknown(ev, v, err);
-	return v->cause;
-}
-
-/* ---- user-level evidence (libibverbs uprobes) ----------------------------- */
-
-const char *api_name(unsigned int api)
-{
-	switch (api) {
-	case MRT_API_REG_MR: return "ibv_reg_mr";
-	case MRT_API_REG_MR_IOVA: return "ibv_reg_mr_iova";
-	case MRT_API_REG_MR_IOVA2: return "ibv_reg_mr_iova2";
-	case MRT_API_REG_DMABUF_MR: return "ibv_reg_dmabuf_mr";
-	default: return "?";
-	}
-}
-
-static uint64_t range_pages(uint64_t addr, uint64_t len, uint64_t page)
-{
-	return pages_spanned(addr, len, page);
-}
-
-enum cause explain_user_call(const struct mrt_event *uev, const struct proc_context *ctx,
-			     const struct nccl_info *nccl, struct verdict *v)
-{
-	bool dmabuf = uev->opener == MRT_API_REG_DMABUF_MR;
-	char l[32], p[32], r[32], n[32];
-
-	memset(v, 0, sizeof(*v));
-	v->decisive_step = -1;
-	v->cause = CAUSE_UNKNOWN;
-	v->err = uev->err;
-
-	if (!uev->cmd_reached) {
-		/* libibverbs returned NULL without issuing the command */
-		v->certainty = CERT_PROVEN;
-		if (dmabuf) {
-			v->err = EOPNOTSUPP;
-			v->cause = CAUSE_DMABUF_UNSUPPORTED;
-			v->harmless = uev->dmabuf_fd == -1 && uev->cmd_length == 0;
-			verdict_say(v->summary,
-			    "libibverbs refused %s before the kernel (EOPNOTSUPP; fd %d, length "
-			    "%llu): the device's provider library has no dma-buf support",
-			    api_name(uev->opener), uev->dmabuf_fd,
-			    (unsigned long long)uev->cmd_length);
-			verdict_say(v->explanation,
-			    "The verbs provider for this device does not implement reg_dmabuf_mr, so "
-			    "libibverbs fails the call itself and the kernel is never asked.");
-			verdict_fix(v, FIX_PRIMARY,
-			    "Use a NIC whose provider supports dma-buf (mlx5 with rdma-core >= 34 on "
-			    "kernel >= 5.12), or NCCL_DMABUF_ENABLE=0 with nvidia-peermem for GPU "
-			    "memory.");
-			return v->cause;
-		}
-		verdict_say(v->summary, "%s failed inside libibverbs before the kernel was asked",
-		    api_name(uev->opener));
-		verdict_say(v->explanation,
-		    "No registration command reached the kernel; libibverbs' own checks (for "
-		    "instance madvise(MADV_DONTFORK) when fork support is enabled) failed.");
-		return v->cause;
-	}
-
-	v->certainty = CERT_INFERRED;
-	uint64_t pages = range_pages(uev->cmd_start, uev->cmd_length, event_page_size(uev));
-	bool have_ml = ctx && (ctx->have & CTX_HAVE_MEMLOCK) && (ctx->have & CTX_HAVE_VMPIN);
-	bool cap = ctx && (ctx->have & CTX_HAVE_CAPS) && ctx->cap_ipc_lock && !ctx->in_userns;
-
-	if (uev->err == EPERM && have_ml && ctx->memlock_soft == 0 && !cap) {
-		v->cause = CAUSE_MEMLOCK_ZERO;
-	} else if (uev->err == ENOMEM && have_ml && !cap && ctx->memlock_soft != UINT64_MAX &&
-		   ctx->vm_pin + pages * event_page_size(uev) > ctx->memlock_soft) {
-		v->cause = CAUSE_MEMLOCK_LIMIT;
-	} else if (dmabuf && (uev->err == EOPNOTSUPP || uev->err == EPROTONOSUPPORT)) {
-		v->cause = CAUSE_DMABUF_UNSUPPORTED;
-		v->harmless = uev->dmabuf_fd == -1 && uev->cmd_length == 0;
-		verdict_say(v->summary, "the kernel refused the dma-buf MR with %s (fd %d, length %llu)",
-		    errno_name(uev->err), uev->dmabuf_fd, (unsigned long long)uev->cmd_length);
-		verdict_say(v->explanation, "The RDMA driver does not support dma-buf MRs (inferred from "
-				    "the errno; no kernel site was observed).");
-		verdict_fix(v, FIX_PRIMARY, "Use a NIC/driver with dma-buf support, or "
-				    "NCCL_DMABUF_ENABLE=0 with nvidia-peermem for GPU memory.");
-		return v->cause;
-	} else if (dmabuf && uev->err == EBADF) {
-		v->cause = CAUSE_DMABUF_BAD_FD;
-		v->harmless = uev->dmabuf_fd == -1 && uev->cmd_length == 0;
-		verdict_say(v->summary, "dma-buf fd %d is not an open dma-buf (EBADF)", uev->dmabuf_fd);
-		verdict_say(v->explanation, "The kernel could not resolve the fd (inferred from the errno).");
-		return v->cause;
-	}
-	if (v->cause == CAUSE_MEMLOCK_LIMIT || v->cause == CAUSE_MEMLOCK_ZERO) {
-		v->has_memlock = true;
-		v->limit_bytes = ctx->memlock_soft;
-		v->pinned_before_bytes = ctx->vm_pin;
-		v->request_bytes = pages * event_page_size(uev);
-		v->need_bytes = v->pinned_before_bytes + v->request_bytes;
-		if (v->cause == CAUSE_MEMLOCK_ZERO)
-			verdict_say(v->summary, "RLIMIT_MEMLOCK is 0 and CAP_IPC_LOCK does not apply "
-					"(from /proc; kernel sites not armed)");
-		else
-			verdict_say(v->summary,
-			    "limit %s, pinned now %s (VmPin), this request %llu pages (%s): needs "
-			    "%s (from /proc; kernel sites not armed)",
-			    hb(v->limit_bytes, l), hb(v->pinned_before_bytes, p),
-			    (unsigned long long)pages, hb(v->request_bytes, r), hb(v->need_bytes, n));
-		verdict_say(v->explanation,
-		    "The kernel answered %s, and the process's own numbers explain it: ib_umem_get "
-		    "refuses when pinned_vm plus the request exceeds RLIMIT_MEMLOCK without "
-		    "CAP_IPC_LOCK. Inferred, not observed: this kernel does not let mrtrace probe "
-		    "ib_umem_get (see --list-probes).",
-		    errno_name(uev->err));
-		memlock_fixes(ctx, nccl, v, true);
-		return v->cause;
-	}
-	verdict_say(v->summary, "%s failed with %s; no kernel site was armed to say why",
-	    api_name(uev->opener), errno_name(uev->err));
-	verdict_say(v->explanation, "mrtrace does not guess: arm the kernel sites (a kernel that allows "
-			    "fentry or kprobes, with the RDMA modules loaded) to get the cause.");
 	return v->cause;
 }

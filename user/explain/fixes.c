@@ -7,7 +7,11 @@
  * place to raise it is the thing that started the job: a systemd unit
  * (LimitMEMLOCK=), a container runtime (its rlimit option or its daemon's
  * unit), slurmd (or the submit host, through propagation), the ssh/PAM
- * session of an MPI daemon, or a login session (limits.conf). */
+ * session of an MPI daemon, or a login session (limits.conf).
+ *
+ * Length: over the usual 500 lines: one generator per setting (systemd, containers,
+ * Kubernetes, Slurm, MPI, shell) for the same two causes reads best side by side.
+ */
 #include "explain/fixes.h"
 
 #include <errno.h>

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "core/units.h"
+
 int trail_nsteps(const struct mrt_event *ev)
 {
 	return ev->nsteps < MRT_TRAIL_MAX ? (int)ev->nsteps : MRT_TRAIL_MAX;
@@ -48,4 +50,9 @@ void verdict_fix(struct verdict *v, enum fix_kind kind, const char *fmt, ...)
 	vsnprintf(l->items[l->n].text, FIX_TEXT_MAX, fmt, ap);
 	va_end(ap);
 	l->n++;
+}
+
+const char *verdict_bytes(uint64_t bytes, char *buf)
+{
+	return fmt_bytes(bytes, buf, 32);
 }

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* record.c - a `watch --json` record back into the kernel record, the
  * libibverbs call, the process context and NCCL data (see record.h).  The
- * members are those report/json.c writes (docs/json.md). */
+ * members are those report/json.c writes (docs/json.md).
+ *
+ * Length: over the usual 500 lines: every member of a watch record is read back with
+ * its type checked and its name in the error; splitting by member would only
+ * scatter one table.
+ */
 #include "replay/record.h"
 
 #include <stdio.h>
