@@ -111,6 +111,24 @@ static void test_objects_against_device_maxima(void **state)
 	ev.op_args[0] = ev.op_args[1] = 100000000;
 	ev.op_limits[0] = 1048576;
 	assert_cause(&ev, NULL, CAUSE_HCA_RESOURCE_LIMIT);
+
+	/* a QP of ordinary size on a device that holds all it can: the count */
+	struct gate_facts g = no_gates();
+	ev = ev_of(MRT_OP_CREATE_QP, ENOMEM, "mlx5_0");
+	ev.op_args[0] = ev.op_args[1] = 512;
+	ev.op_limits[0] = 32768;
+	ev.op_limits[1] = 131072;
+	g.have_counts = true;
+	g.dev_qp = 131072;
+	g.dev_cq = g.dev_pd = 10;
+	g.proc_qp = 70000;
+	g.proc_cq = g.proc_pd = 1;
+	explain_failure(&ev, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_HCA_RESOURCE_LIMIT);
+	assert_non_null(strstr(v.summary, "already holds 131072 of its 131072 QPs"));
+	assert_non_null(strstr(v.summary, "this process: 1, 1, 70000"));
+	g.dev_qp = 100;
+	assert_cause(&ev, &g, CAUSE_UNKNOWN);
 }
 
 static void test_rdma_cgroup_for_objects(void **state)

@@ -200,10 +200,25 @@ static bool explain_open(const struct mrt_event *ev, const struct proc_context *
 
 /* ---- verbs objects --------------------------------------------------------- */
 
-static bool explain_object(const struct mrt_event *ev, struct verdict *v, int err)
+/* "; the device holds 3 PDs, 2 CQs, 1 QPs (this process: ...)" */
+static void held_now(const struct gate_facts *g, struct verdict *v)
+{
+	if (!g || !g->have_counts)
+		return;
+	size_t n = strlen(v->summary);
+	snprintf(v->summary + n, sizeof(v->summary) - n,
+		 "; the device holds %ld PDs, %ld CQs, %ld QPs now (this process: %ld, %ld, %ld)",
+		 g->dev_pd, g->dev_cq, g->dev_qp, g->proc_pd, g->proc_cq, g->proc_qp);
+}
+
+static bool explain_object(const struct mrt_event *ev, const struct gate_facts *g,
+			   struct verdict *v, int err)
 {
 	const unsigned long long *a = ev->op_args, *l = ev->op_limits;
 	const char *dev = ev->op_name[0] ? ev->op_name : "the device";
+	long held = !g || !g->have_counts ? -1
+		    : ev->op == MRT_OP_CREATE_CQ ? g->dev_cq
+		    : ev->op == MRT_OP_CREATE_QP ? g->dev_qp : g->dev_pd;
 
 	if (ev->op == MRT_OP_CREATE_CQ && l[0] && a[0] > l[0]) {
 		v->cause = CAUSE_HCA_RESOURCE_LIMIT;
@@ -219,9 +234,17 @@ static bool explain_object(const struct mrt_event *ev, struct verdict *v, int er
 		verdict_say(v->summary,
 			    "a QP with %llu send / %llu receive scatter-gather entries exceeds %s's "
 			    "max_sge %llu (%s)", a[2], a[3], dev, l[2], errno_name(err));
+	} else if (held >= 0 && l[ev->op == MRT_OP_ALLOC_PD ? 0 : 1] &&
+		   (unsigned long long)held >= l[ev->op == MRT_OP_ALLOC_PD ? 0 : 1]) {
+		v->cause = CAUSE_HCA_RESOURCE_LIMIT;
+		verdict_say(v->summary, "%s already holds %ld of its %llu %s (%s)", dev, held,
+			    l[ev->op == MRT_OP_ALLOC_PD ? 0 : 1],
+			    ev->op == MRT_OP_CREATE_CQ ? "CQs" : ev->op == MRT_OP_CREATE_QP ? "QPs" : "PDs",
+			    errno_name(err));
 	} else {
 		return false;
 	}
+	held_now(g, v);
 	verdict_say(v->explanation,
 		    "The driver checks each request against the device's capabilities (what "
 		    "`ibv_devinfo -v` lists as max_*) and refuses what the hardware cannot hold; "
@@ -519,7 +542,7 @@ enum cause explain_failure(const struct mrt_event *ev, const struct proc_context
 	case MRT_OP_OPEN_DEVICE: done = explain_open(ev, ctx, g, v, err); break;
 	case MRT_OP_ALLOC_PD:
 	case MRT_OP_CREATE_CQ:
-	case MRT_OP_CREATE_QP: done = explain_object(ev, v, err); break;
+	case MRT_OP_CREATE_QP: done = explain_object(ev, g, v, err); break;
 	case MRT_OP_CREATE_AH:
 	case MRT_OP_MODIFY_QP: done = explain_modify(ev, g, v, err); break;
 	case MRT_OP_SHM_ALLOC: done = explain_shm(ev, ctx, g, v, err); break;

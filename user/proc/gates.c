@@ -20,6 +20,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "core/procfs.h"
 #include "proc/context.h"
 
@@ -319,6 +321,81 @@ static void port_facts(const char *root, const struct mrt_event *ev, struct gate
 	f->pkey_table_len = count_dir(root, rel, NULL, NULL);
 }
 
+/* `rdma -j res show [TYPE]` as JSON (iproute2 reads the kernel's resource
+ * tracking over RDMA netlink): the only count of verbs objects there is.
+ * Failure path only; absent tool or netlink: NULL. */
+static struct json_object *rdma_res(const char *type)
+{
+	char cmd[64], buf[1 << 16];
+	size_t n = 0;
+	snprintf(cmd, sizeof(cmd), "rdma -j res show%s%s 2>/dev/null", type ? " " : "", type ? type : "");
+	FILE *p = popen(cmd, "re");
+	if (!p)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, p);
+	pclose(p);
+	buf[n] = 0;
+	struct json_object *o = json_tokener_parse(buf);
+	if (o && !json_object_is_type(o, json_type_array)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	return o;
+}
+
+static long member_long(struct json_object *o, const char *k)
+{
+	struct json_object *x;
+	return json_object_object_get_ex(o, k, &x) && json_object_is_type(x, json_type_int)
+		       ? (long)json_object_get_int64(x)
+		       : -1;
+}
+
+/* Objects of one type held by pid on the device (the entries carry "pid"). */
+static long proc_count(const char *type, const char *device, int pid)
+{
+	struct json_object *a = rdma_res(type);
+	long n = 0;
+	if (!a)
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *e = json_object_array_get_idx(a, i), *x;
+		if (member_long(e, "pid") == pid && json_object_object_get_ex(e, "ifname", &x) &&
+		    !strcmp(json_object_get_string(x), device))
+			n++;
+	}
+	json_object_put(a);
+	return n;
+}
+
+static void count_facts(int pid, struct gate_facts *f)
+{
+	struct json_object *a = rdma_res(NULL);
+	f->dev_pd = f->dev_cq = f->dev_qp = f->dev_mr = -1;
+	f->proc_pd = f->proc_cq = f->proc_qp = -1;
+	if (!a || !f->device[0]) {
+		if (a)
+			json_object_put(a);
+		return;
+	}
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *e = json_object_array_get_idx(a, i), *x;
+		if (!json_object_object_get_ex(e, "ifname", &x) || strcmp(json_object_get_string(x), f->device))
+			continue;
+		f->have_counts = true;
+		f->dev_pd = member_long(e, "pd");
+		f->dev_cq = member_long(e, "cq");
+		f->dev_qp = member_long(e, "qp");
+		f->dev_mr = member_long(e, "mr");
+	}
+	json_object_put(a);
+	if (f->have_counts) {
+		f->proc_pd = proc_count("pd", f->device, pid);
+		f->proc_cq = proc_count("cq", f->device, pid);
+		f->proc_qp = proc_count("qp", f->device, pid);
+	}
+}
+
 /* The mount of the tmpfs whose superblock the kernel named (lim3 = s_dev),
  * from the process's mountinfo; "/dev/shm" when it cannot be matched. */
 static void shm_facts(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *f)
@@ -459,6 +536,11 @@ void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct
 	case MRT_OP_ALLOC_PD:
 	case MRT_OP_CREATE_CQ:
 	case MRT_OP_CREATE_QP:
+		port_facts(root, ev, out);
+		rdmacg_facts(root, pid, ev, ev->op_name, out);
+		if (!strcmp(root, "/")) /* the live kernel's tracking; nothing to read in a tree */
+			count_facts(pid, out);
+		break;
 	case MRT_OP_CREATE_AH:
 	case MRT_OP_MODIFY_QP:
 		port_facts(root, ev, out);

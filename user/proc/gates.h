@@ -58,6 +58,12 @@ struct gate_facts {
 	int pkey_table_len;
 	int ports;                /* ports of the device */
 
+	/* verbs objects held now, from the kernel's resource tracking (`rdma res`
+	 * over RDMA netlink); -1 unknown */
+	bool have_counts;
+	long dev_pd, dev_cq, dev_qp, dev_mr;   /* on the device */
+	long proc_pd, proc_cq, proc_qp;        /* of the process (0 when it has gone) */
+
 	/* SHM_ALLOC: the filesystem behind the segment */
 	bool have_shm;
 	char shm_mount[128];      /* mount point as the process sees it */

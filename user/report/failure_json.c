@@ -137,6 +137,15 @@ struct json_object *gates_to_json(const struct gate_facts *g)
 		put_int(o, "pkey_table_len", g->pkey_table_len);
 		put_int(o, "ports", g->ports);
 	}
+	if (g->have_counts) {
+		put_int(o, "device_pds", g->dev_pd);
+		put_int(o, "device_cqs", g->dev_cq);
+		put_int(o, "device_qps", g->dev_qp);
+		put_int(o, "device_mrs", g->dev_mr);
+		put_int(o, "process_pds", g->proc_pd);
+		put_int(o, "process_cqs", g->proc_cq);
+		put_int(o, "process_qps", g->proc_qp);
+	}
 	if (g->have_shm) {
 		put_str(o, "shm_mount", g->shm_mount);
 		put_u64(o, "shm_size_bytes", g->shm_size);
@@ -230,6 +239,16 @@ bool gates_from_json(struct json_object *o, struct gate_facts *g)
 		g->sgid_present = get_b(o, "sgid_present");
 		g->pkey_table_len = (int)get_i(o, "pkey_table_len", -1);
 		g->ports = (int)get_i(o, "ports", -1);
+	}
+	if (has(o, "device_qps", json_type_int, &x)) {
+		g->have_counts = true;
+		g->dev_pd = (long)get_i(o, "device_pds", -1);
+		g->dev_cq = (long)get_i(o, "device_cqs", -1);
+		g->dev_qp = (long)get_i(o, "device_qps", -1);
+		g->dev_mr = (long)get_i(o, "device_mrs", -1);
+		g->proc_pd = (long)get_i(o, "process_pds", -1);
+		g->proc_cq = (long)get_i(o, "process_cqs", -1);
+		g->proc_qp = (long)get_i(o, "process_qps", -1);
 	}
 	if (has(o, "shm_size_bytes", json_type_int, &x)) {
 		g->have_shm = true;

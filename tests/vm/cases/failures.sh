@@ -98,7 +98,7 @@ expect object ibv_rc_pingpong create_cq rdma_cgroup_limit \
 mark
 "$OPS" cq 100000000 > /dev/null
 expect cqe verbs_ops create_cq hca_resource_limit \
-	'.class=="infiniband" and .evidence.cqe==100000000 and .evidence.max_cqe > 0 and .evidence.max_cqe < 100000000'
+	'.class=="infiniband" and .evidence.cqe==100000000 and .evidence.max_cqe > 0 and .evidence.max_cqe < 100000000 and .evidence.gates.device_cqs >= 0 and .evidence.gates.process_cqs >= 0 and (.summary|test("the device holds"))'
 mark
 "$OPS" rtr 9 3 > /dev/null
 expect gid verbs_ops modify_qp bad_gid_index \
