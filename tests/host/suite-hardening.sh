@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/host/suite-hardening.sh - mrtrace used as a careless or hostile user
+# would use it: reports that are not reports, files that are FIFOs or
+# symlinks, output that cannot be written, escape sequences in names and
+# settings, arguments out of range.  Each check is the regression test of a
+# defect found by the hardening audit.
+#
+# MRTRACE=path/to/mrtrace runs it against another build (make asan).
+# Needs root.  Ends with "hardening: N passed, N failed".
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+MRTRACE=${MRTRACE:-$TOP/build/mrtrace}
+OUT=${OUT:-$TOP/build/host-hardening}
+rm -rf "$OUT"; mkdir -p "$OUT"
+PASS=0 FAIL=0
+ok() { PASS=$((PASS + 1)); echo "ok $1"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
+check() { # check NAME CMD...
+	local n=$1; shift
+	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
+}
+# expect NAME RC REGEX CMD...: exit status RC and stderr+stdout matching REGEX
+expect() {
+	local n=$1 rc=$2 re=$3; shift 3
+	local o r
+	o=$(timeout 20 "$@" 2>&1); r=$?
+	if [ "$r" = "$rc" ] && printf '%s' "$o" | grep -Eq -- "$re"; then ok "$n"
+	else bad "$n" "exit $r, wanted $rc and /$re/: $(printf '%s' "$o" | tail -2 | tr '\n' ' ' | cut -c1-300)"; fi
+}
+# ASan reserves terabytes of address space: no RLIMIT_AS tests under it
+asan() { ldd "$MRTRACE" 2>/dev/null | grep -q libasan; }
+
+[ "$(id -u)" = 0 ] || { echo "hardening tests need root"; echo "hardening: 0 passed, 1 failed"; exit 1; }
+[ -x "$MRTRACE" ] || { echo "missing $MRTRACE: run 'make'"; echo "hardening: 0 passed, 1 failed"; exit 1; }
+
+FIX=$TOP/tests/fixtures/check
+"$MRTRACE" check --sysroot "$FIX/h100" --json > "$OUT/a.json" 2>/dev/null
+"$MRTRACE" check --sysroot "$FIX/portdown" --json > "$OUT/b.json" 2>/dev/null
+
+# ---- 1. diff never aborts on a report ----------------------------------------
+printf '%s' '{"schema":"mrtrace-check/1","host":{"hostname":""},"items":[{}],"rdma":{"devices":[{"ports":""}]}}' > "$OUT/ports.json"
+expect diff_wrong_type_message 2 'ports.json: rdma.devices\[0\]\.ports is a string' "$MRTRACE" diff "$OUT/a.json" "$OUT/ports.json"
+echo null > "$OUT/null.json"
+expect diff_null_not_a_report 2 'null.json: not a `mrtrace check --json` report' "$MRTRACE" diff "$OUT/a.json" "$OUT/null.json"
+expect diff_dev_zero_refused 2 '/dev/zero: not a regular file' "$MRTRACE" diff "$OUT/a.json" /dev/zero
+expect diff_directory 2 ': is a directory' "$MRTRACE" diff "$OUT/a.json" "$OUT"
+expect diff_stdin 1 'RESULT  FAIL' sh -c "'$MRTRACE' diff '$OUT/a.json' - < '$OUT/b.json'"
+expect diff_same_file_twice 1 'given twice: the same report, read once' "$MRTRACE" diff "$OUT/a.json" "$OUT/a.json" "$OUT/b.json"
+if ! asan; then
+	python3 -c "
+import json
+items=[{'id':'i%d'%i,'verdict':'ok'} for i in range(300000)]
+json.dump({'schema':'mrtrace-check/1','host':{'hostname':'big'},'items':items},open('$OUT/big.json','w'),separators=(',',':'))"
+	expect diff_out_of_memory_said 2 'big.json: out of memory' prlimit --as=200000000 "$MRTRACE" diff "$OUT/a.json" "$OUT/big.json"
+	rm -f "$OUT/big.json"
+fi
+
+echo "hardening: $PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
