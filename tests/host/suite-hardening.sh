@@ -56,5 +56,21 @@ json.dump({'schema':'mrtrace-check/1','host':{'hostname':'big'},'items':items},o
 	rm -f "$OUT/big.json"
 fi
 
+# ---- 4. nothing raw reaches a terminal or a JSON reader ------------------------
+# a process whose comm and cmdline carry "clear screen" and invalid UTF-8
+python3 -c 'import ctypes,sys,time; ctypes.CDLL(None).prctl(15, b"\x1b[2Jx\xff", 0, 0, 0); time.sleep(30)' \
+	"$(printf '\033[2J\377-evil')" &
+EVIL=$!
+for i in $(seq 50); do grep -q "$(printf '\033')" "/proc/$EVIL/comm" 2>/dev/null && break; sleep 0.1; done
+"$MRTRACE" check -p "$EVIL" > "$OUT/evil.txt" 2>&1
+check check_text_no_escape_byte sh -c "! grep -q \$(printf '\033') '$OUT/evil.txt'"
+check check_text_shows_escape grep -q '\\e\[2J' "$OUT/evil.txt"
+"$MRTRACE" check -p "$EVIL" --json > "$OUT/evil.json" 2>/dev/null
+check check_json_valid_utf8 python3 -c "import json,sys; json.loads(open('$OUT/evil.json','rb').read().decode('utf-8'))"
+kill "$EVIL" 2>/dev/null; wait "$EVIL" 2>/dev/null
+printf '%s' '{"schema":"mrtrace-check/1","host":{"hostname":"x"},"items":[],"memlock":{"scope":"d","units":{"\u001b[2Jevil":5}}}' > "$OUT/esckey.json"
+"$MRTRACE" diff "$OUT/a.json" "$OUT/esckey.json" > "$OUT/esckey.txt" 2>&1
+check diff_message_escaped sh -c "grep -q 'units.\\\\e\\[2Jevil is a number' '$OUT/esckey.txt' && ! grep -q \$(printf '\033') '$OUT/esckey.txt'"
+
 echo "hardening: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -3,6 +3,7 @@
  * document.  The areas themselves live in check_*.c; text rendering in
  * check_text.c; argument parsing in check_cmd.c. */
 #include "check/check.h"
+#include "core/escape.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -173,14 +174,20 @@ int chk_run(const struct chk_options *opt, struct chk_report *r)
 const char *chk_json_string(struct chk_report *r)
 {
 	/* One line, like every other --json output of mrtrace: pipe it to jq
-	 * to read it. */
-	return json_object_to_json_string_ext(r->doc, JSON_C_TO_STRING_PLAIN |
-					       JSON_C_TO_STRING_NOSLASHESCAPE);
+	 * to read it.  Names and settings come from the node and the job: a
+	 * byte that is not UTF-8 is written as \\xNN (docs/json.md), or jq
+	 * and Python would refuse the whole report. */
+	const char *raw = json_object_to_json_string_ext(r->doc, JSON_C_TO_STRING_PLAIN |
+							 JSON_C_TO_STRING_NOSLASHESCAPE);
+	free(r->json_text);
+	r->json_text = json_utf8_fix(raw);
+	return r->json_text ? r->json_text : raw;
 }
 
 void chk_report_free(struct chk_report *r)
 {
 	json_object_put(r->doc);
+	free(r->json_text);
 	free(r->items);
 	free(r->nccl);
 	memset(r, 0, sizeof(*r));

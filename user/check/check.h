@@ -90,6 +90,7 @@ struct chk_report {
 	struct nccl_info *nccl;   /* with a target whose NCCL could be read */
 	char hostname[128];
 	char kernel[128];
+	char *json_text;          /* chk_json_string's result */
 };
 
 bool chk_is_bdf(const char *s);

@@ -3,6 +3,7 @@
 #include "diff/diff.h"
 
 #include "commands.h"
+#include "core/escape.h"
 
 #include <argp.h>
 #include <stdio.h>
@@ -69,8 +70,8 @@ int cmd_diff(int argc, char **argv)
 	}
 	char err[512];
 	int rc = diff_files(a.n, a.files, stdout, NULL, err, sizeof(err));
-	if (rc == 2)
-		fprintf(stderr, "mrtrace diff: %s\n", err);
+	if (rc == 2)   /* member names come from the report: escaped */
+		fprintf(stderr, "mrtrace diff: %s\n", esc(err));
 	free(a.files);
 	return rc;
 }

@@ -3,9 +3,15 @@
  *
  * Linear in the facets: every key is found through a hash table, each row
  * (one key) walks only the nodes of its scope, and nodes are grouped by a
- * hash of what they hold in the differing rows. */
+ * hash of what they hold in the differing rows.
+ *
+ * Every string printed comes from a report, so from another machine: it is
+ * escaped (no control sequence reaches the terminal) and cut to a screen's
+ * width (a 10 MB value is a report's problem, not the operator's). */
 #include "diff/diff.h"
 #include "diff/model.h"
+
+#include "core/escape.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -213,25 +219,34 @@ static bool compare(struct run *r, struct row *row)
 
 /* ---- output ------------------------------------------------------------------- */
 
+/* Escaped and cut: at most len-1 bytes. */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	return esc_text(s, buf, len);
+}
+
 static void print_names(FILE *out, const struct diff_node *nodes, const struct group *g, int max)
 {
+	char b[128];
 	for (int i = 0; i < g->n && i < max; i++)
-		fprintf(out, "%s%s", i ? " " : "", nodes[g->members[i]].name);
+		fprintf(out, "%s%s", i ? " " : "", shown(nodes[g->members[i]].name, b, sizeof(b)));
 	if (g->n > max)
 		fprintf(out, " ... (%d more)", g->n - max);
 }
 
 static void print_row(FILE *out, const struct diff_node *nodes, const struct row *r)
 {
-	fprintf(out, "  %s\n", r->tmpl->label);
+	char b[512];
+	fprintf(out, "  %s\n", shown(r->tmpl->label, b, sizeof(b)));
 	for (int k = 0; k < r->ngroups; k++) {
 		const struct group *g = &r->g[k];
 		bool maj = r->majority && k == r->ngroups - 1;
+		const char *v = shown(g->value, b, sizeof(b));
 		/* long values (device lists) get their own line */
-		if (strlen(g->value) > 26)
-			fprintf(out, "    %s\n    %-26s ", g->value, "");
+		if (strlen(v) > 26)
+			fprintf(out, "    %s\n    %-26s ", v, "");
 		else
-			fprintf(out, "    %-26s ", g->value);
+			fprintf(out, "    %-26s ", v);
 		if (maj && g->n > 3) {
 			fprintf(out, "%d others: ", g->n);
 			print_names(out, nodes, g, 6);
@@ -281,7 +296,9 @@ static void print_shared_failures(FILE *out, const struct run *r, struct diff_re
 			hdr = true;
 		}
 		res->shared_fail++;
-		fprintf(out, "  %-9s %-20s %s\n", f->area, f->title, f->value);
+		char a[64], t[128], v[512];
+		fprintf(out, "  %-9s %-20s %s\n", shown(f->area, a, sizeof(a)), shown(f->title, t, sizeof(t)),
+			shown(f->value, v, sizeof(v)));
 	}
 }
 
@@ -352,9 +369,10 @@ static void print_node_groups(FILE *out, struct run *r)
 	fprintf(out, "\nGROUPS (nodes equal in everything compared)\n");
 	for (int gi = 0; gi < ng; gi++) {
 		fprintf(out, "  %c  %d node%s:", 'A' + gi % 26, size[gi], size[gi] == 1 ? " " : "s");
+		char b[128];
 		for (int i = rep[gi]; i < nn; i++)
 			if (grp[i] == gi)
-				fprintf(out, " %s", r->nodes[i].name);
+				fprintf(out, " %s", shown(r->nodes[i].name, b, sizeof(b)));
 		fprintf(out, "\n");
 	}
 	free(size);
@@ -369,16 +387,17 @@ out:
 static void report(FILE *out, struct run *r, struct diff_result *res, const char *dups)
 {
 	int *count = odd_counts(r, &res->breaking, &res->drift);
+	char b[128];
 	fprintf(out, "mrtrace diff   %d reports:", r->nn);
 	for (int i = 0; i < r->nn; i++)
-		fprintf(out, " %s", r->nodes[i].name);
+		fprintf(out, " %s", shown(r->nodes[i].name, b, sizeof(b)));
 	fprintf(out, "\n%s\n", dups);
 	if (res->breaking) {
 		fprintf(out, "RESULT  FAIL  %d difference%s that can break a job; odd ones out:",
 			res->breaking, res->breaking == 1 ? "" : "s");
 		for (int j = 0; count && j < r->nn; j++)
 			if (count[j])
-				fprintf(out, " %s (%d)", r->nodes[j].name, count[j]);
+				fprintf(out, " %s (%d)", shown(r->nodes[j].name, b, sizeof(b)), count[j]);
 		fprintf(out, "\n");
 	} else {
 		fprintf(out, "RESULT  OK    no difference that can break a job%s\n",
@@ -462,8 +481,8 @@ int diff_files(int n, const char *const *files, FILE *out, struct diff_result *r
 		if (j < nsrc) {
 			size_t l = strlen(dups);
 			snprintf(dups + l, sizeof(dups) - l, "(%s%s%s: the same report, read once)\n",
-				 src[j].shown, strcmp(src[j].arg, s.arg) ? " = " : " given twice",
-				 strcmp(src[j].arg, s.arg) ? s.shown : "");
+				 esc(src[j].shown), strcmp(src[j].arg, s.arg) ? " = " : " given twice",
+				 strcmp(src[j].arg, s.arg) ? esc(s.shown) : "");
 			continue;
 		}
 		src[nsrc++] = s;
