@@ -72,5 +72,41 @@ printf '%s' '{"schema":"mrtrace-check/1","host":{"hostname":"x"},"items":[],"mem
 "$MRTRACE" diff "$OUT/a.json" "$OUT/esckey.json" > "$OUT/esckey.txt" 2>&1
 check diff_message_escaped sh -c "grep -q 'units.\\\\e\\[2Jevil is a number' '$OUT/esckey.txt' && ! grep -q \$(printf '\033') '$OUT/esckey.txt'"
 
+# ---- 5. output files ---------------------------------------------------------------
+expect watch_dev_full_fails 1 'writing /dev/full: No space left on device' "$MRTRACE" watch --json -d 1 -o /dev/full
+expect check_dev_full_fails 2 'writing standard output: No space left on device' sh -c "'$MRTRACE' check > /dev/full"
+expect check_json_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' check --json > /dev/full"
+expect diff_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' diff '$OUT/a.json' '$OUT/b.json' > /dev/full"
+# a usage error creates nothing
+rm -f "$OUT/usage.jsonl"
+"$MRTRACE" watch --json -o "$OUT/usage.jsonl" -p 1 -- true > /dev/null 2>&1
+check usage_error_creates_no_file test ! -e "$OUT/usage.jsonl"
+# the traced command does not inherit the records' descriptor
+"$MRTRACE" watch --json -o "$OUT/fd.jsonl" -- sh -c 'for fd in 3 4 5 6 7 8 9; do echo "{\"event\":\"forged\"}" >&$fd; done 2>/dev/null; ls -l /proc/self/fd' > "$OUT/fd.ls" 2>/dev/null
+check command_cannot_forge_records sh -c "! grep -q forged '$OUT/fd.jsonl' && ! grep -q 'fd.jsonl' '$OUT/fd.ls'"
+check records_written grep -q '"event":"stop"' "$OUT/fd.jsonl"
+# symlinks another user planted in a world-writable sticky directory
+STICKY=$(mktemp -d /tmp/mrt-sticky-XXXXXX); chmod 1777 "$STICKY"
+touch "$OUT/victim"; ln -s "$OUT/victim" "$STICKY/planted"; chown -h nobody "$STICKY/planted"
+expect sticky_symlink_refused 2 'symbolic link' "$MRTRACE" watch --json -d 1 -o "$STICKY/planted"
+check sticky_symlink_target_untouched test ! -s "$OUT/victim"
+su nobody -s /bin/sh -c "touch '$STICKY/theirs'"
+expect sticky_foreign_file_refused 2 'belongs to uid' "$MRTRACE" watch --json -d 1 -o "$STICKY/theirs"
+ln -s "$OUT" "$STICKY/dirlink"; chown -h nobody "$STICKY/dirlink"
+expect sticky_symlinked_dir_refused 2 'symbolic link of uid' "$MRTRACE" watch --json -d 1 -o "$STICKY/dirlink/x.jsonl"
+ln -s "$OUT/mine.jsonl" "$OUT/mylink"
+expect own_symlink_followed 0 'stopped after' "$MRTRACE" watch --json -d 1 -o "$OUT/mylink"
+check own_symlink_written grep -q '"event":"stop"' "$OUT/mine.jsonl"
+rm -rf "$STICKY"
+# appended, never truncated: copytruncate rotation leaves no hole of NULs
+echo '{"event":"earlier run"}' > "$OUT/rot.jsonl"
+"$MRTRACE" watch --json -o "$OUT/rot.jsonl" --syscalls=on > /dev/null 2> "$OUT/rot.err" &
+WP=$!
+for i in $(seq 100); do grep -q '"event":"start"' "$OUT/rot.jsonl" && break; sleep 0.1; done
+check earlier_records_kept grep -q 'earlier run' "$OUT/rot.jsonl"
+cp "$OUT/rot.jsonl" "$OUT/rot.1"; : > "$OUT/rot.jsonl"        # logrotate copytruncate
+kill -INT "$WP"; wait "$WP"
+check copytruncate_no_hole sh -c "head -c1 '$OUT/rot.jsonl' | grep -q '{'"
+
 echo "hardening: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -2,6 +2,7 @@
 /* check_cmd.c - `mrtrace check` command line. */
 #include "check/check.h"
 #include "commands.h"
+#include "core/outfile.h"
 
 #include <argp.h>
 #include <stdlib.h>
@@ -33,7 +34,8 @@ static const char doc[] =
 	"launchers give new jobs, each labelled; with -p it shows the limit the kernel "
 	"enforces for that process.\n"
 	"\n"
-	"Exit status: 0 nothing fails (warnings allowed), 1 at least one FAIL, 2 usage error."
+	"Exit status: 0 nothing fails (warnings allowed), 1 at least one FAIL, 2 usage error "
+	"or the report could not be written (disk full, a closed pipe)."
 	"\v"
 	"Examples:\n"
 	"  mrtrace check                          this node, defaults for new jobs\n"
@@ -89,11 +91,23 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "mrtrace check: out of memory\n");
 		return 2;
 	}
+	char err[256];
+	FILE *out = outfile_open(NULL, a.json ? OUTFILE_JSON : OUTFILE_TEXT, err, sizeof(err));
+	if (!out) {
+		fprintf(stderr, "mrtrace check: %s\n", err);
+		chk_report_free(&r);
+		return 2;
+	}
 	if (a.json)
-		printf("%s\n", chk_json_string(&r));
+		fprintf(out, "%s\n", chk_json_string(&r));
 	else
-		chk_print_text(&r, stdout);
+		chk_print_text(&r, out);
 	int rc = chk_exit_status(&r);
 	chk_report_free(&r);
+	/* a report that did not reach its file is no report */
+	if (outfile_close(out, err, sizeof(err))) {
+		fprintf(stderr, "mrtrace check: %s\n", err);
+		rc = 2;
+	}
 	return rc;
 }

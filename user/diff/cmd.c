@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "core/escape.h"
+#include "core/outfile.h"
 
 #include <argp.h>
 #include <stdio.h>
@@ -69,9 +70,19 @@ int cmd_diff(int argc, char **argv)
 		return 2;
 	}
 	char err[512];
-	int rc = diff_files(a.n, a.files, stdout, NULL, err, sizeof(err));
+	FILE *out = outfile_open(NULL, OUTFILE_TEXT, err, sizeof(err));
+	if (!out) {
+		fprintf(stderr, "mrtrace diff: %s\n", err);
+		free(a.files);
+		return 2;
+	}
+	int rc = diff_files(a.n, a.files, out, NULL, err, sizeof(err));
 	if (rc == 2)   /* member names come from the report: escaped */
 		fprintf(stderr, "mrtrace diff: %s\n", esc(err));
+	if (outfile_close(out, err, sizeof(err))) {
+		fprintf(stderr, "mrtrace diff: %s\n", err);
+		rc = 2;
+	}
 	free(a.files);
 	return rc;
 }
