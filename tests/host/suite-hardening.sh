@@ -28,6 +28,14 @@ expect() {
 	if [ "$r" = "$rc" ] && printf '%s' "$o" | grep -Eq -- "$re"; then ok "$n"
 	else bad "$n" "exit $r, wanted $rc and /$re/: $(printf '%s' "$o" | tail -2 | tr '\n' ' ' | cut -c1-300)"; fi
 }
+# stop_bg PID: SIGINT, then SIGKILL after 15 s; returns the exit status
+stop_bg() {
+	kill -INT "$1" 2>/dev/null
+	local i
+	for i in $(seq 150); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"
+}
 # ASan reserves terabytes of address space: no RLIMIT_AS tests under it
 asan() { ldd "$MRTRACE" 2>/dev/null | grep -q libasan; }
 
@@ -102,11 +110,37 @@ rm -rf "$STICKY"
 echo '{"event":"earlier run"}' > "$OUT/rot.jsonl"
 "$MRTRACE" watch --json -o "$OUT/rot.jsonl" --syscalls=on > /dev/null 2> "$OUT/rot.err" &
 WP=$!
-for i in $(seq 100); do grep -q '"event":"start"' "$OUT/rot.jsonl" && break; sleep 0.1; done
+for i in $(seq 300); do grep -q 'watching' "$OUT/rot.err" && break; sleep 0.1; done
+sleep 0.3
 check earlier_records_kept grep -q 'earlier run' "$OUT/rot.jsonl"
 cp "$OUT/rot.jsonl" "$OUT/rot.1"; : > "$OUT/rot.jsonl"        # logrotate copytruncate
-kill -INT "$WP"; wait "$WP"
+stop_bg "$WP"
 check copytruncate_no_hole sh -c "head -c1 '$OUT/rot.jsonl' | grep -q '{'"
+
+# ---- 4+5. watch's records: a comm with ESC and a byte that is not UTF-8 ----------
+MLOCKER=$TOP/build/tests/helpers/mlocker
+if [ -x "$MLOCKER" ]; then
+	EVILBIN="$OUT/$(printf 'ml\377\033[2Jk')"
+	cp "$MLOCKER" "$EVILBIN"
+	for mode in json text; do
+		F=$OUT/evil-watch.$mode
+		"$MRTRACE" watch $([ $mode = json ] && echo --json) -o "$F" --syscalls=on > /dev/null 2> "$F.err" &
+		WP=$!
+		for i in $(seq 300); do grep -q 'watching' "$F.err" && break; sleep 0.1; done
+		sleep 0.3   # the SIGINT handler is set right after that line
+		prlimit --memlock=65536:65536 setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$EVILBIN" 1048576 > /dev/null 2>&1
+		sleep 1
+		stop_bg "$WP"
+	done
+	check watch_json_valid_utf8 python3 -c "
+import json
+recs=[json.loads(l) for l in open('$OUT/evil-watch.json','rb').read().decode('utf-8').splitlines()]
+assert any(r.get('event')=='mlock_failure' and '\\\\xff' in r['comm'] for r in recs), recs"
+	check watch_text_no_escape_byte sh -c "grep -q 'mlock failed' '$OUT/evil-watch.text' && ! grep -q \$(printf '\033') '$OUT/evil-watch.text'"
+	rm -f "$EVILBIN"
+else
+	bad watch_records_tests "missing $MLOCKER: run 'make host'"
+fi
 
 echo "hardening: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
