@@ -142,5 +142,22 @@ else
 	bad watch_records_tests "missing $MLOCKER: run 'make host'"
 fi
 
+# ---- 2. files a job names, read as the job would --------------------------------
+mkfifo "$OUT/job.fifo"; chmod 666 "$OUT/job.fifo"
+printf 'NCCL_SECRET_TOKEN=hunter2\n' > "$OUT/secret.conf"; chmod 600 "$OUT/secret.conf"
+for c in fifo secret; do
+	f=$OUT/job.fifo; [ $c = secret ] && f=$OUT/secret.conf
+	NCCL_CONF_FILE=$f setpriv --reuid=nobody --regid=nogroup --clear-groups -- sleep 30 &
+	JP=$!
+	sleep 0.3
+	timeout 20 "$MRTRACE" check -p "$JP" --json > "$OUT/job-$c.json" 2> "$OUT/job-$c.err"
+	rc=$?
+	check "check_p_${c}_conf_returns" test "$rc" != 124
+	check "check_p_${c}_conf_not_read" sh -c "! grep -q 'hunter2\|NCCL_SECRET' '$OUT/job-$c.json'"
+	kill "$JP" 2>/dev/null; wait "$JP" 2>/dev/null
+done
+check check_p_says_job_cannot_read grep -q 'NCCL_CONF_FILE [^"]*secret.conf: the process cannot read it' "$OUT/job-secret.json"
+rm -f "$OUT/job.fifo"
+
 echo "hardening: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

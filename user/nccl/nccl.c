@@ -7,6 +7,7 @@
 #include "nccl/nccl.h"
 #include "nccl/layout.h"
 #include "core/procfs.h"
+#include "proc/jobfile.h"
 
 #include <ctype.h>
 #include <elf.h>
@@ -134,14 +135,20 @@ static void rodata_range(int fd, off_t fsize, off_t *off, off_t *size)
 
 int nccl_version_scan_file(const char *path, struct nccl_lib *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO in its place must not block the open */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
+	int rc = nccl_version_scan_fd(fd, out);
+	close(fd);
+	return rc;
+}
+
+int nccl_version_scan_fd(int fd, struct nccl_lib *out)
+{
 	struct stat st;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 		return -EINVAL;
-	}
 	off_t off, size;
 	rodata_range(fd, st.st_size, &off, &size);
 
@@ -149,10 +156,8 @@ int nccl_version_scan_file(const char *path, struct nccl_lib *out)
 	 * crossing a chunk boundary is still seen whole. */
 	enum { CHUNK = 1 << 20, OVERLAP = 128 };
 	char *buf = malloc(CHUNK + OVERLAP);
-	if (!buf) {
-		close(fd);
+	if (!buf)
 		return -ENOMEM;
-	}
 	int rc = -ENOENT;
 	size_t carry = 0;
 	for (off_t pos = 0; pos < size && rc;) {
@@ -242,11 +247,16 @@ int nccl_lib_detect(const char *root, int pid, struct nccl_lib *out)
 	out->found = true;
 
 	/* The path is in the process's mount namespace: open it through its
-	 * root, then through map_files (works even if the file was replaced). */
-	char rel[PATH_MAX];
-	snprintf(rel, sizeof(rel), "root%s", out->path);
-	if (!procfs_path(path, sizeof(path), root, pid, rel) && !nccl_version_scan_file(path, out))
-		return 0;
+	 * root as the process would (proc/jobfile.h), then through map_files
+	 * (the mapped file itself, even if the path was replaced since). */
+	int fd = jobfile_open(root, pid, out->path);
+	if (fd >= 0) {
+		int rc = nccl_version_scan_fd(fd, out);
+		close(fd);
+		if (!rc)
+			return 0;
+	}
+	char rel[64];
 	snprintf(rel, sizeof(rel), "map_files/%lx-%lx", best_start, best_end);
 	if (!procfs_path(path, sizeof(path), root, pid, rel))
 		nccl_version_scan_file(path, out);
@@ -355,27 +365,21 @@ void nccl_settings_apply_conf(struct nccl_settings *s, const char *text, enum nc
 	}
 }
 
-/* Reads a file inside the process's root (or an absolute host path when
- * pid < 0); returns a malloc'd NUL-terminated buffer or NULL. */
-static char *read_conf(const char *root, int pid, const char *file, char *shown, size_t shownlen)
+/* NCCL's conf files are a few lines; /etc/passwd of a big site is MiBs. */
+#define CONF_MAX (64 * 1024)
+#define PASSWD_MAX (16 << 20)
+
+/* Reads a file as the process would: through its root, relative names
+ * from its working directory, with its credentials, regular files only
+ * (proc/jobfile.h).  Returns a malloc'd NUL-terminated buffer, or NULL with
+ * *err = -errno. */
+static char *read_conf(const char *root, int pid, const char *file, size_t max, char *shown,
+		       size_t shownlen, int *err)
 {
-	char rel[PATH_MAX], path[PATH_MAX];
-	if (file[0] == '/')
-		snprintf(rel, sizeof(rel), "root%s", file);
-	else
-		snprintf(rel, sizeof(rel), "cwd/%s", file);	/* relative to the process's cwd */
-	if (procfs_path(path, sizeof(path), root, pid, rel))
-		return NULL;
-	snprintf(shown, shownlen, "%s", file);
-	enum { MAX_CONF = 64 * 1024 };
-	char *buf = malloc(MAX_CONF);
-	if (!buf)
-		return NULL;
-	if (procfs_read(path, buf, MAX_CONF) < 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	char *buf = NULL;
+	snprintf(shown, shownlen, "%.*s", (int)shownlen - 1, file);
+	*err = jobfile_read(root, pid, file, max, &buf, NULL);
+	return *err ? NULL : buf;
 }
 
 static void free_conf(char *buf)
@@ -390,8 +394,9 @@ static void free_conf(char *buf)
  * answer inside the process (a container has its own passwd). */
 static int passwd_home(const char *root, int pid, long uid, char *home, size_t len)
 {
-	char shown[8];
-	char *buf = read_conf(root, pid, "/etc/passwd", shown, sizeof(shown));
+	char shown[16];
+	int err;
+	char *buf = read_conf(root, pid, "/etc/passwd", PASSWD_MAX, shown, sizeof(shown), &err);
 	if (!buf)
 		return -1;
 	int rc = -1;
@@ -449,27 +454,37 @@ int nccl_settings_read_for(const char *root, int pid, const struct ctx_env *env,
 		conf_file = NULL;
 	}
 	char *text;
+	int err;
 	if (conf_file) {
-		if ((text = read_conf(root, pid, conf_file, out->conf_file, sizeof(out->conf_file)))) {
+		if ((text = read_conf(root, pid, conf_file, CONF_MAX, out->conf_file,
+				      sizeof(out->conf_file), &err))) {
 			out->conf_file_read = true;
 			nccl_settings_apply_conf(out, text, NCCL_SRC_CONF_FILE, out->conf_file);
 			free_conf(text);
+		} else {
+			out->conf_file_error = err;   /* NCCL skips it too: the lint says so */
 		}
 	} else if (uid >= 0) {
 		char home[256], file[300];
 		if (!passwd_home(root, pid, uid, home, sizeof(home))) {
 			snprintf(file, sizeof(file), "%s/.nccl.conf", strcmp(home, "/") ? home : "");
-			if ((text = read_conf(root, pid, file, out->user_conf, sizeof(out->user_conf)))) {
+			if ((text = read_conf(root, pid, file, CONF_MAX, out->user_conf,
+					      sizeof(out->user_conf), &err))) {
 				out->user_conf_read = true;
 				nccl_settings_apply_conf(out, text, NCCL_SRC_USER_CONF, out->user_conf);
 				free_conf(text);
+			} else if (err != -ENOENT) {
+				out->user_conf_error = err;
 			}
 		}
 	}
-	if ((text = read_conf(root, pid, "/etc/nccl.conf", out->system_conf, sizeof(out->system_conf)))) {
+	if ((text = read_conf(root, pid, "/etc/nccl.conf", CONF_MAX, out->system_conf,
+			      sizeof(out->system_conf), &err))) {
 		out->system_conf_read = true;
 		nccl_settings_apply_conf(out, text, NCCL_SRC_SYSTEM_CONF, out->system_conf);
 		free_conf(text);
+	} else if (err != -ENOENT) {
+		out->system_conf_error = err;
 	}
 	return 0;
 }
@@ -775,6 +790,22 @@ void nccl_lint_settings(const struct nccl_settings *s, struct nccl_lint *l)
 	    (f = lint_add(l, NCCL_LINT_VALUE, NCCL_LINT_WARN, "NCCL_MIN_NCHANNELS", NULL)))
 		snprintf(f->message, sizeof(f->message), "NCCL_MIN_NCHANNELS=%.32s is above NCCL_MAX_NCHANNELS=%.32s",
 			 mn->value, mx->value);
+	/* A named file NCCL cannot read is a setting that silently does not
+	 * apply; one that is not a regular file was not read by mrtrace. */
+	const struct { int err; const char *name, *file; enum nccl_lint_severity sev; } unread[] = {
+		{ s->conf_file_error, "NCCL_CONF_FILE", s->conf_file, NCCL_LINT_WARN },
+		{ s->user_conf_error, "~/.nccl.conf", s->user_conf, NCCL_LINT_INFO },
+		{ s->system_conf_error, "/etc/nccl.conf", s->system_conf, NCCL_LINT_INFO },
+	};
+	for (size_t i = 0; i < sizeof(unread) / sizeof(unread[0]); i++) {
+		int e = unread[i].err;
+		if (!e || !(f = lint_add(l, NCCL_LINT_VALUE, unread[i].sev, unread[i].name, NULL)))
+			continue;
+		bool nccl_skips = e == -EACCES || e == -EPERM || e == -ENOENT;
+		snprintf(f->message, sizeof(f->message), "%s %s: %s; %s", unread[i].name, unread[i].file,
+			 jobfile_strerror(e), nccl_skips ? "NCCL applies none of its settings"
+							  : "mrtrace did not read it");
+	}
 	if (s->conf_file_ignored && (f = lint_add(l, NCCL_LINT_VALUE, NCCL_LINT_WARN, "NCCL_CONF_FILE", NULL)))
 		snprintf(f->message, sizeof(f->message),
 			 "NCCL_CONF_FILE is set, but NCCL %s predates it (2.23): that file is not read, "

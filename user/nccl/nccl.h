@@ -31,8 +31,10 @@ struct nccl_lib {
 int nccl_lib_detect(const char *root, int pid, struct nccl_lib *out);
 
 /* Finds "NCCL version X.Y.Z[suffix]+cudaA.B" in a file (the .rodata section
- * when it is ELF, else the whole file).  0 if found, -ENOENT if not, -errno. */
+ * when it is ELF, else the whole file).  0 if found, -ENOENT if not,
+ * -EINVAL when it is not a regular file, -errno. */
 int nccl_version_scan_file(const char *path, struct nccl_lib *out);
+int nccl_version_scan_fd(int fd, struct nccl_lib *out);
 /* Same on a memory buffer. */
 int nccl_version_scan_buf(const char *buf, size_t len, struct nccl_lib *out);
 
@@ -61,6 +63,9 @@ struct nccl_settings {
 	/* which files were read (for "settings came from ..." lines) */
 	bool conf_file_read, user_conf_read, system_conf_read;
 	char conf_file[256], user_conf[256], system_conf[256];
+	/* why a file was not read (-errno; 0 = read, or absent where that is
+	 * normal): the job could not read it, not a regular file, too large */
+	int conf_file_error, user_conf_error, system_conf_error;
 	/* variables set in a file with a malformed name, e.g. "NCCL_DEBUG " */
 	int n_bad_names;
 	char bad_names[4][CTX_ENV_NAME_MAX];
@@ -74,7 +79,8 @@ struct nccl_settings {
  * ~/.nccl.conf), then
  * /etc/nccl.conf, each applied with setenv(..., overwrite=0).  So the
  * environment wins over every file, and the user file wins over /etc.
- * Files are read inside the process's root (<root>/proc/<pid>/root).
+ * Files are read as the process would read them (proc/jobfile.h): inside
+ * its root, with its credentials, regular files of at most 64 KiB only.
  * `env` may come from proc_env_read(); `uid` picks the passwd entry and is
  * the uid inside the process's user namespace (proc_context.ns_uid), -1 =
  * skip ~/.nccl.conf. */
