@@ -159,5 +159,18 @@ done
 check check_p_says_job_cannot_read grep -q 'NCCL_CONF_FILE [^"]*secret.conf: the process cannot read it' "$OUT/job-secret.json"
 rm -f "$OUT/job.fifo"
 
+# ---- 3. --sysroot stays inside the tree ----------------------------------------------
+expect sysroot_missing_usage_error 2 'sysroot /nonexistent-tree: No such file' "$MRTRACE" check --sysroot /nonexistent-tree
+T=$OUT/tree; mkdir -p "$T/proc/sys/kernel" "$T/etc" "$T/sys/class"
+echo rec-node > "$T/proc/sys/kernel/hostname"
+printf 'NCCL_LEAK=1\n' > "$OUT/outside.conf"
+ln -s "$OUT/outside.conf" "$T/etc/nccl.conf"
+ln -s /sys/class/net "$T/sys/class/infiniband"
+mkfifo "$T/proc/sys/kernel/osrelease"
+timeout 20 "$MRTRACE" check --sysroot "$T" --json > "$OUT/tree.json" 2>&1
+check sysroot_fifo_does_not_block test $? != 124
+check sysroot_symlink_not_followed_out sh -c "grep -q rec-node '$OUT/tree.json' && ! grep -q NCCL_LEAK '$OUT/tree.json'"
+check sysroot_dir_symlink_not_followed_out sh -c "! grep -q '\"name\":\"lo\"' '$OUT/tree.json'"
+
 echo "hardening: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -5,6 +5,10 @@
 #include "core/outfile.h"
 
 #include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,9 +71,24 @@ static error_t parse(int key, char *arg, struct argp_state *st)
 	case 'j':
 		a->json = true;
 		break;
-	case 'r':
+	case 'r': {
+		/* a report about a tree that is not there would be made up */
+		struct stat sb;
+		char p[PATH_MAX];
+		int parts = 0;
+		if (stat(arg, &sb))
+			argp_error(st, "--sysroot %s: %s", arg, strerror(errno));
+		else if (!S_ISDIR(sb.st_mode))
+			argp_error(st, "--sysroot %s: not a directory", arg);
+		for (const char *const *d = (const char *const[]){ "proc", "sys", "etc", NULL }; *d; d++) {
+			snprintf(p, sizeof(p), "%s/%s", arg, *d);
+			parts += !stat(p, &sb) && S_ISDIR(sb.st_mode);
+		}
+		if (!parts)
+			argp_error(st, "--sysroot %s: no proc/, sys/ or etc/ in it: not a node's tree", arg);
 		a->opt.root = arg;
 		break;
+	}
 	case ARGP_KEY_ARG:
 		argp_error(st, "unexpected argument '%s'", arg);
 		break;

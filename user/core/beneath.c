@@ -35,7 +35,7 @@ static int by_openat2(int rootfd, const char *path)
 
 /* One component at a time, symlinks resolved here so that an absolute one
  * restarts at the tree's top and ".." stops there. */
-static int by_walk(int rootfd, const char *path)
+int beneath_path_walk(int rootfd, const char *path)
 {
 	struct stat rst;
 	if (fstat(rootfd, &rst))
@@ -103,7 +103,7 @@ static int by_walk(int rootfd, const char *path)
 				goto out;
 			}
 			target[n] = '\0';
-			if (snprintf(tmp, 2 * PATH_MAX, "%s/%s", target, p) >= 2 * PATH_MAX) {
+			if (snprintf(tmp, 2 * PATH_MAX, "%s%s%s", target, *p ? "/" : "", p) >= 2 * PATH_MAX) {
 				rc = -ENAMETOOLONG;
 				goto out;
 			}
@@ -137,13 +137,29 @@ out:
 	return cur;
 }
 
+int beneath_root(const char *dir)
+{
+	static char cached[PATH_MAX];
+	static int fd = -1;
+	if (fd >= 0 && !strcmp(cached, dir))
+		return fd;
+	int nfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (nfd < 0)
+		return -errno;
+	if (fd >= 0)
+		close(fd);
+	fd = nfd;
+	snprintf(cached, sizeof(cached), "%s", dir);
+	return fd;
+}
+
 int beneath_path(int rootfd, const char *path)
 {
 	if (!path || !*path)
 		return -ENOENT;
 	int fd = by_openat2(rootfd, path);
 	if (fd == -ENOSYS || fd == -EPERM || fd == -E2BIG || fd == -EINVAL)
-		fd = by_walk(rootfd, path);
+		fd = beneath_path_walk(rootfd, path);
 	return fd;
 }
 

@@ -17,6 +17,11 @@
 #define MRTRACE_CORE_BENEATH_H
 #include <stddef.h>
 
+/* The O_PATH descriptor of a tree's top directory, opened once per path and
+ * kept (a check reads thousands of files below one --sysroot).  -errno when
+ * it is not a directory.  Do not close it. */
+int beneath_root(const char *dir);
+
 /* An O_PATH descriptor of path below rootfd (path absolute or relative to
  * the top; the last component's symlink is followed inside the tree).
  * Returns the fd or -errno. */
@@ -31,6 +36,10 @@ int beneath_open_regular(int rootfd, const char *path);
 /* Opens an O_PATH descriptor's object for reading, only if it is a regular
  * file (-EINVAL otherwise). */
 int beneath_reopen_regular(int pathfd);
+
+/* The checked walk alone (what beneath_path falls back to without
+ * openat2), for the tests. */
+int beneath_path_walk(int rootfd, const char *path);
 
 /* Reads a whole regular file below rootfd, at most max bytes (-EFBIG when
  * larger), NUL-terminated, malloc'd.  0 or -errno. */

@@ -209,12 +209,13 @@ static enum lib_role lib_role(const char *path)
 int nccl_lib_detect(const char *root, int pid, struct nccl_lib *out)
 {
 	memset(out, 0, sizeof(*out));
-	char path[PATH_MAX];
-	if (procfs_path(path, sizeof(path), root, pid, "maps"))
-		return -ENAMETOOLONG;
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -errno;
+	int mfd = procfs_open(root, pid, "maps");
+	FILE *f = mfd >= 0 ? fdopen(mfd, "r") : NULL;
+	if (!f) {
+		if (mfd >= 0)
+			close(mfd);
+		return mfd < 0 ? mfd : -ENOMEM;
+	}
 	char line[PATH_MAX + 128];
 	unsigned long best_start = 0, best_end = 0;
 	enum lib_role best = LIB_NONE;
@@ -258,8 +259,10 @@ int nccl_lib_detect(const char *root, int pid, struct nccl_lib *out)
 	}
 	char rel[64];
 	snprintf(rel, sizeof(rel), "map_files/%lx-%lx", best_start, best_end);
-	if (!procfs_path(path, sizeof(path), root, pid, rel))
-		nccl_version_scan_file(path, out);
+	if ((fd = procfs_open(root, pid, rel)) >= 0) {
+		nccl_version_scan_fd(fd, out);
+		close(fd);
+	}
 	return 0;
 }
 
