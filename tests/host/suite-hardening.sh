@@ -172,5 +172,27 @@ check sysroot_fifo_does_not_block test $? != 124
 check sysroot_symlink_not_followed_out sh -c "grep -q rec-node '$OUT/tree.json' && ! grep -q NCCL_LEAK '$OUT/tree.json'"
 check sysroot_dir_symlink_not_followed_out sh -c "! grep -q '\"name\":\"lo\"' '$OUT/tree.json'"
 
+# ---- 6. arguments ------------------------------------------------------------------
+expect watch_pid_out_of_range 2 "invalid PID '4294967297'" "$MRTRACE" watch -p 4294967297 -d 1
+expect check_pid_out_of_range 2 "needs a process id" "$MRTRACE" check -p 4294967297
+expect check_pid_negative 2 "needs a process id" "$MRTRACE" check -p -5
+expect watch_duration_nan 2 "invalid duration 'nan'" "$MRTRACE" watch -d nan
+expect watch_duration_inf 2 "invalid duration 'inf'" "$MRTRACE" watch -d inf
+check check_kernel_thread sh -c "'$MRTRACE' check -p 2 | grep -q 'pid 2 is a kernel thread'"
+python3 -c 'import os,sys,time
+pid=os.fork()
+if pid==0: os._exit(0)
+print(pid, flush=True); time.sleep(30)' > "$OUT/zombie.pid" &
+ZP=$!
+for i in $(seq 50); do [ -s "$OUT/zombie.pid" ] && break; sleep 0.1; done
+Z=$(cat "$OUT/zombie.pid"); sleep 0.3
+check check_zombie sh -c "'$MRTRACE' check -p '$Z' | grep -q 'pid $Z is a zombie'"
+kill "$ZP" 2>/dev/null; wait "$ZP" 2>/dev/null
+# as non-root: what is missing, before any tracefs message
+setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$MRTRACE" watch -d 1 > /dev/null 2> "$OUT/nonroot.err"
+rc=$?
+check watch_nonroot_exit1 test "$rc" = 1
+check watch_nonroot_says_root_first sh -c "head -1 '$OUT/nonroot.err' | grep -q 'needs root: CAP_BPF and CAP_PERFMON' && ! grep -q 'mount tracefs' '$OUT/nonroot.err'"
+
 echo "hardening: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

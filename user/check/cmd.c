@@ -2,6 +2,7 @@
 /* check_cmd.c - `mrtrace check` command line. */
 #include "check/check.h"
 #include "commands.h"
+#include "core/args.h"
 #include "core/outfile.h"
 
 #include <argp.h>
@@ -61,12 +62,10 @@ static const struct argp_option options[] = {
 static error_t parse(int key, char *arg, struct argp_state *st)
 {
 	struct check_args *a = st->input;
-	char *end;
 	switch (key) {
 	case 'p':
-		a->opt.pid = (int)strtol(arg, &end, 10);
-		if (*end || a->opt.pid <= 0)
-			argp_error(st, "-p needs a process id, got '%s'", arg);
+		if (args_pid(arg, &a->opt.pid))
+			argp_error(st, "-p needs a process id (1..%d), got '%s'", ARGS_PID_MAX, arg);
 		break;
 	case 'j':
 		a->json = true;

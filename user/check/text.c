@@ -83,7 +83,8 @@ static void header(const struct chk_report *r, FILE *out)
 		return;
 	}
 	if (!r->have_target || !json_object_object_get_ex(r->doc, "target", &t)) {
-		fprintf(out, "target          pid %d: not readable\n", r->opt.pid);
+		const struct chk_item *why = chk_find(r, "target.process");
+		fprintf(out, "target          %s\n", why ? esc(why->value) : "not readable");
 		return;
 	}
 	const char *comm = jstr(t, "comm"), *setting = jstr(t, "setting");

@@ -114,6 +114,29 @@ static void read_status(const char *root, int pid, struct proc_context *out)
 	}
 }
 
+/* ---- /proc/PID/stat: state and flags ----------------------------------- */
+
+#define PF_KTHREAD_FLAG 0x00200000u	/* include/linux/sched.h */
+
+/* "pid (comm) state ppid pgrp session tty tpgid flags ...": comm may hold
+ * spaces and ')', so the fields start after the last ')'. */
+static void read_stat(const char *root, int pid, struct proc_context *out)
+{
+	char buf[1024];
+	if (read_proc(root, pid, "stat", buf, sizeof(buf)) <= 0)
+		return;
+	const char *close = strrchr(buf, ')');
+	char state;
+	int ppid, pgrp, session, tty, tpgid;
+	unsigned flags;
+	if (!close || sscanf(close + 1, " %c %d %d %d %d %d %u", &state, &ppid, &pgrp, &session, &tty,
+			     &tpgid, &flags) != 7)
+		return;
+	out->state = state;
+	out->kernel_thread = flags & PF_KTHREAD_FLAG;
+	out->have |= CTX_HAVE_STATE;
+}
+
 /* ---- /proc/PID/limits -------------------------------------------------- */
 
 static int limit_value(const char *s, uint64_t *out)
@@ -478,6 +501,7 @@ int proc_context_read(const char *root, int pid, struct proc_context *out)
 		return -ESRCH;
 
 	read_status(root, pid, out);
+	read_stat(root, pid, out);
 	read_limits(root, pid, out);
 	read_cmdline(root, pid, out);
 	read_exe(root, pid, out);

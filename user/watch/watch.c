@@ -19,7 +19,9 @@
 
 #include "tracer/tracer.h"
 #include "commands.h"
+#include "core/args.h"
 #include "core/outfile.h"
+#include "core/privs.h"
 #include "report/report.h"
 #include "proc/ustack.h"
 
@@ -82,22 +84,17 @@ static const struct argp_option watch_opts[] = {
 static error_t watch_parse(int key, char *arg, struct argp_state *state)
 {
 	struct watch_args *a = state->input;
-	char *end;
 
 	switch (key) {
 	case 'p':
-		errno = 0;
-		a->pid = strtol(arg, &end, 10);
-		if (errno || *end || a->pid <= 0)
-			argp_error(state, "invalid PID '%s'", arg);
+		if (args_pid(arg, &a->pid))
+			argp_error(state, "invalid PID '%s' (1..%d)", arg, ARGS_PID_MAX);
 		break;
 	case 'c': a->cgroup = arg; break;
 	case 'o': a->output = arg; break;
 	case 'd':
-		errno = 0;
-		a->duration = strtod(arg, &end);
-		if (errno || *end || a->duration <= 0)
-			argp_error(state, "invalid duration '%s' (seconds, > 0)", arg);
+		if (args_seconds(arg, &a->duration))
+			argp_error(state, "invalid duration '%s' (seconds, a finite number > 0)", arg);
 		break;
 	case 'v': a->verbose = true; break;
 	case OPT_JSON: a->json = true; break;
@@ -520,8 +517,13 @@ int cmd_watch(int argc, char **argv)
 		fprintf(stderr, "mrtrace watch: no process %d\n", a.pid);
 		return 2;
 	}
-	/* after the options are known good, before the command is forked */
+	/* before anything touches tracefs or BPF: say what is missing */
 	char oerr[PATH_MAX + 128];
+	if (privs_for_bpf(oerr, sizeof(oerr))) {
+		fprintf(stderr, "mrtrace watch: %s\n", oerr);
+		return 1;
+	}
+	/* after the options are known good, before the command is forked */
 	if (!(out = outfile_open(a.output, a.json ? OUTFILE_JSON : OUTFILE_TEXT, oerr, sizeof(oerr)))) {
 		fprintf(stderr, "mrtrace watch: %s\n", oerr);
 		return 2;
