@@ -27,6 +27,18 @@ enum chk_verdict chk_worse(enum chk_verdict a, enum chk_verdict b)
 	return a > b ? a : b;
 }
 
+/* A text that did not fit ends in "..." (the JSON sections keep the whole
+ * data; an item line only shows it). */
+static void mark_cut(char *buf, size_t len, int wanted)
+{
+	if (wanted >= 0 && (size_t)wanted >= len && len > 4) {
+		size_t at = len - 4;
+		while (at > 0 && ((unsigned char)buf[at] & 0xc0) == 0x80)
+			at--;   /* not inside a UTF-8 character */
+		memcpy(buf + at, "...", 4);
+	}
+}
+
 struct chk_item *chk_add(struct chk_report *r, const char *area, const char *id,
 			 enum chk_verdict v, enum chk_class cls, const char *title,
 			 const char *value_fmt, ...)
@@ -50,8 +62,9 @@ struct chk_item *chk_add(struct chk_report *r, const char *area, const char *id,
 	it->cls = (v == CHK_WARN || v == CHK_FAIL) ? cls : CHK_CLS_NONE;
 	va_list ap;
 	va_start(ap, value_fmt);
-	vsnprintf(it->value, sizeof(it->value), value_fmt, ap);
+	int n = vsnprintf(it->value, sizeof(it->value), value_fmt, ap);
 	va_end(ap);
+	mark_cut(it->value, sizeof(it->value), n);
 	return it;
 }
 
@@ -64,7 +77,7 @@ static void append(char *dst, size_t len, const char *fmt, va_list ap)
 		dst[l] = '\0';
 	}
 	if (l < len)
-		vsnprintf(dst + l, len - l, fmt, ap);
+		mark_cut(dst, len, (int)l + vsnprintf(dst + l, len - l, fmt, ap));
 }
 
 void chk_note(struct chk_item *it, const char *fmt, ...)

@@ -71,6 +71,7 @@ struct chk_inventory {
 	struct chk_gpu gpus[CHK_MAX_GPUS];
 	int n_rdma;
 	struct chk_rdma_dev rdma[CHK_MAX_RDMA];
+	int gpus_dropped, rdma_dropped;   /* found beyond the tables: said by an item */
 	bool sysfs_infiniband;    /* /sys/class/infiniband exists */
 };
 

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #define IB "/sys/class/infiniband"
-#define MAX_PKEYS 8
+#define MAX_PKEYS 128   /* the PKey table of ConnectX; beyond: counted */
 
 struct port {
 	int num;
@@ -27,7 +27,7 @@ struct port {
 	char state_s[24], phys_s[32], link_layer[24], rate[48];
 	long lid, sm_lid;            /* -1 unknown */
 	int gids, gids_v2;
-	int n_pkeys;
+	int n_pkeys, pkeys_dropped;
 	unsigned pkeys[MAX_PKEYS];
 	char netdev[32];
 	long netdev_mtu, active_mtu; /* -1 unknown */
@@ -97,7 +97,7 @@ static void read_port(const char *root, const char *dev, int num, struct port *p
 	sr_free_names(names, n);
 
 	n = sr_list(root, PF("pkeys"), &names);
-	for (int i = 0; i < n && p->n_pkeys < MAX_PKEYS; i++) {
+	for (int i = 0; i < n; i++) {
 		char kp[600];
 		uint64_t k;
 		snprintf(kp, sizeof(kp), IB "/%s/ports/%d/pkeys/%s", dev, num, names[i]);
@@ -107,8 +107,10 @@ static void read_port(const char *root, const char *dev, int num, struct port *p
 		bool dup = false;
 		for (int j = 0; j < p->n_pkeys; j++)
 			dup |= p->pkeys[j] == k;
-		if (!dup)
+		if (!dup && p->n_pkeys < MAX_PKEYS)
 			p->pkeys[p->n_pkeys++] = (unsigned)k;
+		else if (!dup)
+			p->pkeys_dropped++;
 	}
 	sr_free_names(names, n);
 
@@ -144,6 +146,7 @@ static json_object *port_json(const struct port *p)
 		json_object_array_add(k, json_object_new_string(s));
 	}
 	json_object_object_add(o, "pkeys", k);
+	json_object_object_add(o, "pkeys_not_listed", json_object_new_int(p->pkeys_dropped));
 	chk_json_str(o, "netdev", p->netdev);
 	json_object_object_add(o, "netdev_mtu", p->netdev_mtu > 0 ? json_object_new_int((int)p->netdev_mtu) : NULL);
 	/* IB ports: sysfs does not show the active MTU (ibv_devinfo asks the
@@ -399,6 +402,11 @@ void check_rdma(struct chk_report *r)
 	}
 	for (int i = 0; i < r->inv.n_rdma; i++)
 		device(r, &r->inv.rdma[i], devbase, devs);
+	json_object_object_add(sec, "devices_not_examined", json_object_new_int(r->inv.rdma_dropped));
+	if (r->inv.rdma_dropped)
+		chk_add(r, "rdma", "rdma.not_examined", CHK_WARN, CHK_CLS_ENV, "devices",
+			"%d more RDMA devices than the %d examined: not checked", r->inv.rdma_dropped,
+			CHK_MAX_RDMA);
 
 	json_object *cm = json_object_new_object();
 	int err;

@@ -8,7 +8,6 @@
  * null member is "unknown", as `check` writes it. */
 #include "diff/model.h"
 
-#include "core/strbuf.h"
 #include "core/units.h"
 
 #include <stdarg.h>
@@ -142,6 +141,53 @@ static const char *limit(struct rd *rd, json_object *o, const char *path, const 
 	return buf;
 }
 
+/* ---- lists that are one value (device names, PKeys) ------------------------- */
+
+/* Whole, never cut: two nodes that differ in the 30th device differ. */
+struct list {
+	char *buf;
+	size_t len;
+	FILE *f;
+	bool oom;
+};
+
+static void list_add(struct list *l, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void list_add(struct list *l, const char *sep, const char *fmt, ...)
+{
+	if (!l->f && !l->oom && !(l->f = open_memstream(&l->buf, &l->len)))
+		l->oom = true;
+	if (!l->f)
+		return;
+	if (ftell(l->f) > 0)
+		fputs(sep, l->f);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(l->f, fmt, ap);
+	va_end(ap);
+}
+
+/* The list's text ("empty" when nothing was added); valid until list_free. */
+static const char *list_get(struct list *l, struct rd *rd, const char *empty)
+{
+	if (l->f) {
+		if (fclose(l->f))
+			l->oom = true;
+		l->f = NULL;
+	}
+	if (l->oom)
+		rd->n->oom = true;
+	return l->buf && l->buf[0] ? l->buf : empty;
+}
+
+static void list_free(struct list *l)
+{
+	if (l->f)
+		fclose(l->f);
+	free(l->buf);
+	memset(l, 0, sizeof(*l));
+}
+
 /* ---- building the node ------------------------------------------------------ */
 
 static void scope(struct rd *rd, const char *s)
@@ -263,19 +309,19 @@ static void ex_memlock(struct rd *rd, json_object *doc)
 		    json_object_get_boolean(sp) ? "yes" : "no");
 	json_object *lc = mem(rd, m, "memlock", "limits_conf", T_ARR);
 	if (lc) {
-		char all[256] = "";
+		struct list all = { 0 };
 		for (size_t i = 0; i < alen(lc); i++) {
 			char path[64];
 			snprintf(path, sizeof(path), "memlock.limits_conf[%zu]", i);
 			json_object *e = elem(rd, lc, i, path, T_OBJ);
 			if (!e)
 				continue;
-			str_appendf(all, sizeof(all), "%s%s %s %s", all[0] ? ", " : "",
-				    str(rd, e, path, "domain"), str(rd, e, path, "type"),
-				    limit(rd, e, path, "bytes", b, sizeof(b)));
+			list_add(&all, ", ", "%s %s %s", str(rd, e, path, "domain"),
+				 str(rd, e, path, "type"), limit(rd, e, path, "bytes", b, sizeof(b)));
 		}
 		add(rd, s, DIFF_BREAK, "memlock.limits_conf", "limits.conf memlock (ssh sessions)", "%s",
-		    all[0] ? all : "none");
+		    list_get(&all, rd, "none"));
+		list_free(&all);
 	}
 	json_object *sh = mem(rd, m, "memlock", "this_shell", T_OBJ);
 	if (sh)
@@ -309,14 +355,16 @@ static void ex_port(struct rd *rd, const char *sc, const char *dev, json_object 
 		    const char *path)
 {
 	int num_ = (int)num(rd, p, path, "port");
-	char key[256], label[256], pk[128] = "", kp[160];
+	char key[256], label[256], kp[160];
+	struct list pkl = { 0 };
 	json_object *k = mem(rd, p, path, "pkeys", T_ARR);
 	for (size_t i = 0; i < alen(k); i++) {
 		snprintf(kp, sizeof(kp), "%s.pkeys[%zu]", path, i);
 		json_object *e = elem(rd, k, i, kp, T_STR);
 		if (e)
-			str_appendf(pk, sizeof(pk), "%s%s", pk[0] ? "," : "", json_object_get_string(e));
+			list_add(&pkl, ",", "%s", json_object_get_string(e));
 	}
+	const char *pk = list_get(&pkl, rd, "");
 #define PORT(suffix, sev, what, ...) ( \
 		snprintf(key, sizeof(key), "rdma.%.100s.port%d.%s", dev, num_, suffix), \
 		snprintf(label, sizeof(label), "%.100s port %d %s", dev, num_, what), \
@@ -328,6 +376,7 @@ static void ex_port(struct rd *rd, const char *sc, const char *dev, json_object 
 	PORT("rate", DIFF_DRIFT, "rate", "%s", str(rd, p, path, "rate"));
 	if (!strcmp(ll, "InfiniBand"))
 		PORT("pkeys", DIFF_BREAK, "PKeys", "%s", pk[0] ? pk : "none");
+	list_free(&pkl);
 	/* Facts a down port simply lacks (its state already differs): compared
 	 * only between the nodes that have them. */
 	struct diff_facet *f = NULL;
@@ -348,15 +397,17 @@ static void ex_rdma(struct rd *rd, json_object *doc)
 	json_object *devs = mem(rd, mem(rd, doc, "", "rdma", T_OBJ), "rdma", "devices", T_ARR);
 	if (!devs)
 		return;
-	char names[512] = "", path[64], ppath[96];
+	char path[64], ppath[96];
+	struct list names = { 0 };
 	for (size_t i = 0; i < alen(devs); i++) {
 		snprintf(path, sizeof(path), "rdma.devices[%zu]", i);
 		json_object *d = elem(rd, devs, i, path, T_OBJ);
 		if (d)
-			str_appendf(names, sizeof(names), "%s%s", names[0] ? " " : "",
-				    str(rd, d, path, "name"));
+			list_add(&names, " ", "%s", str(rd, d, path, "name"));
 	}
-	add(rd, "rdma", DIFF_BREAK, "rdma.devices", "RDMA devices", "%s", names[0] ? names : "none");
+	add(rd, "rdma", DIFF_BREAK, "rdma.devices", "RDMA devices", "%s",
+	    list_get(&names, rd, "none"));
+	list_free(&names);
 	for (size_t i = 0; i < alen(devs); i++) {
 		snprintf(path, sizeof(path), "rdma.devices[%zu]", i);
 		json_object *d = elem(rd, devs, i, path, T_OBJ);

@@ -692,6 +692,7 @@ static void env_consider(struct ctx_env *out, const char *entry, size_t len, int
 		return;
 	if (out->n >= CTX_ENV_MAX) {
 		out->truncated = true;
+		out->dropped++;
 		return;
 	}
 	struct ctx_env_var *v = &out->vars[out->n++];
@@ -699,6 +700,7 @@ static void env_consider(struct ctx_env *out, const char *entry, size_t len, int
 	size_t vl = len - nl - 1;
 	if (vl >= sizeof(v->value) || cut) {
 		out->truncated = true;
+		v->cut = true;
 		if (vl >= sizeof(v->value))
 			vl = sizeof(v->value) - 1;
 	}

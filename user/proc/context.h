@@ -76,16 +76,19 @@ enum ctx_setting {
 
 /* Allow-listed environment: NCCL_* and the rank/launcher variables listed in
  * docs/context.md, nothing else (see proc_env_allowed()). */
-#define CTX_ENV_MAX      64
+#define CTX_ENV_MAX      256     /* NCCL reads fewer than 300 variables */
 #define CTX_ENV_NAME_MAX 64
 #define CTX_ENV_VALUE_MAX 256
 struct ctx_env_var {
 	char name[CTX_ENV_NAME_MAX];
 	char value[CTX_ENV_VALUE_MAX];
+	bool cut;                /* the value was longer and is cut here */
 };
 struct ctx_env {
 	int n;
 	bool truncated;          /* more allowed variables than CTX_ENV_MAX, or a value cut */
+	int dropped;             /* allowed variables beyond CTX_ENV_MAX: not kept (said by the
+				    NCCL lint) */
 	struct ctx_env_var vars[CTX_ENV_MAX];
 };
 
