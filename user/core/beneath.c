@@ -141,7 +141,10 @@ int beneath_root(const char *dir)
 {
 	static char cached[PATH_MAX];
 	static int fd = -1;
-	if (fd >= 0 && !strcmp(cached, dir))
+	struct stat a, b;
+	/* the same name may name another directory by now (a tree replaced) */
+	if (fd >= 0 && !strcmp(cached, dir) && !stat(dir, &a) && !fstat(fd, &b) &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		return fd;
 	int nfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (nfd < 0)
