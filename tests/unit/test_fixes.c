@@ -129,6 +129,33 @@ static void test_k8s_containerd(void **state)
 	free(s);
 }
 
+/* The pod runs as uid 1000: capabilities.add puts IPC_LOCK in the bounding
+ * set, but without ambient capabilities (Kubernetes sets none) a non-root
+ * process has an empty effective set after exec.  The note must say so
+ * instead of promising that the capability lifts the limit. */
+static void test_k8s_nonroot_ipc_lock(void **state)
+{
+	(void)state;
+	struct scenario *s = run("k8s_containerd", 5151, "memlock_limit", true);
+	const struct fix_list *l = &s->fixes;
+	int i = find(l, FIX_ALTERNATIVE, "securityContext");
+	assert_true(i >= 0);
+	if (strstr(l->items[i].text, "also works") || !strstr(l->items[i].text, "ambient") ||
+	    !strstr(l->items[i].text, "uid 1000"))
+		fail_msg("non-root pod told IPC_LOCK works: %s", l->items[i].text);
+	free(s);
+	/* a root pod keeps the plain advice */
+	s = run("k8s_containerd", 5151, "memlock_limit", true);
+	s->ctx.uid = s->ctx.euid = s->ctx.ns_uid = 0;
+	struct fix_input in = { .cause = "memlock_limit", .ctx = &s->ctx, .have_limit = true,
+				.limit_bytes = s->ctx.memlock_soft };
+	assert_true(fixes_for(&in, &s->fixes) > 0);
+	i = find(&s->fixes, FIX_ALTERNATIVE, "securityContext");
+	assert_true(i >= 0);
+	assert_non_null(strstr(s->fixes.items[i].text, "also works"));
+	free(s);
+}
+
 static void test_slurm(void **state)
 {
 	(void)state;
@@ -414,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_systemd_service),
 		cmocka_unit_test(test_docker),
 		cmocka_unit_test(test_k8s_containerd),
+		cmocka_unit_test(test_k8s_nonroot_ipc_lock),
 		cmocka_unit_test(test_slurm),
 		cmocka_unit_test(test_mpirun_remote),
 		cmocka_unit_test(test_rootless),

@@ -3,6 +3,7 @@
  * document.  The areas themselves live in check_*.c; text rendering in
  * check_text.c; argument parsing in check_cmd.c. */
 #include "check/check.h"
+#include "core/escape.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,6 +25,18 @@ const char *chk_class_name(enum chk_class c)
 enum chk_verdict chk_worse(enum chk_verdict a, enum chk_verdict b)
 {
 	return a > b ? a : b;
+}
+
+/* A text that did not fit ends in "..." (the JSON sections keep the whole
+ * data; an item line only shows it). */
+static void mark_cut(char *buf, size_t len, int wanted)
+{
+	if (wanted >= 0 && (size_t)wanted >= len && len > 4) {
+		size_t at = len - 4;
+		while (at > 0 && ((unsigned char)buf[at] & 0xc0) == 0x80)
+			at--;   /* not inside a UTF-8 character */
+		memcpy(buf + at, "...", 4);
+	}
 }
 
 struct chk_item *chk_add(struct chk_report *r, const char *area, const char *id,
@@ -49,8 +62,9 @@ struct chk_item *chk_add(struct chk_report *r, const char *area, const char *id,
 	it->cls = (v == CHK_WARN || v == CHK_FAIL) ? cls : CHK_CLS_NONE;
 	va_list ap;
 	va_start(ap, value_fmt);
-	vsnprintf(it->value, sizeof(it->value), value_fmt, ap);
+	int n = vsnprintf(it->value, sizeof(it->value), value_fmt, ap);
 	va_end(ap);
+	mark_cut(it->value, sizeof(it->value), n);
 	return it;
 }
 
@@ -63,7 +77,7 @@ static void append(char *dst, size_t len, const char *fmt, va_list ap)
 		dst[l] = '\0';
 	}
 	if (l < len)
-		vsnprintf(dst + l, len - l, fmt, ap);
+		mark_cut(dst, len, (int)l + vsnprintf(dst + l, len - l, fmt, ap));
 }
 
 void chk_note(struct chk_item *it, const char *fmt, ...)
@@ -173,14 +187,20 @@ int chk_run(const struct chk_options *opt, struct chk_report *r)
 const char *chk_json_string(struct chk_report *r)
 {
 	/* One line, like every other --json output of mrtrace: pipe it to jq
-	 * to read it. */
-	return json_object_to_json_string_ext(r->doc, JSON_C_TO_STRING_PLAIN |
-					       JSON_C_TO_STRING_NOSLASHESCAPE);
+	 * to read it.  Names and settings come from the node and the job: a
+	 * byte that is not UTF-8 is written as \\xNN (docs/json.md), or jq
+	 * and Python would refuse the whole report. */
+	const char *raw = json_object_to_json_string_ext(r->doc, JSON_C_TO_STRING_PLAIN |
+							 JSON_C_TO_STRING_NOSLASHESCAPE);
+	free(r->json_text);
+	r->json_text = json_utf8_fix(raw);
+	return r->json_text ? r->json_text : raw;
 }
 
 void chk_report_free(struct chk_report *r)
 {
 	json_object_put(r->doc);
+	free(r->json_text);
 	free(r->items);
 	free(r->nccl);
 	memset(r, 0, sizeof(*r));

@@ -71,6 +71,7 @@ struct chk_inventory {
 	struct chk_gpu gpus[CHK_MAX_GPUS];
 	int n_rdma;
 	struct chk_rdma_dev rdma[CHK_MAX_RDMA];
+	int gpus_dropped, rdma_dropped;   /* found beyond the tables: said by an item */
 	bool sysfs_infiniband;    /* /sys/class/infiniband exists */
 };
 
@@ -90,6 +91,7 @@ struct chk_report {
 	struct nccl_info *nccl;   /* with a target whose NCCL could be read */
 	char hostname[128];
 	char kernel[128];
+	char *json_text;          /* chk_json_string's result */
 };
 
 bool chk_is_bdf(const char *s);

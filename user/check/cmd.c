@@ -3,8 +3,14 @@
 #include "check/check.h"
 #include "check/fleet.h"
 #include "commands.h"
+#include "core/args.h"
+#include "core/outfile.h"
 
 #include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +40,8 @@ static const char doc[] =
 	"launchers give new jobs, each labelled; with -p it shows the limit the kernel "
 	"enforces for that process.\n"
 	"\n"
-	"Exit status: 0 nothing fails (warnings allowed), 1 at least one FAIL, 2 usage error."
+	"Exit status: 0 nothing fails (warnings allowed), 1 at least one FAIL, 2 usage error "
+	"or the report could not be written (disk full, a closed pipe)."
 	"\v"
 	"Examples:\n"
 	"  mrtrace check                          this node, defaults for new jobs\n"
@@ -56,19 +63,32 @@ static const struct argp_option options[] = {
 static error_t parse(int key, char *arg, struct argp_state *st)
 {
 	struct check_args *a = st->input;
-	char *end;
 	switch (key) {
 	case 'p':
-		a->opt.pid = (int)strtol(arg, &end, 10);
-		if (*end || a->opt.pid <= 0)
-			argp_error(st, "-p needs a process id, got '%s'", arg);
+		if (args_pid(arg, &a->opt.pid))
+			argp_error(st, "-p needs a process id (1..%d), got '%s'", ARGS_PID_MAX, arg);
 		break;
 	case 'j':
 		a->json = true;
 		break;
-	case 'r':
+	case 'r': {
+		/* a report about a tree that is not there would be made up */
+		struct stat sb;
+		char p[PATH_MAX];
+		int parts = 0;
+		if (stat(arg, &sb))
+			argp_error(st, "--sysroot %s: %s", arg, strerror(errno));
+		else if (!S_ISDIR(sb.st_mode))
+			argp_error(st, "--sysroot %s: not a directory", arg);
+		for (const char *const *d = (const char *const[]){ "proc", "sys", "etc", NULL }; *d; d++) {
+			snprintf(p, sizeof(p), "%s/%s", arg, *d);
+			parts += !stat(p, &sb) && S_ISDIR(sb.st_mode);
+		}
+		if (!parts)
+			argp_error(st, "--sysroot %s: no proc/, sys/ or etc/ in it: not a node's tree", arg);
 		a->opt.root = arg;
 		break;
+	}
 	case ARGP_KEY_ARG:
 		argp_error(st, "unexpected argument '%s'", arg);
 		break;
@@ -92,12 +112,24 @@ int cmd_check(int argc, char **argv)
 		return 2;
 	}
 	int rc = chk_exit_status(&r);
+	char err[256];
+	FILE *out = outfile_open(NULL, a.json ? OUTFILE_JSON : OUTFILE_TEXT, err, sizeof(err));
+	if (!out) {
+		fprintf(stderr, "mrtrace check: %s\n", err);
+		chk_report_free(&r);
+		return 2;
+	}
 	if (chk_fleet_output(&r, &rc))
-		;
+		; /* --prom / --health wrote their own output */
 	else if (a.json)
-		printf("%s\n", chk_json_string(&r));
+		fprintf(out, "%s\n", chk_json_string(&r));
 	else
-		chk_print_text(&r, stdout);
+		chk_print_text(&r, out);
 	chk_report_free(&r);
+	/* a report that did not reach its file is no report */
+	if (outfile_close(out, err, sizeof(err))) {
+		fprintf(stderr, "mrtrace check: %s\n", err);
+		rc = 2;
+	}
 	return rc;
 }

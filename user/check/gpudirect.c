@@ -146,7 +146,13 @@ void check_gpudirect(struct chk_report *r)
 	enum tri kdma = kernel_dmabuf(root, r->kernel, how, sizeof(how));
 	bool have_peer = peer_memory(root, peer, sizeof(peer), sec);
 
-	json_object_object_add(sec, "gpus", json_object_new_int(r->inv.n_gpus));
+	/* every GPU on PCI counts; the topology examines the first CHK_MAX_GPUS */
+	json_object_object_add(sec, "gpus", json_object_new_int(r->inv.n_gpus + r->inv.gpus_dropped));
+	json_object_object_add(sec, "gpus_not_examined", json_object_new_int(r->inv.gpus_dropped));
+	if (r->inv.gpus_dropped)
+		chk_add(r, "gpudirect", "gpudirect.not_examined", CHK_WARN, CHK_CLS_ENV, "GPUs",
+			"%d more GPUs than the %d examined: not placed in the topology",
+			r->inv.gpus_dropped, CHK_MAX_GPUS);
 	chk_json_str(sec, "nvidia_driver", ver);
 	json_object_object_add(sec, "nvidia_open_module", have_drv ? json_object_new_boolean(open_mod) : NULL);
 	json_object_object_add(sec, "kernel_dmabuf", tri_json(kdma));

@@ -47,8 +47,29 @@ static void target_section(struct chk_report *r)
 			"pid %d: %s", r->opt.pid, e == -ESRCH ? "no such process" : strerror(-e));
 		return;
 	}
-	r->have_target = true;
 	const struct proc_context *c = &r->target;
+	/* Nothing of a job to judge: say what the pid is instead of a report
+	 * of empty limits and mappings. */
+	bool zombie = (c->have & CTX_HAVE_STATE) && (c->state == 'Z' || c->state == 'X');
+	bool kthread = (c->have & CTX_HAVE_STATE) && c->kernel_thread;
+	json_object_object_add(t, "zombie", json_object_new_boolean(zombie));
+	json_object_object_add(t, "kernel_thread", json_object_new_boolean(kthread));
+	if (zombie || kthread) {
+		struct chk_item *it;
+		if (zombie)
+			it = chk_add(r, "target", "target.process", CHK_UNKNOWN, CHK_CLS_NONE, "process",
+				     "pid %d is a zombie: it has exited and its parent (pid %d) has "
+				     "not reaped it", r->opt.pid, c->ppid);
+		else
+			it = chk_add(r, "target", "target.process", CHK_UNKNOWN, CHK_CLS_NONE, "process",
+				     "pid %d is a kernel thread (%s): it has no user memory to register",
+				     r->opt.pid, c->comm);
+		chk_note(it, "Its limits, mappings and settings are not a job's: give the pid of a "
+			 "running rank (pgrep -f train.py).");
+		chk_json_str(t, "comm", (c->have & CTX_HAVE_COMM) ? c->comm : "");
+		return;
+	}
+	r->have_target = true;
 	/* NCCL info is read once: memlock compares the limit with its
 	 * estimate, the nccl area lints its settings. */
 	r->nccl = calloc(1, sizeof(*r->nccl));

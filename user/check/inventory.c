@@ -30,7 +30,7 @@ static void scan_gpus(struct chk_report *r)
 	 * (version order would put 0000:3b before 0000:19). */
 	if (n > 0)
 		qsort(names, (size_t)n, sizeof(*names), cmp_str);
-	for (int i = 0; i < n && r->inv.n_gpus < CHK_MAX_GPUS; i++) {
+	for (int i = 0; i < n; i++) {
 		char p[512];
 		uint64_t cls = 0, vendor = 0, dev = 0;
 		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/class", names[i]);
@@ -44,6 +44,10 @@ static void scan_gpus(struct chk_report *r)
 		 * other classes. */
 		if (vendor != 0x10de || ((cls >> 8) != 0x0302 && (cls >> 8) != 0x0300))
 			continue;
+		if (r->inv.n_gpus == CHK_MAX_GPUS) {
+			r->inv.gpus_dropped++;
+			continue;
+		}
 		struct chk_gpu *g = &r->inv.gpus[r->inv.n_gpus];
 		memset(g, 0, sizeof(*g));
 		g->index = r->inv.n_gpus++;
@@ -79,6 +83,8 @@ static void scan_rdma(struct chk_report *r)
 	char **names;
 	int n = sr_list(root, "/sys/class/infiniband", &names);
 	r->inv.sysfs_infiniband = n >= 0;
+	if (n > CHK_MAX_RDMA)
+		r->inv.rdma_dropped = n - CHK_MAX_RDMA;
 	for (int i = 0; i < n && r->inv.n_rdma < CHK_MAX_RDMA; i++) {
 		struct chk_rdma_dev *d = &r->inv.rdma[r->inv.n_rdma++];
 		char p[512], real[512];

@@ -315,9 +315,10 @@ static void defaults_units(struct chk_report *r, json_object *sec, uint64_t memt
 
 static void defaults_pam(struct chk_report *r, json_object *sec, uint64_t memtotal)
 {
-	struct chk_limits_entry e[64];
+	enum { MAX_LINES = 256 };
+	struct chk_limits_entry *e = calloc(MAX_LINES, sizeof(*e));
 	char b1[32];
-	int n = chk_limits_conf_read(r->opt.root, e, 64);
+	int n = e ? chk_limits_conf_read(r->opt.root, e, MAX_LINES) : 0;
 	json_object *a = json_object_new_array();
 	char list[256] = "";
 	bool small = false, star_only = n > 0;
@@ -350,6 +351,10 @@ static void defaults_pam(struct chk_report *r, json_object *sec, uint64_t memtot
 		chk_note(it, "pam_limits does not apply '*' to root: jobs that run as root "
 			 "need explicit 'root' lines.");
 	}
+	if (it && n == MAX_LINES)
+		chk_note(it, "Only the first %d memlock lines were read; later lines (which win) "
+			 "were not examined.", MAX_LINES);
+	free(e);
 }
 
 static void defaults_shell(struct chk_report *r, json_object *sec, uint64_t memtotal)

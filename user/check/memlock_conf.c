@@ -12,9 +12,11 @@
  * (not set: systemd's built-in default)" rather than a bare number. */
 #include "check/check.h"
 #include "core/sysroot.h"
+#include "core/strmap.h"
 #include "core/units.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -76,92 +78,184 @@ static void apply_key(const char *root, const char *path, const char *key, struc
 	}
 }
 
-/* Drop-in directories in systemd's priority order: a file name in an
+/* ---- systemd's lookup (systemd.unit(5), "Unit File Load Path") ----------- */
+
+/* The system manager's unit search path, highest priority first.  Debian
+ * without merged /usr keeps vendor units in /lib/systemd/system. */
+static const char *const unit_path[] = {
+	"/etc/systemd/system.control", "/run/systemd/system.control", "/run/systemd/transient",
+	"/run/systemd/generator.early", "/etc/systemd/system", "/etc/systemd/system.attached",
+	"/run/systemd/system", "/run/systemd/system.attached", "/run/systemd/generator",
+	"/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system",
+	"/run/systemd/generator.late", NULL
+};
+
+struct strlist {
+	char **v;
+	int n, cap;
+};
+
+static int sl_add(struct strlist *l, const char *s)
+{
+	if (l->n == l->cap) {
+		int c = l->cap ? l->cap * 2 : 16;
+		char **nv = realloc(l->v, (size_t)c * sizeof(*nv));
+		if (!nv)
+			return -1;
+		l->v = nv;
+		l->cap = c;
+	}
+	if (!(l->v[l->n] = strdup(s)))
+		return -1;
+	l->n++;
+	return 0;
+}
+
+static void sl_free(struct strlist *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static int by_base(const void *a, const void *b)
+{
+	const char *x = strrchr(*(char *const *)a, '/'), *y = strrchr(*(char *const *)b, '/');
+	return strcmp(x ? x + 1 : *(char *const *)a, y ? y + 1 : *(char *const *)b);
+}
+
+/* Every *.conf in dirs (given highest priority first): a file name in an
  * earlier directory masks the same name in later ones; the survivors are
- * applied in file-name order. */
-static void apply_dropins(const char *root, const char *const *dirs, const char *key,
+ * applied in file-name order, wherever they live. */
+static void apply_dropins(const char *root, const struct strlist *dirs, const char *key,
 			  struct chk_limit *out)
 {
-	char *names[128], *paths[128];
-	int n = 0;
-	for (int d = 0; dirs[d]; d++) {
+	struct strlist files = { 0 };
+	struct strmap seen = { 0 };
+	for (int d = 0; d < dirs->n; d++) {
 		char **ls;
-		int k = sr_list(root, dirs[d], &ls);
-		for (int i = 0; i < k && n < 128; i++) {
+		int k = sr_list(root, dirs->v[d], &ls);
+		for (int i = 0; i < k; i++) {
 			size_t l = strlen(ls[i]);
 			if (l < 6 || strcmp(ls[i] + l - 5, ".conf"))
 				continue;
-			bool masked = false;
-			for (int j = 0; j < n; j++)
-				masked |= !strcmp(names[j], ls[i]);
-			if (masked)
+			char p[PATH_MAX];
+			snprintf(p, sizeof(p), "%s/%s", dirs->v[d], ls[i]);
+			if (sl_add(&files, p))
 				continue;
-			char p[512];
-			snprintf(p, sizeof(p), "%s/%s", dirs[d], ls[i]);
-			names[n] = strdup(ls[i]);
-			paths[n] = strdup(p);
-			if (!names[n] || !paths[n]) {
-				free(names[n]);
-				free(paths[n]);
-				continue;
+			const char *base = strrchr(files.v[files.n - 1], '/') + 1;
+			if (strmap_add(&seen, base, files.n - 1) != files.n - 1) {
+				free(files.v[--files.n]);   /* masked by a higher directory */
 			}
-			n++;
 		}
 		sr_free_names(ls, k);
 	}
-	/* insertion sort by file name: a handful of entries */
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-			char *t = names[j]; names[j] = names[j - 1]; names[j - 1] = t;
-			t = paths[j]; paths[j] = paths[j - 1]; paths[j - 1] = t;
-		}
-	for (int i = 0; i < n; i++) {
-		apply_key(root, paths[i], key, out);
-		free(names[i]);
-		free(paths[i]);
+	qsort(files.v, (size_t)files.n, sizeof(*files.v), by_base);
+	for (int i = 0; i < files.n; i++)
+		apply_key(root, files.v[i], key, out);
+	strmap_free(&seen);
+	sl_free(&files);
+}
+
+/* The drop-in directory names for a unit, in systemd's order: the unit, its
+ * template (foo@.service for foo@bar.service), then each dash prefix
+ * (a-b-.service, a-.service for a-b-c.service), recursively for each. */
+static void dropin_names(const char *name, struct strlist *out)
+{
+	sl_add(out, name);
+	const char *at = strchr(name, '@'), *dot = strrchr(name, '.');
+	if (!dot)
+		return;
+	if (at && at + 1 < dot) {
+		char tmpl[256];
+		snprintf(tmpl, sizeof(tmpl), "%.*s%s", (int)(at - name + 1), name, dot);
+		dropin_names(tmpl, out);
 	}
+	/* the prefix is the part before '@' (or the type suffix) */
+	char prefix[256];
+	size_t pl = (size_t)((at ? at : dot) - name);
+	if (pl >= sizeof(prefix))
+		return;
+	memcpy(prefix, name, pl);
+	prefix[pl] = '\0';
+	char *dash = strrchr(prefix, '-');
+	if (dash && dash[1] == '\0') {   /* a trailing dash: chop it once */
+		*dash = '\0';
+		dash = strrchr(prefix, '-');
+	}
+	if (!dash || dash == prefix)
+		return;
+	dash[1] = '\0';
+	char up[300];   /* keeps the instance: a-@i.service */
+	snprintf(up, sizeof(up), "%s%.*s%s", prefix, at ? (int)(dot - at) : 0, at ? at : "", dot);
+	dropin_names(up, out);
 }
 
 void chk_systemd_default_memlock(const char *root, struct chk_limit *out)
 {
+	static const char *const mains[] = {
+		"/etc/systemd/system.conf", "/run/systemd/system.conf",
+		"/usr/local/lib/systemd/system.conf", "/usr/lib/systemd/system.conf", NULL
+	};
 	static const char *const dirs[] = {
 		"/etc/systemd/system.conf.d", "/run/systemd/system.conf.d",
 		"/usr/local/lib/systemd/system.conf.d", "/usr/lib/systemd/system.conf.d", NULL
 	};
 	memset(out, 0, sizeof(*out));
-	out->exists = sr_exists(root, "/etc/systemd/system.conf") ||
-		      sr_exists(root, "/usr/lib/systemd/system.conf") ||
-		      sr_exists(root, "/run/systemd/system");
-	apply_key(root, "/etc/systemd/system.conf", "DefaultLimitMEMLOCK", out);
-	apply_dropins(root, dirs, "DefaultLimitMEMLOCK", out);
+	/* the main file: the first one that exists (systemd 256+ ships its
+	 * defaults in /usr/lib/systemd/system.conf) */
+	for (int i = 0; mains[i] && !out->exists; i++)
+		if (sr_exists(root, mains[i])) {
+			out->exists = true;
+			apply_key(root, mains[i], "DefaultLimitMEMLOCK", out);
+		}
+	out->exists |= sr_exists(root, "/run/systemd/system");
+	struct strlist dl = { 0 };
+	for (int i = 0; dirs[i]; i++)
+		sl_add(&dl, dirs[i]);
+	apply_dropins(root, &dl, "DefaultLimitMEMLOCK", out);
+	sl_free(&dl);
 }
 
 void chk_unit_memlock(const char *root, const char *unit, struct chk_limit *out)
 {
-	static const char *const unit_dirs[] = {
-		"/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system",
-		"/usr/lib/systemd/system", "/lib/systemd/system", NULL
-	};
 	memset(out, 0, sizeof(*out));
-	char p[512];
-	for (int d = 0; unit_dirs[d] && !out->exists; d++) {
-		snprintf(p, sizeof(p), "%s/%s", unit_dirs[d], unit);
-		if (sr_exists(root, p)) {
-			out->exists = true;
-			apply_key(root, p, "LimitMEMLOCK", out);
+	struct strlist names = { 0 }, dirs = { 0 };
+	dropin_names(unit, &names);
+	char p[PATH_MAX];
+	/* the unit file: the first search-path directory that has it (or its
+	 * template) */
+	for (int d = 0; unit_path[d] && !out->exists; d++)
+		for (int k = 0; k < names.n && k < 2 && !out->exists; k++) {
+			if (k == 1 && !strchr(names.v[1], '@'))
+				break;
+			snprintf(p, sizeof(p), "%s/%s", unit_path[d], names.v[k]);
+			if (sr_exists(root, p)) {
+				out->exists = true;
+				apply_key(root, p, "LimitMEMLOCK", out);
+			}
 		}
-	}
-	if (!out->exists)
+	if (!out->exists) {
+		sl_free(&names);
 		return;
-	char dd[6][256];
-	const char *dirs[6];
-	int k = 0;
-	for (int d = 0; unit_dirs[d] && k < 5; d++, k++) {
-		snprintf(dd[k], sizeof(dd[k]), "%s/%s.d", unit_dirs[d], unit);
-		dirs[k] = dd[k];
 	}
-	dirs[k] = NULL;
-	apply_dropins(root, dirs, "LimitMEMLOCK", out);
+	/* per search path: the unit's and its prefixes' directories; then the
+	 * type's (service.d/), the most generic, in every path */
+	for (int d = 0; unit_path[d]; d++)
+		for (int k = 0; k < names.n; k++) {
+			snprintf(p, sizeof(p), "%s/%s.d", unit_path[d], names.v[k]);
+			sl_add(&dirs, p);
+		}
+	const char *type = strrchr(unit, '.');
+	if (type && type[1])
+		for (int d = 0; unit_path[d]; d++) {
+			snprintf(p, sizeof(p), "%s/%s.d", unit_path[d], type + 1);
+			sl_add(&dirs, p);
+		}
+	apply_dropins(root, &dirs, "LimitMEMLOCK", out);
+	sl_free(&names);
+	sl_free(&dirs);
 }
 
 int chk_parse_limits_conf(const char *text, const char *source, struct chk_limits_entry *out,

@@ -9,15 +9,17 @@
  * usable PKey (an InfiniBand resource problem).  Items carry that class. */
 #include "check/check.h"
 #include "core/sysroot.h"
+#include "proc/jobfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define IB "/sys/class/infiniband"
-#define MAX_PKEYS 8
+#define MAX_PKEYS 128   /* the PKey table of ConnectX; beyond: counted */
 
 struct port {
 	int num;
@@ -25,7 +27,7 @@ struct port {
 	char state_s[24], phys_s[32], link_layer[24], rate[48];
 	long lid, sm_lid;            /* -1 unknown */
 	int gids, gids_v2;
-	int n_pkeys;
+	int n_pkeys, pkeys_dropped;
 	unsigned pkeys[MAX_PKEYS];
 	char netdev[32];
 	long netdev_mtu, active_mtu; /* -1 unknown */
@@ -95,7 +97,7 @@ static void read_port(const char *root, const char *dev, int num, struct port *p
 	sr_free_names(names, n);
 
 	n = sr_list(root, PF("pkeys"), &names);
-	for (int i = 0; i < n && p->n_pkeys < MAX_PKEYS; i++) {
+	for (int i = 0; i < n; i++) {
 		char kp[600];
 		uint64_t k;
 		snprintf(kp, sizeof(kp), IB "/%s/ports/%d/pkeys/%s", dev, num, names[i]);
@@ -105,8 +107,10 @@ static void read_port(const char *root, const char *dev, int num, struct port *p
 		bool dup = false;
 		for (int j = 0; j < p->n_pkeys; j++)
 			dup |= p->pkeys[j] == k;
-		if (!dup)
+		if (!dup && p->n_pkeys < MAX_PKEYS)
 			p->pkeys[p->n_pkeys++] = (unsigned)k;
+		else if (!dup)
+			p->pkeys_dropped++;
 	}
 	sr_free_names(names, n);
 
@@ -142,6 +146,7 @@ static json_object *port_json(const struct port *p)
 		json_object_array_add(k, json_object_new_string(s));
 	}
 	json_object_object_add(o, "pkeys", k);
+	json_object_object_add(o, "pkeys_not_listed", json_object_new_int(p->pkeys_dropped));
 	chk_json_str(o, "netdev", p->netdev);
 	json_object_object_add(o, "netdev_mtu", p->netdev_mtu > 0 ? json_object_new_int((int)p->netdev_mtu) : NULL);
 	/* IB ports: sysfs does not show the active MTU (ibv_devinfo asks the
@@ -230,15 +235,37 @@ static void judge_port(struct chk_report *r, const char *dev, const struct port 
 	}
 }
 
-/* Can this (or the target's) mount namespace open the device node? */
-static void dev_node(struct chk_report *r, const char *base, const char *node, json_object *o,
-		     int *err)
+/* The device number sysfs gives a node ("231:0" in .../dev), 0 unknown. */
+static dev_t sys_devno(const char *root, const char *sysdev)
+{
+	char b[32];
+	unsigned ma, mi;
+	if (sr_read_line(root, sysdev, b, sizeof(b)) || sscanf(b, "%u:%u", &ma, &mi) != 2)
+		return 0;
+	return makedev(ma, mi);
+}
+
+/* Can this (or the target's) mount namespace open the device node?
+ * sysdev: the sysfs "dev" file of the node, to recognise it. */
+static void dev_node(struct chk_report *r, const char *base, const char *node, const char *sysdev,
+		     json_object *o, int *err)
 {
 	char path[256];
 	snprintf(path, sizeof(path), "%s/%s", base, node);
 	/* O_RDWR is what libibverbs uses; existence alone says nothing about
-	 * a devices cgroup or permissions that refuse the open. */
-	int fd = sr_open(r->opt.root, path, O_RDWR | O_NONBLOCK);
+	 * a devices cgroup or permissions that refuse the open.  The target's
+	 * node is the job's to name: it is opened as the job would open it
+	 * (its root, its credentials), and only if it is the character device
+	 * sysfs lists under that name (proc/jobfile.h). */
+	int fd;
+	if (r->have_target) {
+		char jp[128];
+		snprintf(jp, sizeof(jp), "/dev/infiniband/%s", node);
+		fd = jobfile_open_dev(r->opt.root, r->opt.pid, jp, O_RDWR,
+				      sys_devno(r->opt.root, sysdev));
+	} else {
+		fd = sr_open(r->opt.root, path, O_RDWR | O_NONBLOCK);
+	}
 	*err = fd < 0 ? -fd : 0;
 	if (fd >= 0)
 		close(fd);
@@ -305,12 +332,15 @@ static void device(struct chk_report *r, const struct chk_rdma_dev *d, const cha
 	} else {
 		json_object *dn = json_object_new_object();
 		int err;
+		char sysdev[96];
 		snprintf(p, sizeof(p), "%s", uv);
-		dev_node(r, devbase, p, dn, &err);
+		snprintf(sysdev, sizeof(sysdev), "/sys/class/infiniband_verbs/%s/dev", uv);
+		dev_node(r, devbase, p, sysdev, dn, &err);
 		json_object_object_add(o, "dev_node", dn);
 		it = chk_add(r, "rdma", id, err ? CHK_FAIL : CHK_OK, CHK_CLS_ENV, title,
 			     "%s, fw %s, %s/%s %s", where, fw[0] ? fw : "-", devbase, uv,
 			     !err ? "opens read-write" : err == ENOENT ? "missing" :
+			     err == ENXIO ? "is not the uverbs character device (not opened)" :
 			     strerror(err));
 		if (err == ENOENT) {
 			chk_note(it, "The kernel has the device, but %s has no %s: a container "
@@ -372,10 +402,15 @@ void check_rdma(struct chk_report *r)
 	}
 	for (int i = 0; i < r->inv.n_rdma; i++)
 		device(r, &r->inv.rdma[i], devbase, devs);
+	json_object_object_add(sec, "devices_not_examined", json_object_new_int(r->inv.rdma_dropped));
+	if (r->inv.rdma_dropped)
+		chk_add(r, "rdma", "rdma.not_examined", CHK_WARN, CHK_CLS_ENV, "devices",
+			"%d more RDMA devices than the %d examined: not checked", r->inv.rdma_dropped,
+			CHK_MAX_RDMA);
 
 	json_object *cm = json_object_new_object();
 	int err;
-	dev_node(r, devbase, "rdma_cm", cm, &err);
+	dev_node(r, devbase, "rdma_cm", "/sys/class/misc/rdma_cm/dev", cm, &err);
 	json_object_object_add(sec, "rdma_cm", cm);
 	chk_add(r, "rdma", "rdma.rdma_cm", CHK_OK, CHK_CLS_ENV, "rdma_cm", "%s/rdma_cm %s",
 		devbase, !err ? "opens read-write" :

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* check_text.c - the report for a human at 3 a.m.: the verdict and what to do
  * first, then each area with one aligned line per item (verdict first), and
- * the why/fix only under the lines that need them. */
+ * the why/fix only under the lines that need them.  Values carry names and
+ * settings of the node and the job: every string is printed through esc(),
+ * so none can act on the terminal or start a line of its own. */
 #include "check/check.h"
+#include "core/escape.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -45,18 +48,18 @@ static void wrap(FILE *out, const char *text, int col, int ind)
 
 static void item(FILE *out, const struct chk_item *it)
 {
-	fprintf(out, "  %-*s%-*s ", VCOL, V(it->verdict), TCOL - 1, it->title);
-	wrap(out, it->value, 2 + VCOL + TCOL, 2 + VCOL + TCOL);
+	fprintf(out, "  %-*s%-*s ", VCOL, V(it->verdict), TCOL - 1, esc(it->title));
+	wrap(out, esc(it->value), 2 + VCOL + TCOL, 2 + VCOL + TCOL);
 	if (it->verdict == CHK_OK)
 		return;
 	int ind = 2 + VCOL + 5;
 	if (it->note[0]) {
 		fprintf(out, "%*swhy: ", 2 + VCOL, "");
-		wrap(out, it->note, ind, ind);
+		wrap(out, esc(it->note), ind, ind);
 	}
 	if (it->fix[0]) {
 		fprintf(out, "%*sfix: ", 2 + VCOL, "");
-		wrap(out, it->fix, ind, ind);
+		wrap(out, esc(it->fix), ind, ind);
 	}
 }
 
@@ -68,9 +71,10 @@ static const char *jstr(json_object *o, const char *k)
 
 static void header(const struct chk_report *r, FILE *out)
 {
-	fprintf(out, "mrtrace check   host %s   kernel %s", r->hostname, r->kernel[0] ? r->kernel : "?");
+	fprintf(out, "mrtrace check   host %s   kernel %s", esc(r->hostname),
+		r->kernel[0] ? esc(r->kernel) : "?");
 	if (r->opt.root && *r->opt.root && strcmp(r->opt.root, "/"))
-		fprintf(out, "   sysroot %s", r->opt.root);
+		fprintf(out, "   sysroot %s", esc(r->opt.root));
 	fprintf(out, "\n");
 	json_object *t;
 	if (r->opt.pid <= 0) {
@@ -79,24 +83,28 @@ static void header(const struct chk_report *r, FILE *out)
 		return;
 	}
 	if (!r->have_target || !json_object_object_get_ex(r->doc, "target", &t)) {
-		fprintf(out, "target          pid %d: not readable\n", r->opt.pid);
+		const struct chk_item *why = chk_find(r, "target.process");
+		fprintf(out, "target          %s\n", why ? esc(why->value) : "not readable");
 		return;
 	}
 	const char *comm = jstr(t, "comm"), *setting = jstr(t, "setting");
 	const char *rt = jstr(t, "runtime"), *cid = jstr(t, "container_id");
 	const char *unit = jstr(t, "systemd_unit"), *chain = jstr(t, "launchers");
-	fprintf(out, "target          pid %d (%s)", r->opt.pid, comm ? comm : "?");
+	fprintf(out, "target          pid %d (%s)", r->opt.pid, comm ? esc(comm) : "?");
 	if (setting && strcmp(setting, "unknown"))
-		fprintf(out, ", %s", setting);
-	if (rt)
-		fprintf(out, ", %s container %.12s", rt, cid ? cid : "");
+		fprintf(out, ", %s", esc(setting));
+	if (rt) {
+		char shortid[13];   /* the id docker ps shows */
+		snprintf(shortid, sizeof(shortid), "%.12s", cid ? cid : "");
+		fprintf(out, ", %s container %s", esc(rt), esc(shortid));
+	}
 	if (unit)
-		fprintf(out, ", unit %s", unit);
+		fprintf(out, ", unit %s", esc(unit));
 	if (r->target.slurm_job >= 0 && (r->target.have & CTX_HAVE_CGROUP))
 		fprintf(out, ", slurm job %ld", r->target.slurm_job);
 	fprintf(out, "\n");
 	if (chain)
-		fprintf(out, "launched by     %s\n", chain);
+		fprintf(out, "launched by     %s\n", esc(chain));
 }
 
 static void summary(const struct chk_report *r, FILE *out)
@@ -106,20 +114,20 @@ static void summary(const struct chk_report *r, FILE *out)
 		return;
 	enum chk_verdict ov = chk_overall(r);
 	fprintf(out, "\nRESULT  %-6s", V(ov));
-	wrap(out, jstr(s, "headline"), 14, 14);
+	wrap(out, esc(jstr(s, "headline")), 14, 14);
 	for (int v = CHK_FAIL; v >= CHK_WARN; v--)
 		for (int i = 0; i < r->n_items; i++)
 			if ((int)r->items[i].verdict == v) {
 				char t[80];
 				snprintf(t, sizeof(t), "%s %s", r->items[i].area, r->items[i].title);
-				fprintf(out, "  %-*s%-*s ", VCOL, V(v), TCOL + 7, t);
-				wrap(out, r->items[i].value, 2 + VCOL + TCOL + 8, 2 + VCOL + TCOL + 8);
+				fprintf(out, "  %-*s%-*s ", VCOL, V(v), TCOL + 7, esc(t));
+				wrap(out, esc(r->items[i].value), 2 + VCOL + TCOL + 8, 2 + VCOL + TCOL + 8);
 			}
 	if (json_object_object_get_ex(s, "next", &a) && json_object_array_length(a)) {
 		fprintf(out, "\nNEXT\n");
 		for (size_t i = 0; i < json_object_array_length(a); i++) {
 			fprintf(out, "  %zu. ", i + 1);
-			wrap(out, json_object_get_string(json_object_array_get_idx(a, i)), 5, 5);
+			wrap(out, esc(json_object_get_string(json_object_array_get_idx(a, i))), 5, 5);
 		}
 	}
 }

@@ -14,6 +14,7 @@
  * upstream port followed by a downstream port, so a device's parent switch is
  * two path components up, and the root port folds into the CPU. */
 #include "check/check.h"
+#include "core/escape.h"
 
 #include <string.h>
 
@@ -179,20 +180,20 @@ void check_topology_text(const struct chk_report *r, FILE *out)
 	for (int j = 0; j < r->inv.n_rdma; j++)
 		if (r->inv.rdma[j].path[0]) {
 			cols[nn] = &r->inv.rdma[j];
-			int l = (int)strlen(cols[nn]->name);
+			int l = (int)strlen(esc(cols[nn]->name));
 			w[nn++] = l < 5 ? 5 : l + 1;
 		}
 	if (!nn)
 		return;
 	fprintf(out, "  %-20s", "");
 	for (int j = 0; j < nn; j++)
-		fprintf(out, "%*s", w[j], cols[j]->name);
+		fprintf(out, "%*s", w[j], esc(cols[j]->name));
 	fprintf(out, "  NUMA\n");
 	for (int i = 0; i < r->inv.n_gpus; i++) {
 		const struct chk_gpu *g = &r->inv.gpus[i];
 		char label[32];
 		snprintf(label, sizeof(label), "GPU%d %s", g->index, g->bdf + 5);
-		fprintf(out, "  %-20s", label);
+		fprintf(out, "  %-20s", esc(label));  /* a BDF is a sysfs name */
 		for (int j = 0; j < nn; j++)
 			fprintf(out, "%*s", w[j], chk_topo_name(chk_topo_classify(
 				g->path, g->numa, cols[j]->path, cols[j]->numa)));

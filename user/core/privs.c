@@ -121,3 +121,19 @@ int privs_proc_note(const struct privs *p, char *buf, size_t len)
 				   "container libraries will be missing from the reports", missing);
 	return n;
 }
+
+int privs_for_bpf(char *msg, size_t len)
+{
+	struct privs p;
+	privs_read(&p);
+	bool admin = privs_has(&p, 21), perfmon = privs_has(&p, 38), bpf = privs_has(&p, 39);
+	if (admin || (bpf && perfmon))
+		return 0;
+	snprintf(msg, len,
+		 "needs root: CAP_BPF and CAP_PERFMON (CAP_SYS_ADMIN on kernels before 5.8) to "
+		 "load and attach its programs, and access to tracefs; this process (uid %u) has "
+		 "%s%s. Run it with sudo.", (unsigned)geteuid(),
+		 bpf ? "CAP_BPF" : perfmon ? "CAP_PERFMON" : "none of them",
+		 bpf || perfmon ? " only" : "");
+	return -1;
+}

@@ -62,4 +62,11 @@ int privs_diagnose(const struct privs *p, const char *site, const char *module,
  * missing capabilities (0: nothing to say). */
 int privs_proc_note(const struct privs *p, char *buf, size_t len);
 
+/* Whether this process may load and attach BPF programs at all, asked
+ * before anything tries (otherwise the first message a non-root user saw was
+ * "cannot mount tracefs"): 0 when the effective capabilities allow it
+ * (CAP_SYS_ADMIN, or CAP_BPF and CAP_PERFMON); -1 with a message saying what
+ * is needed and what this process has. */
+int privs_for_bpf(char *msg, size_t len);
+
 #endif

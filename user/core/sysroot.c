@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* sysroot.c - path rooting for `check` (see sysroot.h). */
+/* sysroot.c - path rooting for `check` (see sysroot.h).  On the live system
+ * paths are the kernel's and root's own; below a recorded tree every name is
+ * resolved inside the tree and only regular files are read (beneath.h). */
 #include "core/sysroot.h"
+#include "core/beneath.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -8,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int live(const char *root)
@@ -31,30 +35,62 @@ int sr_path(const char *root, const char *path, char *out, size_t len)
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
 
+/* O_PATH descriptor of path inside a recorded root. */
+static int tree_path(const char *root, const char *path)
+{
+	int top = beneath_root(root);
+	return top < 0 ? top : beneath_path(top, path);
+}
+
 FILE *sr_fopen(const char *root, const char *path)
 {
-	char p[PATH_MAX];
-	if (sr_path(root, path, p, sizeof(p))) {
-		errno = ENAMETOOLONG;
-		return NULL;
+	int fd = sr_open(root, path, O_RDONLY);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		errno = fd < 0 ? -fd : ENOMEM;
 	}
-	return fopen(p, "re");
+	return f;
 }
 
 int sr_open(const char *root, const char *path, int flags)
 {
 	char p[PATH_MAX];
-	int r = sr_path(root, path, p, sizeof(p));
-	if (r)
-		return r;
-	int fd = open(p, flags | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	if (live(root)) {
+		int r = sr_path(root, path, p, sizeof(p));
+		if (r)
+			return r;
+		int fd = open(p, flags | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	/* a recorded tree: regular files only, opened as asked (its stand-in
+	 * device nodes are empty files) */
+	int pfd = tree_path(root, path);
+	if (pfd < 0)
+		return pfd;
+	struct stat st;
+	int fd = fstat(pfd, &st) ? -errno : !S_ISREG(st.st_mode) ? -EINVAL : 0;
+	if (!fd) {
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", pfd);
+		fd = open(p, (flags & ~O_CREAT) | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (fd < 0)
+			fd = -errno;
+	}
+	close(pfd);
+	return fd;
 }
 
 int sr_exists(const char *root, const char *path)
 {
 	char p[PATH_MAX];
-	return !sr_path(root, path, p, sizeof(p)) && access(p, F_OK) == 0;
+	if (live(root))
+		return !sr_path(root, path, p, sizeof(p)) && access(p, F_OK) == 0;
+	int fd = tree_path(root, path);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
 }
 
 int sr_read_all(const char *root, const char *path, char *buf, size_t len, size_t *got)
@@ -131,10 +167,28 @@ int sr_read_int(const char *root, const char *path, long *out)
 int sr_link_base(const char *root, const char *path, char *buf, size_t len)
 {
 	char p[PATH_MAX], t[PATH_MAX];
-	int r = sr_path(root, path, p, sizeof(p));
-	if (r)
-		return r;
-	ssize_t n = readlink(p, t, sizeof(t) - 1);
+	ssize_t n;
+	if (live(root)) {
+		int r = sr_path(root, path, p, sizeof(p));
+		if (r)
+			return r;
+		n = readlink(p, t, sizeof(t) - 1);
+	} else {
+		/* the parent inside the tree, then the link's own text */
+		snprintf(p, sizeof(p), "%s", path);
+		char *slash = strrchr(p, '/');
+		if (!slash)
+			return -EINVAL;
+		const char *base = slash + 1;
+		*slash = '\0';
+		int dfd = tree_path(root, p[0] ? p : "/");
+		if (dfd < 0)
+			return dfd;
+		n = readlinkat(dfd, base, t, sizeof(t) - 1);
+		int e = errno;
+		close(dfd);
+		errno = e;
+	}
 	if (n < 0)
 		return -errno;
 	t[n] = '\0';
@@ -182,7 +236,24 @@ int sr_list(const char *root, const char *dir, char ***names)
 	int r = sr_path(root, dir, p, sizeof(p));
 	if (r)
 		return r;
-	int n = scandir(p, &ents, not_dot, versionsort);
+	int n;
+	if (live(root)) {
+		n = scandir(p, &ents, not_dot, versionsort);
+	} else {
+		/* the directory inside the tree (a symlinked one is followed
+		 * inside it too), listed through its descriptor */
+		int pfd = tree_path(root, dir), dfd = -1;
+		if (pfd >= 0) {
+			dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			close(pfd);
+		}
+		if (dfd < 0)
+			return pfd < 0 ? pfd : -errno;
+		n = scandirat(dfd, ".", &ents, not_dot, versionsort);
+		int e = errno;
+		close(dfd);
+		errno = e;
+	}
 	if (n < 0)
 		return -errno;
 	char **v = calloc((size_t)n + 1, sizeof(*v));

@@ -230,8 +230,20 @@ static void fix_kubernetes(const struct facts *f, struct fix_list *out)
 		containerd_unit_fix(f, out, FIX_PRIMARY, restart);
 		crio_fix(f, out, FIX_ALTERNATIVE, restart);
 	}
-	cap_note(f, out, "Adding `IPC_LOCK` to the container's `securityContext.capabilities.add` "
-		 "(hostUsers left true)");
+	/* A non-root process gets no capability from capabilities.add: the
+	 * kernel recomputes its sets at exec, and without ambient capabilities
+	 * (which Kubernetes does not set) a non-root effective set is empty. */
+	long uid = c->have & CTX_HAVE_NS_UID ? (long)c->ns_uid : c->have & CTX_HAVE_UID ? (long)c->uid : 0;
+	if (uid != 0)
+		fix_add(out, FIX_ALTERNATIVE,
+			"`IPC_LOCK` in the container's `securityContext.capabilities.add` does not reach "
+			"this process: it runs as uid %ld, and without ambient capabilities (Kubernetes "
+			"sets none) a non-root process holds no capability after exec. It works only with "
+			"`runAsUser: 0` (and hostUsers left true), or with the file capability "
+			"`setcap cap_ipc_lock+ep` on the program (allowPrivilegeEscalation: true).", uid);
+	else
+		cap_note(f, out, "Adding `IPC_LOCK` to the container's `securityContext.capabilities.add` "
+			 "(hostUsers left true)");
 	fix_add(out, FIX_NOTE,
 		"Kubernetes has no per-pod rlimit field, and the RDMA device plugin / network operator "
 		"only exposes /dev/infiniband: the limit comes from the node's runtime. Pod %s: "

@@ -7,6 +7,7 @@
 #include "nccl/nccl.h"
 #include "nccl/layout.h"
 #include "core/procfs.h"
+#include "proc/jobfile.h"
 
 #include <ctype.h>
 #include <elf.h>
@@ -134,46 +135,97 @@ static void rodata_range(int fd, off_t fsize, off_t *off, off_t *size)
 
 int nccl_version_scan_file(const char *path, struct nccl_lib *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO in its place must not block the open */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
-	struct stat st;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
+	int rc = nccl_version_scan_fd(fd, out);
+	close(fd);
+	return rc;
+}
+
+/* NUL-terminated "NCCL_[A-Z0-9_]+" strings in a window: the names NCCL_PARAM
+ * and ncclGetEnv literals put in .rodata.  first: the window starts the
+ * region, so a name at its very start counts (otherwise the previous window
+ * saw it whole). */
+static void collect_names(const char *buf, size_t len, bool first, struct nccl_lib *out)
+{
+	const char *p = buf, *end = buf + len;
+	while ((p = memmem(p, (size_t)(end - p), "NCCL_", 5))) {
+		const char *start = p;
+		p += 5;
+		if (start == buf ? !first : start[-1] != '\0')
+			continue;
+		const char *q = p;
+		while (q < end && (isupper((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '_') &&
+		       q - start < CTX_ENV_NAME_MAX)
+			q++;
+		if (q == p || q >= end || *q != '\0')
+			continue;
+		size_t nl = (size_t)(q - start);
+		char name[CTX_ENV_NAME_MAX];
+		memcpy(name, start, nl);
+		name[nl] = '\0';
+		if (nccl_lib_reads(out, name))
+			continue;
+		size_t used = 0;
+		for (const char *n = out->names; *n; n += strlen(n) + 1)
+			used += strlen(n) + 1;
+		if (used + nl + 2 > sizeof(out->names)) {
+			out->names_complete = false;   /* the lint falls back to its own list */
+			continue;
+		}
+		memcpy(out->names + used, name, nl + 1);
+		out->names[used + nl + 1] = '\0';   /* the list ends with an empty name */
+		out->n_names++;
 	}
+}
+
+int nccl_version_scan_fd(int fd, struct nccl_lib *out)
+{
+	struct stat st;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return -EINVAL;
 	off_t off, size;
 	rodata_range(fd, st.st_size, &off, &size);
+	/* a file named like libnccl is the job's to choose: a bounded scan */
+	enum { SCAN_MAX = 256 << 20 };
+	bool whole = size <= SCAN_MAX;
+	if (!whole)
+		size = SCAN_MAX;
+	memset(out->names, 0, sizeof(out->names));
+	out->n_names = 0;
+	out->names_complete = true;
 
-	/* Chunks overlap by more than the longest version literal so a string
-	 * crossing a chunk boundary is still seen whole. */
+	/* Chunks overlap by more than the longest version literal or variable
+	 * name, so a string crossing a chunk boundary is still seen whole. */
 	enum { CHUNK = 1 << 20, OVERLAP = 128 };
 	char *buf = malloc(CHUNK + OVERLAP);
-	if (!buf) {
-		close(fd);
+	if (!buf)
 		return -ENOMEM;
-	}
 	int rc = -ENOENT;
 	size_t carry = 0;
-	for (off_t pos = 0; pos < size && rc;) {
+	off_t pos = 0;
+	while (pos < size) {
 		size_t want = (size_t)(size - pos) < CHUNK ? (size_t)(size - pos) : CHUNK;
 		ssize_t n = pread(fd, buf + carry, want, off + pos);
 		if (n <= 0) {
-			rc = n < 0 ? -errno : -ENOENT;
+			if (n < 0 && rc)
+				rc = -errno;
 			break;
 		}
+		bool first = pos == 0;
 		pos += n;
 		size_t have = carry + (size_t)n;
 		/* a literal cut by the window end is seen whole in the next one */
-		if (!scan_window(buf, have, pos >= size, out)) {
+		if (rc && !scan_window(buf, have, pos >= size, out))
 			rc = 0;
-			break;
-		}
+		collect_names(buf, have, first, out);
 		carry = have < OVERLAP ? have : OVERLAP;
 		memmove(buf, buf + have - carry, carry);
 	}
 	free(buf);
-	close(fd);
+	out->names_complete = out->names_complete && whole && pos >= size;
 	return rc;
 }
 
@@ -204,12 +256,13 @@ static enum lib_role lib_role(const char *path)
 int nccl_lib_detect(const char *root, int pid, struct nccl_lib *out)
 {
 	memset(out, 0, sizeof(*out));
-	char path[PATH_MAX];
-	if (procfs_path(path, sizeof(path), root, pid, "maps"))
-		return -ENAMETOOLONG;
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -errno;
+	int mfd = procfs_open(root, pid, "maps");
+	FILE *f = mfd >= 0 ? fdopen(mfd, "r") : NULL;
+	if (!f) {
+		if (mfd >= 0)
+			close(mfd);
+		return mfd < 0 ? mfd : -ENOMEM;
+	}
 	char line[PATH_MAX + 128];
 	unsigned long best_start = 0, best_end = 0;
 	enum lib_role best = LIB_NONE;
@@ -242,14 +295,21 @@ int nccl_lib_detect(const char *root, int pid, struct nccl_lib *out)
 	out->found = true;
 
 	/* The path is in the process's mount namespace: open it through its
-	 * root, then through map_files (works even if the file was replaced). */
-	char rel[PATH_MAX];
-	snprintf(rel, sizeof(rel), "root%s", out->path);
-	if (!procfs_path(path, sizeof(path), root, pid, rel) && !nccl_version_scan_file(path, out))
-		return 0;
+	 * root as the process would (proc/jobfile.h), then through map_files
+	 * (the mapped file itself, even if the path was replaced since). */
+	int fd = jobfile_open(root, pid, out->path);
+	if (fd >= 0) {
+		int rc = nccl_version_scan_fd(fd, out);
+		close(fd);
+		if (!rc)
+			return 0;
+	}
+	char rel[64];
 	snprintf(rel, sizeof(rel), "map_files/%lx-%lx", best_start, best_end);
-	if (!procfs_path(path, sizeof(path), root, pid, rel))
-		nccl_version_scan_file(path, out);
+	if ((fd = procfs_open(root, pid, rel)) >= 0) {
+		nccl_version_scan_fd(fd, out);
+		close(fd);
+	}
 	return 0;
 }
 
@@ -297,13 +357,17 @@ static void settings_set(struct nccl_settings *s, const char *name, const char *
 	}
 	if (s->n >= NCCL_MAX_SETTINGS) {
 		s->truncated = true;
+		s->dropped++;
 		return;
 	}
 	struct nccl_setting *v = &s->v[s->n++];
 	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", name);
-	if (vl >= sizeof(v->value))
+	if (vl >= sizeof(v->value)) {
 		vl = sizeof(v->value) - 1;
+		s->truncated = true;
+		s->cut++;
+	}
 	memcpy(v->value, value, vl);
 	v->value[vl] = '\0';
 	v->source = src;
@@ -346,6 +410,8 @@ void nccl_settings_apply_conf(struct nccl_settings *s, const char *text, enum nc
 				snprintf(s->bad_names[s->n_bad_names], sizeof(s->bad_names[0]), "%.*s",
 					 (int)sizeof(s->bad_names[0]) - 1, name);
 				s->n_bad_names++;
+			} else if (strstr(name, "NCCL")) {
+				s->bad_names_dropped++;
 			}
 			continue;
 		}
@@ -355,27 +421,21 @@ void nccl_settings_apply_conf(struct nccl_settings *s, const char *text, enum nc
 	}
 }
 
-/* Reads a file inside the process's root (or an absolute host path when
- * pid < 0); returns a malloc'd NUL-terminated buffer or NULL. */
-static char *read_conf(const char *root, int pid, const char *file, char *shown, size_t shownlen)
+/* NCCL's conf files are a few lines; /etc/passwd of a big site is MiBs. */
+#define CONF_MAX (64 * 1024)
+#define PASSWD_MAX (16 << 20)
+
+/* Reads a file as the process would: through its root, relative names
+ * from its working directory, with its credentials, regular files only
+ * (proc/jobfile.h).  Returns a malloc'd NUL-terminated buffer, or NULL with
+ * *err = -errno. */
+static char *read_conf(const char *root, int pid, const char *file, size_t max, char *shown,
+		       size_t shownlen, int *err)
 {
-	char rel[PATH_MAX], path[PATH_MAX];
-	if (file[0] == '/')
-		snprintf(rel, sizeof(rel), "root%s", file);
-	else
-		snprintf(rel, sizeof(rel), "cwd/%s", file);	/* relative to the process's cwd */
-	if (procfs_path(path, sizeof(path), root, pid, rel))
-		return NULL;
-	snprintf(shown, shownlen, "%s", file);
-	enum { MAX_CONF = 64 * 1024 };
-	char *buf = malloc(MAX_CONF);
-	if (!buf)
-		return NULL;
-	if (procfs_read(path, buf, MAX_CONF) < 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	char *buf = NULL;
+	snprintf(shown, shownlen, "%.*s", (int)shownlen - 1, file);
+	*err = jobfile_read(root, pid, file, max, &buf, NULL);
+	return *err ? NULL : buf;
 }
 
 static void free_conf(char *buf)
@@ -390,8 +450,9 @@ static void free_conf(char *buf)
  * answer inside the process (a container has its own passwd). */
 static int passwd_home(const char *root, int pid, long uid, char *home, size_t len)
 {
-	char shown[8];
-	char *buf = read_conf(root, pid, "/etc/passwd", shown, sizeof(shown));
+	char shown[16];
+	int err;
+	char *buf = read_conf(root, pid, "/etc/passwd", PASSWD_MAX, shown, sizeof(shown), &err);
 	if (!buf)
 		return -1;
 	int rc = -1;
@@ -434,12 +495,15 @@ int nccl_settings_read_for(const char *root, int pid, const struct ctx_env *env,
 		knows_conf_file = lib->major > 2 || (lib->major == 2 && lib->minor >= 23);
 	}
 	const char *conf_file = NULL;
+	if (env)
+		out->env_dropped = env->dropped;
 	if (env) {
 		for (int i = 0; i < env->n; i++) {
 			const struct ctx_env_var *v = &env->vars[i];
 			if (strncmp(v->name, "NCCL_", 5))
 				continue;
 			settings_set(out, v->name, v->value, strlen(v->value), NCCL_SRC_ENV, "");
+			out->cut += v->cut;
 			if (!strcmp(v->name, "NCCL_CONF_FILE") && v->value[0])
 				conf_file = v->value;
 		}
@@ -449,27 +513,37 @@ int nccl_settings_read_for(const char *root, int pid, const struct ctx_env *env,
 		conf_file = NULL;
 	}
 	char *text;
+	int err;
 	if (conf_file) {
-		if ((text = read_conf(root, pid, conf_file, out->conf_file, sizeof(out->conf_file)))) {
+		if ((text = read_conf(root, pid, conf_file, CONF_MAX, out->conf_file,
+				      sizeof(out->conf_file), &err))) {
 			out->conf_file_read = true;
 			nccl_settings_apply_conf(out, text, NCCL_SRC_CONF_FILE, out->conf_file);
 			free_conf(text);
+		} else {
+			out->conf_file_error = err;   /* NCCL skips it too: the lint says so */
 		}
 	} else if (uid >= 0) {
 		char home[256], file[300];
 		if (!passwd_home(root, pid, uid, home, sizeof(home))) {
 			snprintf(file, sizeof(file), "%s/.nccl.conf", strcmp(home, "/") ? home : "");
-			if ((text = read_conf(root, pid, file, out->user_conf, sizeof(out->user_conf)))) {
+			if ((text = read_conf(root, pid, file, CONF_MAX, out->user_conf,
+					      sizeof(out->user_conf), &err))) {
 				out->user_conf_read = true;
 				nccl_settings_apply_conf(out, text, NCCL_SRC_USER_CONF, out->user_conf);
 				free_conf(text);
+			} else if (err != -ENOENT) {
+				out->user_conf_error = err;
 			}
 		}
 	}
-	if ((text = read_conf(root, pid, "/etc/nccl.conf", out->system_conf, sizeof(out->system_conf)))) {
+	if ((text = read_conf(root, pid, "/etc/nccl.conf", CONF_MAX, out->system_conf,
+			      sizeof(out->system_conf), &err))) {
 		out->system_conf_read = true;
 		nccl_settings_apply_conf(out, text, NCCL_SRC_SYSTEM_CONF, out->system_conf);
 		free_conf(text);
+	} else if (err != -ENOENT) {
+		out->system_conf_error = err;
 	}
 	return 0;
 }
@@ -611,6 +685,8 @@ const char *nccl_lint_kind_name(enum nccl_lint_kind k)
 	case NCCL_LINT_UNKNOWN: return "unknown_variable";
 	case NCCL_LINT_BAD_NAME: return "bad_name";
 	case NCCL_LINT_VALUE: return "suspicious_value";
+	case NCCL_LINT_IGNORED: return "ignored_by_version";
+	case NCCL_LINT_DROPPED: return "not_examined";
 	}
 	return "unknown";
 }
@@ -619,8 +695,10 @@ static struct nccl_lint_finding *lint_add(struct nccl_lint *l, enum nccl_lint_ki
 					  enum nccl_lint_severity sev, const char *name,
 					  const char *suggestion)
 {
-	if (l->n >= NCCL_MAX_LINTS)
+	if (l->n >= NCCL_MAX_LINTS - 1) {   /* the last slot says how many more */
+		l->dropped++;
 		return NULL;
+	}
 	struct nccl_lint_finding *f = &l->f[l->n++];
 	memset(f, 0, sizeof(*f));
 	f->kind = kind;
@@ -711,11 +789,36 @@ static void lint_value(const struct nccl_setting *s, struct nccl_lint *l)
 	}
 }
 
+bool nccl_lib_reads(const struct nccl_lib *lib, const char *name)
+{
+	if (!lib || !lib->n_names)
+		return false;
+	for (const char *p = lib->names; *p; p += strlen(p) + 1)
+		if (!strcmp(p, name))
+			return true;
+	return false;
+}
+
+/* The library's list is trusted when it is whole and plausibly NCCL's own
+ * (a stand-in or a stripped build names few or none). */
+static bool lib_names_usable(const struct nccl_lib *lib)
+{
+	return lib && lib->names_complete && lib->n_names >= 8;
+}
+
 void nccl_lint_settings(const struct nccl_settings *s, struct nccl_lint *l)
+{
+	nccl_lint_settings_for(s, NULL, l);
+}
+
+void nccl_lint_settings_for(const struct nccl_settings *s, const struct nccl_lib *lib,
+			    struct nccl_lint *l)
 {
 	memset(l, 0, sizeof(*l));
 	char w[300];
 	struct nccl_lint_finding *f;
+	bool by_lib = lib_names_usable(lib);
+	const char *ver = lib && lib->version_known ? lib->version : "?";
 	for (int i = 0; i < s->n_bad_names; i++)
 		if ((f = lint_add(l, NCCL_LINT_BAD_NAME, NCCL_LINT_WARN, s->bad_names[i], NULL)))
 			snprintf(f->message, sizeof(f->message),
@@ -726,6 +829,11 @@ void nccl_lint_settings(const struct nccl_settings *s, struct nccl_lint *l)
 	for (int i = 0; i < s->n; i++) {
 		const struct nccl_setting *v = &s->v[i];
 		int done = 0;
+		/* what the mapped library reads is read, whatever lists say */
+		if (by_lib && nccl_lib_reads(lib, v->name)) {
+			lint_value(v, l);
+			continue;
+		}
 		for (size_t k = 0; k < sizeof(nonexistent) / sizeof(nonexistent[0]); k++) {
 			if (strcmp(v->name, nonexistent[k].name))
 				continue;
@@ -736,6 +844,14 @@ void nccl_lint_settings(const struct nccl_settings *s, struct nccl_lint *l)
 		}
 		if (done)
 			continue;
+		if (nccl_var_known(v->name) && by_lib) {
+			if ((f = lint_add(l, NCCL_LINT_IGNORED, NCCL_LINT_WARN, v->name, NULL)))
+				snprintf(f->message, sizeof(f->message),
+					 "%s=%.64s (%s) is not read by NCCL %s (the library this process "
+					 "mapped names no such variable): it has no effect here", v->name,
+					 v->value, where(v, w, sizeof(w)), ver);
+			continue;
+		}
 		if (nccl_var_known(v->name)) {
 			lint_value(v, l);
 			continue;
@@ -746,9 +862,16 @@ void nccl_lint_settings(const struct nccl_settings *s, struct nccl_lint *l)
 				foreign = 1;
 		if (foreign)
 			continue;
-		/* closest known name; short names get less slack */
+		/* closest known name (the library's first); short names get less slack */
 		const char *best = NULL;
 		int bestd = 99;
+		for (const char *k = by_lib ? lib->names : ""; *k; k += strlen(k) + 1) {
+			int d = strlen(k) > 5 ? edit_distance(v->name + 5, k + 5) : 99;
+			if (d < bestd) {
+				bestd = d;
+				best = k;
+			}
+		}
 		for (const char *const *k = known_vars; *k; k++) {
 			int d = edit_distance(v->name + 5, *k + 5);
 			if (d < bestd) {
@@ -760,9 +883,13 @@ void nccl_lint_settings(const struct nccl_settings *s, struct nccl_lint *l)
 		if (best && bestd <= slack) {
 			if ((f = lint_add(l, NCCL_LINT_TYPO, NCCL_LINT_WARN, v->name, best)))
 				snprintf(f->message, sizeof(f->message),
-					 "%s (%s) is not read by NCCL; did you mean %s?", v->name,
-					 where(v, w, sizeof(w)), best);
-		} else if ((f = lint_add(l, NCCL_LINT_UNKNOWN, NCCL_LINT_INFO, v->name, NULL))) {
+					 "%s (%s) is not read by NCCL%s%s; did you mean %s?", v->name,
+					 where(v, w, sizeof(w)), by_lib ? " " : "", by_lib ? ver : "", best);
+		} else if (by_lib && (f = lint_add(l, NCCL_LINT_UNKNOWN, NCCL_LINT_INFO, v->name, NULL))) {
+			snprintf(f->message, sizeof(f->message),
+				 "%s (%s) is not read by NCCL %s (the library this process mapped); a "
+				 "plugin may read it", v->name, where(v, w, sizeof(w)), ver);
+		} else if (!by_lib && (f = lint_add(l, NCCL_LINT_UNKNOWN, NCCL_LINT_INFO, v->name, NULL))) {
 			snprintf(f->message, sizeof(f->message),
 				 "%s (%s) is not a variable mrtrace knows (a plugin may read it)", v->name,
 				 where(v, w, sizeof(w)));
@@ -775,6 +902,22 @@ void nccl_lint_settings(const struct nccl_settings *s, struct nccl_lint *l)
 	    (f = lint_add(l, NCCL_LINT_VALUE, NCCL_LINT_WARN, "NCCL_MIN_NCHANNELS", NULL)))
 		snprintf(f->message, sizeof(f->message), "NCCL_MIN_NCHANNELS=%.32s is above NCCL_MAX_NCHANNELS=%.32s",
 			 mn->value, mx->value);
+	/* A named file NCCL cannot read is a setting that silently does not
+	 * apply; one that is not a regular file was not read by mrtrace. */
+	const struct { int err; const char *name, *file; enum nccl_lint_severity sev; } unread[] = {
+		{ s->conf_file_error, "NCCL_CONF_FILE", s->conf_file, NCCL_LINT_WARN },
+		{ s->user_conf_error, "~/.nccl.conf", s->user_conf, NCCL_LINT_INFO },
+		{ s->system_conf_error, "/etc/nccl.conf", s->system_conf, NCCL_LINT_INFO },
+	};
+	for (size_t i = 0; i < sizeof(unread) / sizeof(unread[0]); i++) {
+		int e = unread[i].err;
+		if (!e || !(f = lint_add(l, NCCL_LINT_VALUE, unread[i].sev, unread[i].name, NULL)))
+			continue;
+		bool nccl_skips = e == -EACCES || e == -EPERM || e == -ENOENT;
+		snprintf(f->message, sizeof(f->message), "%s %s: %s; %s", unread[i].name, unread[i].file,
+			 jobfile_strerror(e), nccl_skips ? "NCCL applies none of its settings"
+							  : "mrtrace did not read it");
+	}
 	if (s->conf_file_ignored && (f = lint_add(l, NCCL_LINT_VALUE, NCCL_LINT_WARN, "NCCL_CONF_FILE", NULL)))
 		snprintf(f->message, sizeof(f->message),
 			 "NCCL_CONF_FILE is set, but NCCL %s predates it (2.23): that file is not read, "
@@ -787,6 +930,34 @@ void nccl_lint_settings(const struct nccl_settings *s, struct nccl_lint *l)
 			 "NCCL_IB_DISABLE=1 (%s): NCCL does not use InfiniBand/RoCE verbs, so memory "
 			 "registrations in this process do not come from NCCL's IB transport",
 			 where(ib, w, sizeof(w)));
+	/* What was left out is said, never dropped silently. */
+	if (s->bad_names_dropped &&
+	    (f = lint_add(l, NCCL_LINT_DROPPED, NCCL_LINT_WARN, "NCCL_*", NULL)))
+		snprintf(f->message, sizeof(f->message),
+			 "%d more conf-file lines set a malformed NCCL name (only 4 are listed)",
+			 s->bad_names_dropped);
+	if (s->dropped && (f = lint_add(l, NCCL_LINT_DROPPED, NCCL_LINT_WARN, "NCCL_*", NULL)))
+		snprintf(f->message, sizeof(f->message),
+			 "%d NCCL_* settings beyond the first %d were not examined: the lint above "
+			 "is incomplete", s->dropped, NCCL_MAX_SETTINGS);
+	if (s->env_dropped && (f = lint_add(l, NCCL_LINT_DROPPED, NCCL_LINT_WARN, "NCCL_*", NULL)))
+		snprintf(f->message, sizeof(f->message),
+			 "%d NCCL_* and rank variables of the environment beyond the first %d were "
+			 "not read: the lint above is incomplete", s->env_dropped, CTX_ENV_MAX);
+	if (s->cut && (f = lint_add(l, NCCL_LINT_DROPPED, NCCL_LINT_INFO, "NCCL_*", NULL)))
+		snprintf(f->message, sizeof(f->message),
+			 "%d value%s longer than %d bytes %s cut here: what is shown and judged is "
+			 "the start", s->cut, s->cut == 1 ? "" : "s", CTX_ENV_VALUE_MAX - 1,
+			 s->cut == 1 ? "is" : "are");
+	if (l->dropped) {
+		f = &l->f[l->n++];   /* the slot lint_add kept free */
+		memset(f, 0, sizeof(*f));
+		f->kind = NCCL_LINT_DROPPED;
+		f->severity = NCCL_LINT_WARN;
+		snprintf(f->name, sizeof(f->name), "NCCL_*");
+		snprintf(f->message, sizeof(f->message), "%d more findings not listed (the lint "
+			 "holds %d)", l->dropped, NCCL_MAX_LINTS);
+	}
 }
 
 /* ======================================================================
@@ -892,7 +1063,7 @@ int nccl_info_read(const char *root, const struct proc_context *ctx, struct nccl
 		   : ctx->have & CTX_HAVE_UID ? (long)ctx->uid : -1;
 	nccl_settings_read_for(root, ctx->pid, env, uid, out->lib.found ? &out->lib : NULL, &out->settings);
 	nccl_rank_from_env(env, &out->rank);
-	nccl_lint_settings(&out->settings, &out->lint);
+	nccl_lint_settings_for(&out->settings, out->lib.found ? &out->lib : NULL, &out->lint);
 	nccl_estimate(&out->settings, NULL, &out->estimate);
 	if (rc_lib < 0 && !(ctx->have & CTX_HAVE_ENV))
 		return rc_lib;

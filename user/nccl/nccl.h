@@ -15,6 +15,7 @@
 #include "proc/context.h"
 
 /* ---- the library -------------------------------------------------------- */
+#define NCCL_LIB_NAMES_MAX 16384   /* ~300 names of ~25 bytes in NCCL 2.2x */
 struct nccl_lib {
 	bool found;                 /* a libnccl (or stand-in) is mapped */
 	char path[256];             /* as in /proc/PID/maps (process's mount ns) */
@@ -23,6 +24,13 @@ struct nccl_lib {
 	int major, minor, patch;
 	char cuda[16];              /* "12.4" */
 	char net_plugin[256];       /* a mapped libnccl-net*.so, if any */
+	/* The NCCL_* names in the library's read-only data: the variables this
+	 * build reads (NCCL_PARAM and ncclGetEnv literals), NUL-separated.  The
+	 * lint trusts them only when the whole .rodata was scanned and they all
+	 * fit (names_complete). */
+	int n_names;
+	bool names_complete;
+	char names[NCCL_LIB_NAMES_MAX];
 };
 
 /* Looks for libnccl in <root>/proc/<pid>/maps and scans the file for its
@@ -31,8 +39,10 @@ struct nccl_lib {
 int nccl_lib_detect(const char *root, int pid, struct nccl_lib *out);
 
 /* Finds "NCCL version X.Y.Z[suffix]+cudaA.B" in a file (the .rodata section
- * when it is ELF, else the whole file).  0 if found, -ENOENT if not, -errno. */
+ * when it is ELF, else the whole file).  0 if found, -ENOENT if not,
+ * -EINVAL when it is not a regular file, -errno. */
 int nccl_version_scan_file(const char *path, struct nccl_lib *out);
+int nccl_version_scan_fd(int fd, struct nccl_lib *out);
 /* Same on a memory buffer. */
 int nccl_version_scan_buf(const char *buf, size_t len, struct nccl_lib *out);
 
@@ -45,7 +55,7 @@ enum nccl_source {
 	NCCL_SRC_SYSTEM_CONF,       /* /etc/nccl.conf */
 };
 
-#define NCCL_MAX_SETTINGS 64
+#define NCCL_MAX_SETTINGS 256       /* beyond: counted in `dropped`, said by the lint */
 struct nccl_setting {
 	char name[CTX_ENV_NAME_MAX];
 	char value[CTX_ENV_VALUE_MAX];
@@ -56,13 +66,19 @@ struct nccl_setting {
 
 struct nccl_settings {
 	int n;
-	bool truncated;
+	bool truncated;             /* dropped or cut */
+	int dropped;                /* NCCL_* settings beyond NCCL_MAX_SETTINGS, not examined */
+	int cut;                    /* values longer than CTX_ENV_VALUE_MAX-1 bytes, cut */
+	int env_dropped;            /* allowed environment variables the reader did not keep */
 	struct nccl_setting v[NCCL_MAX_SETTINGS];
 	/* which files were read (for "settings came from ..." lines) */
 	bool conf_file_read, user_conf_read, system_conf_read;
 	char conf_file[256], user_conf[256], system_conf[256];
+	/* why a file was not read (-errno; 0 = read, or absent where that is
+	 * normal): the job could not read it, not a regular file, too large */
+	int conf_file_error, user_conf_error, system_conf_error;
 	/* variables set in a file with a malformed name, e.g. "NCCL_DEBUG " */
-	int n_bad_names;
+	int n_bad_names, bad_names_dropped;
 	char bad_names[4][CTX_ENV_NAME_MAX];
 	/* NCCL_CONF_FILE is set but the mapped NCCL (< 2.23) does not read it */
 	bool conf_file_ignored;
@@ -74,7 +90,8 @@ struct nccl_settings {
  * ~/.nccl.conf), then
  * /etc/nccl.conf, each applied with setenv(..., overwrite=0).  So the
  * environment wins over every file, and the user file wins over /etc.
- * Files are read inside the process's root (<root>/proc/<pid>/root).
+ * Files are read as the process would read them (proc/jobfile.h): inside
+ * its root, with its credentials, regular files of at most 64 KiB only.
  * `env` may come from proc_env_read(); `uid` picks the passwd entry and is
  * the uid inside the process's user namespace (proc_context.ns_uid), -1 =
  * skip ~/.nccl.conf. */
@@ -105,10 +122,12 @@ enum nccl_lint_kind {
 	NCCL_LINT_UNKNOWN,       /* not known to mrtrace, no close match (plugins read their own) */
 	NCCL_LINT_BAD_NAME,      /* conf-file line whose name has spaces etc. */
 	NCCL_LINT_VALUE,         /* suspicious or unparsable value */
+	NCCL_LINT_IGNORED,       /* known to some NCCL, not read by the library this process mapped */
+	NCCL_LINT_DROPPED,       /* the lint or the settings table was full: what was left out */
 };
 enum nccl_lint_severity { NCCL_LINT_INFO, NCCL_LINT_WARN };
 
-#define NCCL_MAX_LINTS 32
+#define NCCL_MAX_LINTS 300   /* the last slot says how many more there were */
 struct nccl_lint_finding {
 	enum nccl_lint_kind kind;
 	enum nccl_lint_severity severity;
@@ -118,9 +137,18 @@ struct nccl_lint_finding {
 };
 struct nccl_lint {
 	int n;
+	int dropped;             /* findings not listed (one NCCL_LINT_DROPPED finding says it) */
 	struct nccl_lint_finding f[NCCL_MAX_LINTS];
 };
 void nccl_lint_settings(const struct nccl_settings *s, struct nccl_lint *out);
+/* Same, knowing the library the process mapped: a variable its .rodata
+ * names is read by it (never unknown or a typo), a variable mrtrace knows
+ * but the library does not name is "ignored by this version".  lib NULL or
+ * without a complete name list: as nccl_lint_settings. */
+void nccl_lint_settings_for(const struct nccl_settings *s, const struct nccl_lib *lib,
+			    struct nccl_lint *out);
+/* Whether the library's .rodata names this variable (false when unknown). */
+bool nccl_lib_reads(const struct nccl_lib *lib, const char *name);
 /* Whether NCCL (some release) reads this variable. */
 bool nccl_var_known(const char *name);
 const char *nccl_lint_kind_name(enum nccl_lint_kind k);

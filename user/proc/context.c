@@ -20,12 +20,10 @@
 /* ---- helpers ---------------------------------------------------------- */
 
 
+/* Under a recorded root, inside it only (core/procfs.h). */
 static long read_proc(const char *root, int pid, const char *rel, char *buf, size_t len)
 {
-	char path[PATH_MAX];
-	if (procfs_path(path, sizeof(path), root, pid, rel))
-		return -ENAMETOOLONG;
-	return procfs_read(path, buf, len);
+	return procfs_read_at(root, pid, rel, buf, len);
 }
 
 static void copy_str(char *dst, size_t len, const char *src, size_t n)
@@ -116,6 +114,29 @@ static void read_status(const char *root, int pid, struct proc_context *out)
 	}
 }
 
+/* ---- /proc/PID/stat: state and flags ----------------------------------- */
+
+#define PF_KTHREAD_FLAG 0x00200000u	/* include/linux/sched.h */
+
+/* "pid (comm) state ppid pgrp session tty tpgid flags ...": comm may hold
+ * spaces and ')', so the fields start after the last ')'. */
+static void read_stat(const char *root, int pid, struct proc_context *out)
+{
+	char buf[1024];
+	if (read_proc(root, pid, "stat", buf, sizeof(buf)) <= 0)
+		return;
+	const char *close = strrchr(buf, ')');
+	char state;
+	int ppid, pgrp, session, tty, tpgid;
+	unsigned flags;
+	if (!close || sscanf(close + 1, " %c %d %d %d %d %d %u", &state, &ppid, &pgrp, &session, &tty,
+			     &tpgid, &flags) != 7)
+		return;
+	out->state = state;
+	out->kernel_thread = flags & PF_KTHREAD_FLAG;
+	out->have |= CTX_HAVE_STATE;
+}
+
 /* ---- /proc/PID/limits -------------------------------------------------- */
 
 static int limit_value(const char *s, uint64_t *out)
@@ -174,15 +195,11 @@ static void read_cmdline(const char *root, int pid, struct proc_context *out)
 
 static void read_exe(const char *root, int pid, struct proc_context *out)
 {
-	char path[PATH_MAX];
-	if (procfs_path(path, sizeof(path), root, pid, "exe"))
-		return;
-	ssize_t n = readlink(path, out->exe, sizeof(out->exe) - 1);
+	long n = procfs_readlink(root, pid, "exe", out->exe, sizeof(out->exe));
 	if (n <= 0) {
 		out->exe[0] = '\0';
 		return;
 	}
-	out->exe[n] = '\0';
 	out->have |= CTX_HAVE_EXE;
 }
 
@@ -190,14 +207,7 @@ static void read_exe(const char *root, int pid, struct proc_context *out)
 
 static int read_link(const char *root, int pid, const char *rel, char *buf, size_t len)
 {
-	char path[PATH_MAX];
-	if (procfs_path(path, sizeof(path), root, pid, rel))
-		return -1;
-	ssize_t n = readlink(path, buf, len - 1);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
+	return procfs_readlink(root, pid, rel, buf, len) > 0 ? 0 : -1;
 }
 
 /* The initial namespace maps every id onto itself: "0 0 4294967295". */
@@ -486,14 +496,12 @@ int proc_context_read(const char *root, int pid, struct proc_context *out)
 	if (!out || pid <= 0)
 		return -EINVAL;
 	proc_context_init(out, pid);
-	char path[PATH_MAX];
 	struct stat st;
-	if (procfs_path(path, sizeof(path), root, pid, ""))
-		return -ENAMETOOLONG;
-	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+	if (procfs_stat(root, pid, "", &st) || !S_ISDIR(st.st_mode))
 		return -ESRCH;
 
 	read_status(root, pid, out);
+	read_stat(root, pid, out);
 	read_limits(root, pid, out);
 	read_cmdline(root, pid, out);
 	read_exe(root, pid, out);
@@ -513,32 +521,42 @@ int proc_context_read(const char *root, int pid, struct proc_context *out)
 
 /* ---- exited processes: only what the event carried --------------------- */
 
-/* cgroup v2 ids are the inode numbers of the cgroup directories. */
-static int find_cgroup_by_id(const char *dir, size_t base_len, uint64_t id, int depth,
-			     char *out, size_t outlen)
+/* cgroup v2 ids are the inode numbers of the cgroup directories.  Walked
+ * by descriptor without following symlinks: a recorded tree's cgroup
+ * directory cannot lead the walk out of the tree. */
+static int find_cgroup_by_id(int dfd, char *rel, size_t rlen, uint64_t id, int depth)
 {
 	if (depth > 12)
 		return -1;
-	DIR *d = opendir(dir);
-	if (!d)
+	int dup_fd = dup(dfd);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
 		return -1;
+	}
 	struct dirent *e;
 	int found = -1;
+	size_t l = strlen(rel);
 	while (found && (e = readdir(d))) {
 		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		char sub[PATH_MAX];
-		if (snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) >= (int)sizeof(sub))
-			continue;
+		int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		struct stat st;
-		if (stat(sub, &st))
+		if (sub < 0)
 			continue;
-		if ((uint64_t)st.st_ino == id) {
-			snprintf(out, outlen, "%s", sub + base_len);
-			found = 0;
-		} else {
-			found = find_cgroup_by_id(sub, base_len, id, depth + 1, out, outlen);
+		if (fstat(sub, &st) || snprintf(rel + l, rlen - l, "/%s", e->d_name) >= (int)(rlen - l)) {
+			close(sub);
+			rel[l] = '\0';
+			continue;
 		}
+		if ((uint64_t)st.st_ino == id)
+			found = 0;
+		else
+			found = find_cgroup_by_id(sub, rel, rlen, id, depth + 1);
+		close(sub);
+		if (found)
+			rel[l] = '\0';
 	}
 	closedir(d);
 	return found;
@@ -577,16 +595,18 @@ void proc_context_from_event(const char *root, const struct proc_context_event *
 
 int proc_cgroup_path_by_id(const char *root, uint64_t id, char *rel, size_t len)
 {
-	char base[PATH_MAX];
+	int base = procfs_open_dir(root, -1, "sys/fs/cgroup");
 	struct stat st;
+	int rc = 0;
 
-	if (procfs_path(base, sizeof(base), root, -1, "sys/fs/cgroup"))
-		return -ENAMETOOLONG;
-	if (!stat(base, &st) && (uint64_t)st.st_ino == id) {
+	if (base < 0)
+		return -ENOENT;
+	if (!fstat(base, &st) && (uint64_t)st.st_ino == id)
 		snprintf(rel, len, "/");
-		return 0;
-	}
-	return find_cgroup_by_id(base, strlen(base), id, 0, rel, len) ? -ENOENT : 0;
+	else if (find_cgroup_by_id(base, rel, len, id, 0))
+		rc = -ENOENT;
+	close(base);
+	return rc;
 }
 
 /* ---- derived setting ---------------------------------------------------- */
@@ -679,6 +699,7 @@ static void env_consider(struct ctx_env *out, const char *entry, size_t len, int
 		return;
 	if (out->n >= CTX_ENV_MAX) {
 		out->truncated = true;
+		out->dropped++;
 		return;
 	}
 	struct ctx_env_var *v = &out->vars[out->n++];
@@ -686,6 +707,7 @@ static void env_consider(struct ctx_env *out, const char *entry, size_t len, int
 	size_t vl = len - nl - 1;
 	if (vl >= sizeof(v->value) || cut) {
 		out->truncated = true;
+		v->cut = true;
 		if (vl >= sizeof(v->value))
 			vl = sizeof(v->value) - 1;
 	}
@@ -696,12 +718,9 @@ static void env_consider(struct ctx_env *out, const char *entry, size_t len, int
 int proc_env_read(const char *root, int pid, struct ctx_env *out)
 {
 	memset(out, 0, sizeof(*out));
-	char path[PATH_MAX];
-	if (procfs_path(path, sizeof(path), root, pid, "environ"))
-		return -ENAMETOOLONG;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = procfs_open(root, pid, "environ");
 	if (fd < 0)
-		return -errno;
+		return fd;
 
 	char chunk[4096], entry[4096];
 	size_t elen = 0;

@@ -37,6 +37,7 @@
 #define CTX_HAVE_ENV        (1u << 14) /* /proc/PID/environ was readable */
 #define CTX_HAVE_NSPID      (1u << 15)
 #define CTX_HAVE_NS_UID     (1u << 16) /* ns_uid (from uid_map) */
+#define CTX_HAVE_STATE      (1u << 17) /* state, kernel_thread (from stat) */
 
 /* The memlock value meaning "no limit" (RLIM_INFINITY), as in /proc/PID/limits. */
 #define CTX_UNLIMITED UINT64_MAX
@@ -75,16 +76,19 @@ enum ctx_setting {
 
 /* Allow-listed environment: NCCL_* and the rank/launcher variables listed in
  * docs/context.md, nothing else (see proc_env_allowed()). */
-#define CTX_ENV_MAX      64
+#define CTX_ENV_MAX      256     /* NCCL reads fewer than 300 variables */
 #define CTX_ENV_NAME_MAX 64
 #define CTX_ENV_VALUE_MAX 256
 struct ctx_env_var {
 	char name[CTX_ENV_NAME_MAX];
 	char value[CTX_ENV_VALUE_MAX];
+	bool cut;                /* the value was longer and is cut here */
 };
 struct ctx_env {
 	int n;
 	bool truncated;          /* more allowed variables than CTX_ENV_MAX, or a value cut */
+	int dropped;             /* allowed variables beyond CTX_ENV_MAX: not kept (said by the
+				    NCCL lint) */
 	struct ctx_env_var vars[CTX_ENV_MAX];
 };
 
@@ -98,6 +102,8 @@ struct proc_context {
 	char cmdline[CTX_CMDLINE_MAX]; /* NULs turned into spaces, cut at 255 bytes */
 	char comm[16];
 	int ppid;
+	char state;                  /* 'R', 'S', 'Z' (zombie), ... from /proc/PID/stat */
+	bool kernel_thread;          /* PF_KTHREAD: no user memory, no registrations */
 	int ns_pid;                  /* pid inside its pid namespace (what NCCL logs print) */
 	uint32_t uid, euid;          /* as the host sees them */
 	uint32_t ns_uid;             /* real uid inside its user namespace (what

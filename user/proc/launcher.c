@@ -127,10 +127,8 @@ enum ctx_launcher_kind launcher_classify(int pid, const char *comm, const char *
  * parentheses, so it ends at the LAST ')'. */
 static int read_stat(const char *root, int pid, char *comm, size_t commlen, int *ppid)
 {
-	char path[PATH_MAX], buf[1024];
-	if (procfs_path(path, sizeof(path), root, pid, "stat"))
-		return -ENAMETOOLONG;
-	long n = procfs_read(path, buf, sizeof(buf));
+	char buf[1024];
+	long n = procfs_read_at(root, pid, "stat", buf, sizeof(buf));
 	if (n <= 0)
 		return n < 0 ? (int)n : -ENOENT;
 	char *open = strchr(buf, '('), *close = strrchr(buf, ')');
@@ -149,11 +147,8 @@ static int read_stat(const char *root, int pid, char *comm, size_t commlen, int 
 
 static void read_cmdline(const char *root, int pid, char *buf, size_t len)
 {
-	char path[PATH_MAX];
 	buf[0] = '\0';
-	if (procfs_path(path, sizeof(path), root, pid, "cmdline"))
-		return;
-	long n = procfs_read(path, buf, len);
+	long n = procfs_read_at(root, pid, "cmdline", buf, len);
 	for (long i = 0; i < n; i++)
 		if (buf[i] == '\0')
 			buf[i] = ' ';

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* output_text.c - the explanation as a person reads it at 3 a.m.:
  * who failed, the cause with numbers, why, then what to change where this
- * process runs.  -v adds the kernel trail. */
+ * process runs.  -v adds the kernel trail.  Every string that a process or
+ * its files chose (comm, cmdline, unit, paths, NCCL_* values) goes through
+ * esc(): a control sequence in it cannot act on the operator's terminal. */
 #include "report/report.h"
 
 #include <string.h>
 
+#include "core/escape.h"
 #include "core/units.h"
 
 static void print_trail(FILE *out, const struct mrt_event *ev, int decisive)
@@ -34,14 +37,17 @@ static void print_context(FILE *out, const struct report *r)
 		return;
 	}
 	if (c->have & CTX_HAVE_CMDLINE)
-		fprintf(out, "  process: %s\n", c->cmdline);
+		fprintf(out, "  process: %s\n", esc(c->cmdline));
 	fprintf(out, "  runs as: %s", ctx_setting_name(proc_context_setting(c)));
 	if (c->systemd_unit[0])
-		fprintf(out, ", unit %s", c->systemd_unit);
-	if (c->container_id[0])
-		fprintf(out, ", %s container %.12s", ctx_runtime_name(c->runtime), c->container_id);
+		fprintf(out, ", unit %s", esc(c->systemd_unit));
+	if (c->container_id[0]) {
+		char cid[13];   /* the short id docker ps shows */
+		snprintf(cid, sizeof(cid), "%.12s", c->container_id);
+		fprintf(out, ", %s container %s", ctx_runtime_name(c->runtime), esc(cid));
+	}
 	if (c->pod_uid[0])
-		fprintf(out, ", pod %s", c->pod_uid);
+		fprintf(out, ", pod %s", esc(c->pod_uid));
 	if (c->slurm_job >= 0)
 		fprintf(out, ", slurm job %ld", c->slurm_job);
 	if (c->in_userns)
@@ -49,7 +55,7 @@ static void print_context(FILE *out, const struct report *r)
 	fputc('\n', out);
 	/* only recognized launchers are named: the chain may be empty */
 	if ((c->have & CTX_HAVE_LAUNCHERS) && *proc_context_launcher_chain(c, chain, sizeof(chain)))
-		fprintf(out, "  launched by: %s\n", chain);
+		fprintf(out, "  launched by: %s\n", esc(chain));
 	if ((c->have & CTX_HAVE_VMPIN) && (c->have & CTX_HAVE_VMLCK))
 		fprintf(out, "  now: VmPin %s, VmLck %s\n", fmt_bytes(c->vm_pin, b1, sizeof(b1)),
 			fmt_bytes(c->vm_lck, b2, sizeof(b2)));
@@ -61,7 +67,7 @@ static void print_nccl(FILE *out, const struct nccl_info *n, const struct verdic
 
 	if (!n->lib.found)
 		return;
-	fprintf(out, "  NCCL: %s", n->lib.version_known ? n->lib.version : "version unknown");
+	fprintf(out, "  NCCL: %s", n->lib.version_known ? esc(n->lib.version) : "version unknown");
 	if (n->rank.rank >= 0)
 		fprintf(out, ", rank %ld (%s)", n->rank.rank, n->rank.rank_var);
 	fputc('\n', out);
@@ -70,9 +76,10 @@ static void print_nccl(FILE *out, const struct nccl_info *n, const struct verdic
 	for (int i = 0; i < n->settings.n; i++) {
 		const struct nccl_setting *s = &n->settings.v[i];
 		if (s->source == NCCL_SRC_DEFAULT)
-			fprintf(out, "    %s=%s\n", s->name, s->value);
+			fprintf(out, "    %s=%s\n", esc(s->name), esc(s->value));
 		else
-			fprintf(out, "    %s=%s (%s)\n", s->name, s->value, nccl_source_name(s->source));
+			fprintf(out, "    %s=%s (%s)\n", esc(s->name), esc(s->value),
+				nccl_source_name(s->source));
 	}
 	if (n->estimate.host_max && v->has_memlock)
 		fprintf(out, "    estimated pinned host memory for NCCL's buffers: %s..%s "
@@ -81,7 +88,7 @@ static void print_nccl(FILE *out, const struct nccl_info *n, const struct verdic
 			fmt_bytes(n->estimate.host_max, b2, sizeof(b2)),
 			fmt_bytes(v->limit_bytes, b3, sizeof(b3)));
 	for (int i = 0; i < n->lint.n; i++)
-		fprintf(out, "    ! %s\n", n->lint.f[i].message);
+		fprintf(out, "    ! %s\n", esc(n->lint.f[i].message));
 }
 
 void report_print_text(FILE *out, const struct report *r, bool verbose)
@@ -97,16 +104,16 @@ void report_print_text(FILE *out, const struct report *r, bool verbose)
 		snprintf(what, sizeof(what), "registration failed");
 	/* the family first: it says whom to call before anything else is read */
 	fprintf(out, "\n%s%s: %s\n", r->v.harmless ? "[harmless probe] " : "",
-		cause_class_name(cause_class(r->v.cause, ev->op)), r->v.summary);
-	fprintf(out, "%s: pid %u (%s) tid %u uid %u: %s (errno %d)%s%s\n", what, ev->pid, ev->comm,
+		cause_class_name(cause_class(r->v.cause, ev->op)), esc(r->v.summary));
+	fprintf(out, "%s: pid %u (%s) tid %u uid %u: %s (errno %d)%s%s\n", what, ev->pid, esc(ev->comm),
 		ev->tid, ev->uid, errno_name(r->v.err), r->v.err, r->api ? " from " : "",
 		r->api ? r->api : "");
 	if (r->uev && r->ua.resolved)
-		fprintf(out, "  called from: %s%s\n", r->ua.caller[0] ? r->ua.caller : "(unresolved)",
+		fprintf(out, "  called from: %s%s\n", r->ua.caller[0] ? esc(r->ua.caller) : "(unresolved)",
 			r->ua.via_nccl ? " (NCCL is on the stack)" : "");
 	fprintf(out, "  cause: %s%s\n", cause_name(r->v.cause),
 		r->v.certainty == CERT_INFERRED ? " (inferred: no kernel site observed)" : "");
-	fprintf(out, "  why: %s\n", r->v.explanation);
+	fprintf(out, "  why: %s\n", esc(r->v.explanation));
 	if (r->v.harmless)
 		fprintf(out, "  note: this matches NCCL's dma-buf capability probe at init "
 			     "(fd -1, length 0); NCCL expects this error and continues.\n");
@@ -117,7 +124,7 @@ void report_print_text(FILE *out, const struct report *r, bool verbose)
 		fprintf(out, "  fix:\n");
 	for (int i = 0; i < r->v.fixes.n; i++)
 		fprintf(out, "    %d. [%s] %s\n", i + 1, fix_kind_name(r->v.fixes.items[i].kind),
-			r->v.fixes.items[i].text);
+			esc(r->v.fixes.items[i].text));
 	if (verbose || r->v.cause == CAUSE_UNKNOWN)
 		print_trail(out, ev, r->v.decisive_step);
 	fflush(out);

@@ -8,6 +8,7 @@
  * explained reports come back to on_report(). */
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,9 @@
 
 #include "tracer/tracer.h"
 #include "commands.h"
+#include "core/args.h"
+#include "core/outfile.h"
+#include "core/privs.h"
 #include "report/report.h"
 #include "watch/correlate.h"
 #include "watch/probes.h"
@@ -66,7 +70,7 @@ static const struct argp_option watch_opts[] = {
 	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line (docs/json.md)", 0 },
 	{ "output", 'o', "FILE", 0,
-	  "Write the records to FILE instead of stdout (keeps a command's own output out "
+	  "Append the records to FILE instead of stdout (keeps a command's own output out "
 	  "of the JSON stream with -- CMD)", 0 },
 	{ "verbose", 'v', NULL, 0, "Show each event's kernel trail", 0 },
 	{ "list-probes", OPT_LIST, NULL, 0,
@@ -83,22 +87,17 @@ static const struct argp_option watch_opts[] = {
 static error_t watch_parse(int key, char *arg, struct argp_state *state)
 {
 	struct watch_args *a = state->input;
-	char *end;
 
 	switch (key) {
 	case 'p':
-		errno = 0;
-		a->pid = strtol(arg, &end, 10);
-		if (errno || *end || a->pid <= 0)
-			argp_error(state, "invalid PID '%s'", arg);
+		if (args_pid(arg, &a->pid))
+			argp_error(state, "invalid PID '%s' (1..%d)", arg, ARGS_PID_MAX);
 		break;
 	case 'c': a->cgroup = arg; break;
 	case 'o': a->output = arg; break;
 	case 'd':
-		errno = 0;
-		a->duration = strtod(arg, &end);
-		if (errno || *end || a->duration <= 0)
-			argp_error(state, "invalid duration '%s' (seconds, > 0)", arg);
+		if (args_seconds(arg, &a->duration))
+			argp_error(state, "invalid duration '%s' (seconds, a finite number > 0)", arg);
 		break;
 	case 'v': a->verbose = true; break;
 	case OPT_JSON: a->json = true; break;
@@ -139,7 +138,18 @@ struct watch_state {
 	unsigned long long drops_reported;
 };
 
-static FILE *out; /* records go here: stdout or -o FILE */
+static FILE *out; /* records go here: stdout or -o FILE (core/outfile.h) */
+
+/* Closes the records' stream: a write error (disk full) is a failure of the
+ * run even when everything else went well. */
+static int close_out(int rc)
+{
+	char err[PATH_MAX + 128];
+	if (!outfile_close(out, err, sizeof(err)))
+		return rc;
+	fprintf(stderr, "mrtrace watch: %s: records were lost\n", err);
+	return rc ? rc : 1;
+}
 
 static void print_json(struct json_object *o)
 {
@@ -356,17 +366,23 @@ int cmd_watch(int argc, char **argv)
 
 	if (service_args(&argp, &argc, &argv) || argp_parse(&argp, argc, argv, 0, NULL, &a))
 		return 2;
-	out = stdout;
-	if (a.output && !(out = fopen(a.output, "w"))) {
-		fprintf(stderr, "mrtrace watch: cannot write %s: %s\n", a.output, strerror(errno));
-		return 2;
-	}
 	if (a.pid && a.ncmd) {
 		fprintf(stderr, "mrtrace watch: -p and -- COMMAND exclude each other\n");
 		return 2;
 	}
 	if (a.pid && kill(a.pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "mrtrace watch: no process %d\n", a.pid);
+		return 2;
+	}
+	/* before anything touches tracefs or BPF: say what is missing */
+	char oerr[PATH_MAX + 128];
+	if (privs_for_bpf(oerr, sizeof(oerr))) {
+		fprintf(stderr, "mrtrace watch: %s\n", oerr);
+		return 1;
+	}
+	/* after the options are known good, before the command is forked */
+	if (!(out = outfile_open(a.output, a.json ? OUTFILE_JSON : OUTFILE_TEXT, oerr, sizeof(oerr)))) {
+		fprintf(stderr, "mrtrace watch: %s\n", oerr);
 		return 2;
 	}
 	if (a.ncmd && (child = spawn_held(a.cmd, &release_fd)) < 0) {
@@ -391,7 +407,7 @@ int cmd_watch(int argc, char **argv)
 			close(release_fd); /* the child exits 127 without running */
 			waitpid(child, NULL, 0);
 		}
-		return 1;
+		return close_out(1);
 	}
 	if (a.list_probes) {
 		if (a.json) {
@@ -405,14 +421,14 @@ int cmd_watch(int argc, char **argv)
 			watch_print_consequences(t, stdout);
 		}
 		tracer_close(t);
-		return 0;
+		return close_out(0);
 	}
 	if (child > 0 && tracer_watch_tgid(t, child)) {
 		fprintf(stderr, "mrtrace watch: cannot add pid %d to the filter\n", child);
 		tracer_close(t);
 		close(release_fd);
 		waitpid(child, NULL, 0);
-		return 1;
+		return close_out(1);
 	}
 	struct corr_ops ops;
 	struct corr_config cc = {
@@ -462,6 +478,8 @@ int cmd_watch(int argc, char **argv)
 		}
 		if (a.duration > 0 && mono_s() - t0 >= a.duration)
 			break;
+		if (outfile_failed(out))   /* every record from now on is lost */
+			break;
 		if (child > 0 && !child_done && waitpid(child, &status, WNOHANG) == child)
 			child_done = true;
 		if (child_done) {
@@ -486,11 +504,11 @@ int cmd_watch(int argc, char **argv)
 			/* stopped by signal or -d: leave the command running, as strace -p
 			 * does not, but a tracer must not kill a job: say so */
 			fprintf(stderr, "mrtrace watch: command pid %d still running\n", child);
-			return ret;
+			return close_out(ret);
 		}
 		if (WIFEXITED(status))
-			return WEXITSTATUS(status);
-		return 128 + WTERMSIG(status);
+			return close_out(WEXITSTATUS(status));
+		return close_out(128 + WTERMSIG(status));
 	}
-	return ret;
+	return close_out(ret);
 }

@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/host/suite-hardening.sh - mrtrace used as a careless or hostile user
+# would use it: reports that are not reports, files that are FIFOs or
+# symlinks, output that cannot be written, escape sequences in names and
+# settings, arguments out of range.  Each check is the regression test of a
+# defect found by the hardening audit.
+#
+# MRTRACE=path/to/mrtrace runs it against another build (make asan).
+# Needs root.  Ends with "hardening: N passed, N failed".
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+MRTRACE=${MRTRACE:-$TOP/build/mrtrace}
+OUT=${OUT:-$TOP/build/host-hardening}
+rm -rf "$OUT"; mkdir -p "$OUT"
+PASS=0 FAIL=0
+ok() { PASS=$((PASS + 1)); echo "ok $1"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
+check() { # check NAME CMD...
+	local n=$1; shift
+	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
+}
+# expect NAME RC REGEX CMD...: exit status RC and stderr+stdout matching REGEX
+expect() {
+	local n=$1 rc=$2 re=$3; shift 3
+	local o r
+	o=$(timeout 20 "$@" 2>&1); r=$?
+	if [ "$r" = "$rc" ] && printf '%s' "$o" | grep -Eq -- "$re"; then ok "$n"
+	else bad "$n" "exit $r, wanted $rc and /$re/: $(printf '%s' "$o" | tail -2 | tr '\n' ' ' | cut -c1-300)"; fi
+}
+# stop_bg PID: SIGINT, then SIGKILL after 15 s; returns the exit status
+stop_bg() {
+	kill -INT "$1" 2>/dev/null
+	local i
+	for i in $(seq 150); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"
+}
+# ASan reserves terabytes of address space: no RLIMIT_AS tests under it
+asan() { ldd "$MRTRACE" 2>/dev/null | grep -q libasan; }
+
+[ "$(id -u)" = 0 ] || { echo "hardening tests need root"; echo "hardening: 0 passed, 1 failed"; exit 1; }
+[ -x "$MRTRACE" ] || { echo "missing $MRTRACE: run 'make'"; echo "hardening: 0 passed, 1 failed"; exit 1; }
+
+FIX=$TOP/tests/fixtures/check
+"$MRTRACE" check --sysroot "$FIX/h100" --json > "$OUT/a.json" 2>/dev/null
+"$MRTRACE" check --sysroot "$FIX/portdown" --json > "$OUT/b.json" 2>/dev/null
+
+# ---- 1. diff never aborts on a report ----------------------------------------
+printf '%s' '{"schema":"mrtrace-check/1","host":{"hostname":""},"items":[{}],"rdma":{"devices":[{"ports":""}]}}' > "$OUT/ports.json"
+expect diff_wrong_type_message 2 'ports.json: rdma.devices\[0\]\.ports is a string' "$MRTRACE" diff "$OUT/a.json" "$OUT/ports.json"
+echo null > "$OUT/null.json"
+expect diff_null_not_a_report 2 'null.json: not a `mrtrace check --json` report' "$MRTRACE" diff "$OUT/a.json" "$OUT/null.json"
+expect diff_dev_zero_refused 2 '/dev/zero: not a regular file' "$MRTRACE" diff "$OUT/a.json" /dev/zero
+expect diff_directory 2 ': is a directory' "$MRTRACE" diff "$OUT/a.json" "$OUT"
+expect diff_stdin 1 'RESULT  FAIL' sh -c "'$MRTRACE' diff '$OUT/a.json' - < '$OUT/b.json'"
+expect diff_same_file_twice 1 'given twice: the same report, read once' "$MRTRACE" diff "$OUT/a.json" "$OUT/a.json" "$OUT/b.json"
+if ! asan; then
+	python3 -c "
+import json
+items=[{'id':'i%d'%i,'verdict':'ok'} for i in range(300000)]
+json.dump({'schema':'mrtrace-check/1','host':{'hostname':'big'},'items':items},open('$OUT/big.json','w'),separators=(',',':'))"
+	expect diff_out_of_memory_said 2 'big.json: out of memory' prlimit --as=200000000 "$MRTRACE" diff "$OUT/a.json" "$OUT/big.json"
+	rm -f "$OUT/big.json"
+fi
+
+# ---- 4. nothing raw reaches a terminal or a JSON reader ------------------------
+# a process whose comm and cmdline carry "clear screen" and invalid UTF-8
+python3 -c 'import ctypes,sys,time; ctypes.CDLL(None).prctl(15, b"\x1b[2Jx\xff", 0, 0, 0); time.sleep(30)' \
+	"$(printf '\033[2J\377-evil')" &
+EVIL=$!
+for i in $(seq 50); do grep -q "$(printf '\033')" "/proc/$EVIL/comm" 2>/dev/null && break; sleep 0.1; done
+"$MRTRACE" check -p "$EVIL" > "$OUT/evil.txt" 2>&1
+check check_text_no_escape_byte sh -c "! grep -q \$(printf '\033') '$OUT/evil.txt'"
+check check_text_shows_escape grep -q '\\e\[2J' "$OUT/evil.txt"
+"$MRTRACE" check -p "$EVIL" --json > "$OUT/evil.json" 2>/dev/null
+check check_json_valid_utf8 python3 -c "import json,sys; json.loads(open('$OUT/evil.json','rb').read().decode('utf-8'))"
+kill "$EVIL" 2>/dev/null; wait "$EVIL" 2>/dev/null
+printf '%s' '{"schema":"mrtrace-check/1","host":{"hostname":"x"},"items":[],"memlock":{"scope":"d","units":{"\u001b[2Jevil":5}}}' > "$OUT/esckey.json"
+"$MRTRACE" diff "$OUT/a.json" "$OUT/esckey.json" > "$OUT/esckey.txt" 2>&1
+check diff_message_escaped sh -c "grep -q 'units.\\\\e\\[2Jevil is a number' '$OUT/esckey.txt' && ! grep -q \$(printf '\033') '$OUT/esckey.txt'"
+
+# ---- 5. output files ---------------------------------------------------------------
+expect watch_dev_full_fails 1 'writing /dev/full: No space left on device' "$MRTRACE" watch --json -d 1 -o /dev/full
+expect check_dev_full_fails 2 'writing standard output: No space left on device' sh -c "'$MRTRACE' check > /dev/full"
+expect check_json_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' check --json > /dev/full"
+expect diff_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' diff '$OUT/a.json' '$OUT/b.json' > /dev/full"
+# a usage error creates nothing
+rm -f "$OUT/usage.jsonl"
+"$MRTRACE" watch --json -o "$OUT/usage.jsonl" -p 1 -- true > /dev/null 2>&1
+check usage_error_creates_no_file test ! -e "$OUT/usage.jsonl"
+# the traced command does not inherit the records' descriptor
+"$MRTRACE" watch --json -o "$OUT/fd.jsonl" -- sh -c 'for fd in 3 4 5 6 7 8 9; do echo "{\"event\":\"forged\"}" >&$fd; done 2>/dev/null; ls -l /proc/self/fd' > "$OUT/fd.ls" 2>/dev/null
+check command_cannot_forge_records sh -c "! grep -q forged '$OUT/fd.jsonl' && ! grep -q 'fd.jsonl' '$OUT/fd.ls'"
+check records_written grep -q '"event":"stop"' "$OUT/fd.jsonl"
+# symlinks another user planted in a world-writable sticky directory
+STICKY=$(mktemp -d /tmp/mrt-sticky-XXXXXX); chmod 1777 "$STICKY"
+touch "$OUT/victim"; ln -s "$OUT/victim" "$STICKY/planted"; chown -h nobody "$STICKY/planted"
+expect sticky_symlink_refused 2 'symbolic link' "$MRTRACE" watch --json -d 1 -o "$STICKY/planted"
+check sticky_symlink_target_untouched test ! -s "$OUT/victim"
+su nobody -s /bin/sh -c "touch '$STICKY/theirs'"
+expect sticky_foreign_file_refused 2 'belongs to uid' "$MRTRACE" watch --json -d 1 -o "$STICKY/theirs"
+ln -s "$OUT" "$STICKY/dirlink"; chown -h nobody "$STICKY/dirlink"
+expect sticky_symlinked_dir_refused 2 'symbolic link of uid' "$MRTRACE" watch --json -d 1 -o "$STICKY/dirlink/x.jsonl"
+ln -s "$OUT/mine.jsonl" "$OUT/mylink"
+expect own_symlink_followed 0 'stopped after' "$MRTRACE" watch --json -d 1 -o "$OUT/mylink"
+check own_symlink_written grep -q '"event":"stop"' "$OUT/mine.jsonl"
+rm -rf "$STICKY"
+# appended, never truncated: copytruncate rotation leaves no hole of NULs
+echo '{"event":"earlier run"}' > "$OUT/rot.jsonl"
+"$MRTRACE" watch --json -o "$OUT/rot.jsonl" --syscalls=on > /dev/null 2> "$OUT/rot.err" &
+WP=$!
+for i in $(seq 300); do grep -q 'watching' "$OUT/rot.err" && break; sleep 0.1; done
+sleep 0.3
+check earlier_records_kept grep -q 'earlier run' "$OUT/rot.jsonl"
+cp "$OUT/rot.jsonl" "$OUT/rot.1"; : > "$OUT/rot.jsonl"        # logrotate copytruncate
+stop_bg "$WP"
+check copytruncate_no_hole sh -c "head -c1 '$OUT/rot.jsonl' | grep -q '{'"
+
+# ---- 4+5. watch's records: a comm with ESC and a byte that is not UTF-8 ----------
+MLOCKER=$TOP/build/tests/helpers/mlocker
+if [ -x "$MLOCKER" ]; then
+	EVILBIN="$OUT/$(printf 'ml\377\033[2Jk')"
+	cp "$MLOCKER" "$EVILBIN"
+	for mode in json text; do
+		F=$OUT/evil-watch.$mode
+		"$MRTRACE" watch $([ $mode = json ] && echo --json) -o "$F" --syscalls=on > /dev/null 2> "$F.err" &
+		WP=$!
+		for i in $(seq 300); do grep -q 'watching' "$F.err" && break; sleep 0.1; done
+		sleep 0.3   # the SIGINT handler is set right after that line
+		prlimit --memlock=65536:65536 setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$EVILBIN" 1048576 > /dev/null 2>&1
+		sleep 1
+		stop_bg "$WP"
+	done
+	check watch_json_valid_utf8 python3 -c "
+import json
+recs=[json.loads(l) for l in open('$OUT/evil-watch.json','rb').read().decode('utf-8').splitlines()]
+assert any(r.get('event')=='mlock_failure' and '\\\\xff' in r['comm'] for r in recs), recs"
+	check watch_text_no_escape_byte sh -c "grep -q 'mlock failed' '$OUT/evil-watch.text' && ! grep -q \$(printf '\033') '$OUT/evil-watch.text'"
+	rm -f "$EVILBIN"
+else
+	bad watch_records_tests "missing $MLOCKER: run 'make host'"
+fi
+
+# ---- 2. files a job names, read as the job would --------------------------------
+mkfifo "$OUT/job.fifo"; chmod 666 "$OUT/job.fifo"
+printf 'NCCL_SECRET_TOKEN=hunter2\n' > "$OUT/secret.conf"; chmod 600 "$OUT/secret.conf"
+for c in fifo secret; do
+	f=$OUT/job.fifo; [ $c = secret ] && f=$OUT/secret.conf
+	NCCL_CONF_FILE=$f setpriv --reuid=nobody --regid=nogroup --clear-groups -- sleep 30 &
+	JP=$!
+	sleep 0.3
+	timeout 20 "$MRTRACE" check -p "$JP" --json > "$OUT/job-$c.json" 2> "$OUT/job-$c.err"
+	rc=$?
+	check "check_p_${c}_conf_returns" test "$rc" != 124
+	check "check_p_${c}_conf_not_read" sh -c "! grep -q 'hunter2\|NCCL_SECRET' '$OUT/job-$c.json'"
+	kill "$JP" 2>/dev/null; wait "$JP" 2>/dev/null
+done
+check check_p_says_job_cannot_read grep -q 'NCCL_CONF_FILE [^"]*secret.conf: the process cannot read it' "$OUT/job-secret.json"
+rm -f "$OUT/job.fifo"
+
+# ---- 3. --sysroot stays inside the tree ----------------------------------------------
+expect sysroot_missing_usage_error 2 'sysroot /nonexistent-tree: No such file' "$MRTRACE" check --sysroot /nonexistent-tree
+T=$OUT/tree; mkdir -p "$T/proc/sys/kernel" "$T/etc" "$T/sys/class"
+echo rec-node > "$T/proc/sys/kernel/hostname"
+printf 'NCCL_LEAK=1\n' > "$OUT/outside.conf"
+ln -s "$OUT/outside.conf" "$T/etc/nccl.conf"
+ln -s /sys/class/net "$T/sys/class/infiniband"
+mkfifo "$T/proc/sys/kernel/osrelease"
+timeout 20 "$MRTRACE" check --sysroot "$T" --json > "$OUT/tree.json" 2>&1
+check sysroot_fifo_does_not_block test $? != 124
+check sysroot_symlink_not_followed_out sh -c "grep -q rec-node '$OUT/tree.json' && ! grep -q NCCL_LEAK '$OUT/tree.json'"
+check sysroot_dir_symlink_not_followed_out sh -c "! grep -q '\"name\":\"lo\"' '$OUT/tree.json'"
+
+# ---- 6. arguments ------------------------------------------------------------------
+expect watch_pid_out_of_range 2 "invalid PID '4294967297'" "$MRTRACE" watch -p 4294967297 -d 1
+expect check_pid_out_of_range 2 "needs a process id" "$MRTRACE" check -p 4294967297
+expect check_pid_negative 2 "needs a process id" "$MRTRACE" check -p -5
+expect watch_duration_nan 2 "invalid duration 'nan'" "$MRTRACE" watch -d nan
+expect watch_duration_inf 2 "invalid duration 'inf'" "$MRTRACE" watch -d inf
+check check_kernel_thread sh -c "'$MRTRACE' check -p 2 | grep -q 'pid 2 is a kernel thread'"
+python3 -c 'import os,sys,time
+pid=os.fork()
+if pid==0: os._exit(0)
+print(pid, flush=True); time.sleep(30)' > "$OUT/zombie.pid" &
+ZP=$!
+for i in $(seq 50); do [ -s "$OUT/zombie.pid" ] && break; sleep 0.1; done
+Z=$(cat "$OUT/zombie.pid"); sleep 0.3
+check check_zombie sh -c "'$MRTRACE' check -p '$Z' | grep -q 'pid $Z is a zombie'"
+kill "$ZP" 2>/dev/null; wait "$ZP" 2>/dev/null
+# as non-root: what is missing, before any tracefs message
+setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$MRTRACE" watch -d 1 > /dev/null 2> "$OUT/nonroot.err"
+rc=$?
+check watch_nonroot_exit1 test "$rc" = 1
+check watch_nonroot_says_root_first sh -c "head -1 '$OUT/nonroot.err' | grep -q 'needs root: CAP_BPF and CAP_PERFMON' && ! grep -q 'mount tracefs' '$OUT/nonroot.err'"
+
+echo "hardening: $PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* outfile.c - safe output streams (see outfile.h): a stdio stream on top of
+ * fopencookie, so callers keep fprintf and the checks happen underneath. */
+#include "core/outfile.h"
+#include "core/escape.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct outfile {
+	FILE *f;
+	int fd;
+	bool is_stdout;
+	enum outfile_kind kind;
+	int err;               /* first errno of a failed write, 0 = none */
+	char held[4];          /* a UTF-8 sequence cut by the end of a chunk */
+	size_t nheld;
+	char name[PATH_MAX];   /* for messages */
+	struct outfile *next;
+};
+
+static struct outfile *open_files;   /* outfile_close finds the cookie by FILE */
+
+static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- writing -------------------------------------------------------------------- */
+
+static int write_all(struct outfile *o, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(o->fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			/* a non-blocking descriptor we inherited: wait, do not drop */
+			struct pollfd pf = { .fd = o->fd, .events = POLLOUT };
+			if (poll(&pf, 1, -1) >= 0 || errno == EINTR)
+				continue;
+		}
+		if (w <= 0) {
+			o->err = w < 0 ? errno : EIO;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Text: C0 controls but '\n' and '\t', DEL, C1 and invalid UTF-8 escaped. */
+static size_t text_fix(const char *in, size_t n, char *out, size_t *held, bool final)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t w = 0, i = 0;
+	*held = 0;
+	while (i < n) {
+		int l = utf8_seq(p + i, n - i);
+		if (l < 0 && !final) {
+			*held = n - i;
+			break;
+		}
+		bool ctrl = l == 1 ? ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t') || p[i] == 0x7f)
+				   : l == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0;
+		if (l > 0 && !ctrl) {
+			memcpy(out + w, p + i, (size_t)l);
+			w += (size_t)l;
+			i += (size_t)l;
+			continue;
+		}
+		char one[8] = { 0 };
+		memcpy(one, p + i, l > 0 ? (size_t)l : 1);
+		char e[16];
+		esc_text(one, e, sizeof(e));
+		memcpy(out + w, e, strlen(e));
+		w += strlen(e);
+		i += l > 0 ? (size_t)l : 1;
+	}
+	return w;
+}
+
+/* Checks and writes one chunk (plus what the last one held back). */
+static int emit(struct outfile *o, const char *buf, size_t n, bool final)
+{
+	size_t total = o->nheld + n;
+	size_t outcap = total * 5 + 2;   /* every byte a 5-byte escape, at worst */
+	char stackbuf[4096];
+	char *in = total + outcap <= sizeof(stackbuf) ? stackbuf : malloc(total + outcap);
+	if (!in) {
+		o->err = ENOMEM;
+		return -1;
+	}
+	char *out = in + total;
+	memcpy(in, o->held, o->nheld);
+	memcpy(in + o->nheld, buf, n);
+	size_t held, w;
+	if (o->kind == OUTFILE_JSON)
+		w = json_utf8_fix_chunk(in, total, out, outcap, &held, final);
+	else
+		w = text_fix(in, total, out, &held, final);
+	memcpy(o->held, in + total - held, held);
+	o->nheld = held;
+	int rc = write_all(o, out, w);
+	if (in != stackbuf)
+		free(in);
+	return rc;
+}
+
+static ssize_t cookie_write(void *c, const char *buf, size_t n)
+{
+	struct outfile *o = c;
+	if (o->err) {   /* the stream is broken: keep saying so */
+		errno = o->err;
+		return -1;
+	}
+	if (emit(o, buf, n, false)) {
+		errno = o->err;
+		return -1;
+	}
+	return (ssize_t)n;
+}
+
+static int cookie_close(void *c)
+{
+	struct outfile *o = c;
+	if (!o->err && o->nheld)
+		emit(o, "", 0, true);
+	if (!o->is_stdout && close(o->fd) && !o->err)
+		o->err = errno;   /* NFS reports write errors at close */
+	o->fd = -1;
+	return o->err ? -1 : 0;
+}
+
+/* ---- opening -------------------------------------------------------------------- */
+
+static bool sticky_shared(const struct stat *d)
+{
+	return S_ISDIR(d->st_mode) && (d->st_mode & S_ISVTX) && (d->st_mode & S_IWOTH);
+}
+
+/* Symlinks on the way to the file: one in a world-writable sticky directory
+ * is trusted only when it belongs to us or to the directory's owner. */
+static int check_components(const char *path, char *err, size_t len)
+{
+	char prefix[PATH_MAX];
+	size_t n = strlen(path);
+	if (n >= sizeof(prefix))
+		return fail(err, len, "cannot write %s: %s", path, strerror(ENAMETOOLONG));
+	for (size_t i = 1; i < n; i++) {
+		if (path[i] != '/' || path[i - 1] == '/')
+			continue;
+		memcpy(prefix, path, i);
+		prefix[i] = '\0';
+		struct stat l, d;
+		if (lstat(prefix, &l) || !S_ISLNK(l.st_mode))
+			continue;
+		char parent[PATH_MAX];
+		memcpy(parent, prefix, i + 1);
+		char *slash = strrchr(parent, '/');
+		if (slash == parent)
+			slash[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+		else
+			snprintf(parent, sizeof(parent), ".");
+		if (stat(parent, &d) == 0 && sticky_shared(&d) && l.st_uid != geteuid() &&
+		    l.st_uid != d.st_uid)
+			return fail(err, len, "refusing to write %s: %s is a symbolic link of uid %u in "
+				    "the world-writable sticky directory %s (another user could have "
+				    "planted it)", path, prefix, (unsigned)l.st_uid, parent);
+	}
+	return 0;
+}
+
+static int open_path(const char *path, char *err, size_t len)
+{
+	if (check_components(path, err, len))
+		return -1;
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	const char *base = path;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else {
+		base = path + (slash - dir) + 1;
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	if (!*base)
+		return fail(err, len, "cannot write %s: %s", path, strerror(EISDIR));
+	int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct stat ds, fs;
+	if (dfd < 0 || fstat(dfd, &ds)) {
+		int e = errno;
+		if (dfd >= 0)
+			close(dfd);
+		return fail(err, len, "cannot write %s: %s", path, strerror(e));
+	}
+	bool shared = sticky_shared(&ds);
+	struct stat ls;
+	if (shared && !fstatat(dfd, base, &ls, AT_SYMLINK_NOFOLLOW) && S_ISLNK(ls.st_mode)) {
+		close(dfd);
+		errno = ELOOP;   /* said below; O_NOFOLLOW covers a link planted from now on */
+		return fail(err, len, "refusing to write %s: it is a symbolic link in the "
+			    "world-writable sticky directory %s (another user could have planted "
+			    "it); give a path of your own", path, dir);
+	}
+	int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | (shared ? O_NOFOLLOW : 0);
+	int fd = openat(dfd, base, flags, 0666);
+	int e = errno;
+	close(dfd);
+	if (fd < 0 && e == ELOOP && shared)
+		return fail(err, len, "refusing to write %s: it is a symbolic link in the "
+			    "world-writable sticky directory %s (another user could have planted "
+			    "it); give a path of your own", path, dir);
+	if (fd < 0)
+		return fail(err, len, "cannot write %s: %s", path, strerror(e));
+	if (fstat(fd, &fs) == 0 && shared && fs.st_uid != geteuid() && fs.st_uid != ds.st_uid) {
+		close(fd);
+		return fail(err, len, "refusing to write %s: it belongs to uid %u and lies in the "
+			    "world-writable sticky directory %s (another user could have planted "
+			    "it)", path, (unsigned)fs.st_uid, dir);
+	}
+	return fd;
+}
+
+FILE *outfile_open(const char *path, enum outfile_kind kind, char *err, size_t errlen)
+{
+	bool std = !path || !strcmp(path, "-");
+	int fd = std ? STDOUT_FILENO : open_path(path, err, errlen);
+	if (fd < 0)
+		return NULL;
+	struct outfile *o = calloc(1, sizeof(*o));
+	if (!o) {
+		if (!std)
+			close(fd);
+		fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	o->fd = fd;
+	o->is_stdout = std;
+	o->kind = kind;
+	snprintf(o->name, sizeof(o->name), "%s", std ? "standard output" : path);
+	if (std)
+		fflush(stdout);   /* what stdio holds for fd 1 goes first */
+	cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
+	o->f = fopencookie(o, "w", io);
+	if (!o->f) {
+		if (!std)
+			close(fd);
+		free(o);
+		fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	o->next = open_files;
+	open_files = o;
+	return o->f;
+}
+
+static struct outfile *find(FILE *f)
+{
+	for (struct outfile *o = open_files; o; o = o->next)
+		if (o->f == f)
+			return o;
+	return NULL;
+}
+
+int outfile_failed(FILE *f)
+{
+	struct outfile *o = find(f);
+	return ferror(f) || (o && o->err);
+}
+
+int outfile_close(FILE *f, char *err, size_t errlen)
+{
+	struct outfile *o = find(f);
+	if (!o) {   /* not ours: a plain stream */
+		int bad = fflush(f) || ferror(f);
+		return bad ? fail(err, errlen, "write error: %s", strerror(errno)) : 0;
+	}
+	int flushed = fflush(f);
+	int bad_stream = ferror(f);
+	int closed = fclose(f);
+	for (struct outfile **pp = &open_files; *pp; pp = &(*pp)->next)
+		if (*pp == o) {
+			*pp = o->next;
+			break;
+		}
+	int e = o->err ? o->err : (flushed || bad_stream || closed) ? EIO : 0;
+	if (e)
+		fail(err, errlen, "writing %s: %s", o->name, strerror(e));
+	free(o);
+	return e ? -1 : 0;
+}

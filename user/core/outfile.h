@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* outfile.h - where a command's records go (watch -o FILE, standard output of
+ * watch, check and diff), opened so that it cannot be turned against the
+ * root that runs mrtrace and so that no record is lost silently:
+ *
+ *   - opened only after the options are valid (a usage error creates nothing);
+ *   - O_CLOEXEC: a command run by `watch -- CMD` does not inherit it (it
+ *     could write forged records through it);
+ *   - O_APPEND, never truncated: logrotate's copytruncate works, and a
+ *     restarted watch does not erase what an earlier one recorded;
+ *   - in a world-writable sticky directory (/tmp), a symlink is not
+ *     followed and a file that belongs to another user is refused (another
+ *     user could have planted either); a symlink on the way there is
+ *     followed only when its owner could be trusted, the rule of the
+ *     kernel's fs.protected_symlinks, checked here whatever the sysctl says;
+ *   - every write error (ENOSPC, EIO, /dev/full, a closed pipe), including
+ *     on flush and close, is remembered: outfile_failed() says to stop, and
+ *     outfile_close() returns it with a message for a non-zero exit;
+ *   - the bytes are checked on the way out: in JSON a byte that is not
+ *     UTF-8 becomes \\xNN; in text every control character but newline
+ *     and tab, and invalid UTF-8, is escaped (core/escape.h) - a last line
+ *     of defence behind the escaping of each value.
+ */
+#ifndef MRTRACE_CORE_OUTFILE_H
+#define MRTRACE_CORE_OUTFILE_H
+#include <stddef.h>
+#include <stdio.h>
+
+enum outfile_kind { OUTFILE_TEXT, OUTFILE_JSON };
+
+/* path NULL or "-": standard output.  Returns a stream, or NULL with a
+ * message in err ("cannot write FILE: ..."). */
+FILE *outfile_open(const char *path, enum outfile_kind kind, char *err, size_t errlen);
+/* Whether a write to f has failed (the records since are lost). */
+int outfile_failed(FILE *f);
+/* Flushes and closes f (standard output's descriptor stays open).  0, or
+ * -1 with err ("writing FILE: No space left on device"). */
+int outfile_close(FILE *f, char *err, size_t errlen);
+
+#endif
