@@ -70,7 +70,10 @@ for c in watch check diff; do
 done
 check unknown_command_exit2 sh -c "'$MRTRACE' frobnicate; [ \$? = 2 ]"
 check bad_option_exit sh -c "'$MRTRACE' watch --syscalls=maybe; [ \$? != 0 ]"
-check pid_not_found_clear sh -c "'$MRTRACE' watch -p 999999999 2>&1 | grep -q 'no process'"
+# a pid in range that no process has
+NOPID=$(( $(cat /proc/sys/kernel/pid_max) - 1 )); while [ -e /proc/$NOPID ]; do NOPID=$((NOPID - 1)); done
+check pid_not_found_clear sh -c "'$MRTRACE' watch -p $NOPID 2>&1 | grep -q 'no process'"
+check pid_out_of_range_refused sh -c "'$MRTRACE' watch -p 999999999 2>&1 | grep -q 'invalid PID'"
 
 # ---- startup on this restricted kernel ------------------------------------
 "$MRTRACE" watch --list-probes > "$OUT/list.txt" 2>&1; rc=$?
