@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tools/make-btf.sh - external BTF for a kernel whose modules have none
 # (Debian's 5.10: CONFIG_DEBUG_INFO_BTF_MODULES came in 5.11), minimised to
 # what mrtrace's BPF objects relocate against.
