@@ -10,9 +10,9 @@
 # Ends with "host: N passed, N failed".
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-MRTRACE=$TOP/build/mrtrace
+MRTRACE=${MRTRACE:-$TOP/build/mrtrace}   # make asan runs it against build-asan/
 MLOCKER=$TOP/build/tests/helpers/mlocker
-OUT=$TOP/build/host-tests
+OUT=${HOST_OUT:-$TOP/build/host-tests}
 rm -rf "$OUT"; mkdir -p "$OUT"
 PASS=0 FAIL=0
 ok() { PASS=$((PASS + 1)); echo "ok $1"; }
@@ -70,7 +70,7 @@ for c in watch check diff; do
 done
 check unknown_command_exit2 sh -c "'$MRTRACE' frobnicate; [ \$? = 2 ]"
 check bad_option_exit sh -c "'$MRTRACE' watch --syscalls=maybe; [ \$? != 0 ]"
-check pid_not_found_clear sh -c "'$MRTRACE' watch -p 999999999 2>&1 | grep -q 'no process'"
+check pid_not_found_clear sh -c "'$MRTRACE' watch -p 4194303 2>&1 | grep -q 'no process'"
 
 # ---- startup on this restricted kernel ------------------------------------
 "$MRTRACE" watch --list-probes > "$OUT/list.txt" 2>&1; rc=$?
