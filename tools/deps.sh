@@ -6,7 +6,7 @@
 #
 # Usage: tools/deps.sh [build|test|vm|fleet|image|arm64|all]   (default: all)
 #   build  compiler, libbpf, bpftool, json-c, libibverbs headers
-#   test   build + cmocka
+#   test   build + cmocka, python3, libFuzzer
 #   vm     test + QEMU, busybox, rdma-core tools (the soft-RoCE VM test bed)
 #   fleet  the node-service tests' tools (systemd-analyze, journald, promtool,
 #          node_exporter, slurmctld/slurmd/munge, python3-kubernetes): each
@@ -21,7 +21,8 @@ set -euo pipefail
 
 BUILD_PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 	libjson-c-dev libibverbs-dev"
-TEST_PKGS="libcmocka-dev util-linux procps jq"
+# libclang-rt-dev: libFuzzer (make fuzz-smoke); gcc brings ASan/UBSan itself
+TEST_PKGS="libcmocka-dev util-linux procps jq python3 libclang-rt-dev"
 VM_PKGS="bc qemu-system-x86 busybox-static kmod cpio xz-utils zstd rdma-core ibverbs-utils
 	ibverbs-providers iproute2 coreutils"
 FLEET_PKGS="systemd man-db groff-base bash-completion prometheus prometheus-node-exporter

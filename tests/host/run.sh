@@ -10,9 +10,9 @@
 # Ends with "host: N passed, N failed".
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-MRTRACE=$TOP/build/mrtrace
+MRTRACE=${MRTRACE:-$TOP/build/mrtrace}   # make asan runs it against build-asan/
 MLOCKER=$TOP/build/tests/helpers/mlocker
-OUT=$TOP/build/host-tests
+OUT=${HOST_OUT:-$TOP/build/host-tests}
 rm -rf "$OUT"; mkdir -p "$OUT"
 PASS=0 FAIL=0
 ok() { PASS=$((PASS + 1)); echo "ok $1"; }

@@ -6,12 +6,13 @@
 # settings, arguments out of range.  Each check is the regression test of a
 # defect found by the hardening audit.
 #
-# MRTRACE=path/to/mrtrace runs it against another build (make asan).
+# MRTRACE=path/to/mrtrace runs it against another build (make asan), HOST_OUT=DIR
+# puts its files elsewhere.
 # Needs root.  Ends with "hardening: N passed, N failed".
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 MRTRACE=${MRTRACE:-$TOP/build/mrtrace}
-OUT=${OUT:-$TOP/build/host-hardening}
+OUT=${HOST_OUT:-$TOP/build/host-hardening}
 rm -rf "$OUT"; mkdir -p "$OUT"
 PASS=0 FAIL=0
 ok() { PASS=$((PASS + 1)); echo "ok $1"; }

@@ -174,6 +174,31 @@ static void test_lint_learns_from_the_library(void **state)
 	free(n);
 }
 
+/* Names at the length limit: one of 63 bytes is collected, a longer one is
+ * not (the fuzzer found a one-byte overflow of the name buffer there). */
+static void test_long_names(void **state)
+{
+	(void)state;
+	char blob[256];
+	size_t n = 0;
+	blob[n++] = '\0';
+	memcpy(blob + n, "NCCL_", 5), n += 5;
+	memset(blob + n, 'A', 58), n += 58;   /* 63 bytes */
+	blob[n++] = '\0';
+	memcpy(blob + n, "NCCL_", 5), n += 5;
+	memset(blob + n, 'B', 59), n += 59;   /* 64 bytes: too long */
+	blob[n++] = '\0';
+	int fd = memfd_create("libnccl.so.2", 0);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, blob, n), (ssize_t)n);
+	struct nccl_lib *lib = calloc(1, sizeof(*lib));
+	nccl_version_scan_fd(fd, lib);
+	close(fd);
+	assert_int_equal(lib->n_names, 1);
+	assert_int_equal(strlen(lib->names), 63);
+	free(lib);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -202,6 +227,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_many_variables_keep_the_dangerous_one),
 		cmocka_unit_test(test_lint_overflow_is_said),
 		cmocka_unit_test(test_lint_learns_from_the_library),
+		cmocka_unit_test(test_long_names),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -151,7 +151,8 @@ static void apply_dropins(const char *root, const struct strlist *dirs, const ch
 		}
 		sr_free_names(ls, k);
 	}
-	qsort(files.v, (size_t)files.n, sizeof(*files.v), by_base);
+	if (files.n > 1)
+		qsort(files.v, (size_t)files.n, sizeof(*files.v), by_base);
 	for (int i = 0; i < files.n; i++)
 		apply_key(root, files.v[i], key, out);
 	strmap_free(&seen);

@@ -158,7 +158,7 @@ static void collect_names(const char *buf, size_t len, bool first, struct nccl_l
 			continue;
 		const char *q = p;
 		while (q < end && (isupper((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '_') &&
-		       q - start < CTX_ENV_NAME_MAX)
+		       q - start < CTX_ENV_NAME_MAX - 1)
 			q++;
 		if (q == p || q >= end || *q != '\0')
 			continue;

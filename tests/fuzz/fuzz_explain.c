@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* fuzz_explain.c - libFuzzer harness: a recorded event (the JSON that
+ * `watch --json` writes, as replay reads it) through the whole explanation:
+ * event_from_json, explain_event, the fixes, report_to_json and the text. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "explain/explain.h"
+#include "report/report.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *devnull;
+	if (!devnull && !(devnull = fopen("/dev/null", "w")))
+		abort();
+	json_tokener *tok = json_tokener_new();
+	if (!tok)
+		return 0;
+	json_object *o = json_tokener_parse_ex(tok, (const char *)data, (int)size);
+	json_tokener_free(tok);
+	if (!o)
+		return 0;
+	static struct mrt_event ev;
+	static struct report r;
+	char err[256];
+	if (event_from_json(o, &ev, err, sizeof(err)) == 0) {
+		/* Known, reported, not in this harness's files: event_from_json
+		 * (report/json.c) takes any int as a step's ret, and the
+		 * writers negate it for errno_name() - INT_MIN overflows.  The
+		 * kernel's rets are errnos; until the reader checks the range,
+		 * keep the harness on the rest of the path. */
+		for (int i = 0; i < MRT_TRAIL_MAX; i++)
+			if (ev.steps[i].ret == INT32_MIN)
+				ev.steps[i].ret = -4095;
+		memset(&r, 0, sizeof(r));
+		r.ev = &ev;
+		r.api = "ibv_reg_mr";
+		proc_context_init(&r.ctx, (int)ev.pid);
+		r.have_ctx = true;
+		explain_event(&ev, &r.ctx, NULL, &r.v);
+		json_object *out = report_to_json(&r);
+		json_object_put(out);
+		report_print_text(devnull, &r, true);
+	}
+	json_object_put(o);
+	return 0;
+}
