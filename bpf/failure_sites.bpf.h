@@ -63,19 +63,73 @@ int BPF_PROG(fexit_dma_map, void *dev, struct sg_table *sgt, int dir, unsigned l
 	return 0;
 }
 
+/* 5.10's ib_umem_get maps with ib_dma_map_sg_attrs -> dma_map_sg_attrs,
+ * which returns the entries mapped: 0 is the failure (ib_umem_get then
+ * returns ENOMEM). */
+static __always_inline void dma_map_sg_result(int nents, int ret)
+{
+	struct mrt_ctx *c;
+
+	if (ret > 0)
+		return;
+	c = ctx_get();
+	if (c)
+		step_add(c, MRT_SITE_DMA_MAP, ret < 0 ? ret : -12 /* ENOMEM */, nents, 0, 0);
+}
+
+SEC("fexit/dma_map_sg_attrs")
+int BPF_PROG(fexit_dma_map_sg, void *dev, void *sg, int nents, int dir, unsigned long attrs,
+	     int ret)
+{
+	dma_map_sg_result(nents, ret);
+	return 0;
+}
+
 /* alloc_iova_fast returns 0 when no IOVA range fits; with flush_rcache true
  * that is the last attempt (the caches were flushed): the space is full. */
-SEC("fexit/alloc_iova_fast")
-int BPF_PROG(fexit_iova, void *iovad, unsigned long size, unsigned long limit_pfn,
-	     bool flush_rcache, unsigned long ret)
+static __always_inline void iova_result(__u64 size, __u64 limit_pfn, __u64 flush, __u64 ret)
 {
 	struct mrt_ctx *c;
 
 	if (ret)
-		return 0;
+		return;
 	c = ctx_get();
 	if (c)
-		step_add(c, MRT_SITE_IOVA_ALLOC, -12 /* ENOMEM */, size, limit_pfn, flush_rcache);
+		step_add(c, MRT_SITE_IOVA_ALLOC, -12 /* ENOMEM */, size, limit_pfn, flush);
+}
+
+SEC("fexit/alloc_iova_fast")
+int BPF_PROG(fexit_iova, void *iovad, unsigned long size, unsigned long limit_pfn,
+	     bool flush_rcache, unsigned long ret)
+{
+	iova_result(size, limit_pfn, flush_rcache, ret);
+	return 0;
+}
+
+/* Hot on machines with a translating IOMMU (every DMA mapping): the entry
+ * keeps the arguments only inside a registration. */
+SEC("kprobe/alloc_iova_fast")
+int BPF_KPROBE(kprobe_iova, void *iovad, unsigned long size, unsigned long limit_pfn,
+	       bool flush_rcache)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c) {
+		c->pend[MRT_SITE_IOVA_ALLOC][0] = size;
+		c->pend[MRT_SITE_IOVA_ALLOC][1] = limit_pfn;
+		c->pend[MRT_SITE_IOVA_ALLOC][2] = flush_rcache;
+	}
+	return 0;
+}
+
+SEC("kretprobe/alloc_iova_fast")
+int BPF_KRETPROBE(kretprobe_iova, unsigned long ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		iova_result(c->pend[MRT_SITE_IOVA_ALLOC][0], c->pend[MRT_SITE_IOVA_ALLOC][1],
+			    c->pend[MRT_SITE_IOVA_ALLOC][2], ret);
 	return 0;
 }
 
@@ -175,6 +229,22 @@ SEC("kretprobe/dma_map_sgtable")
 int BPF_KRETPROBE(kretprobe_dma_map, int ret)
 {
 	ret_int_step(MRT_SITE_DMA_MAP, ret);
+	return 0;
+}
+
+SEC("kretprobe/dma_map_sg_attrs")
+int BPF_KRETPROBE(kretprobe_dma_map_sg, int ret)
+{
+	if (ret <= 0)
+		ret_int_step(MRT_SITE_DMA_MAP, ret < 0 ? ret : -12 /* ENOMEM */);
+	return 0;
+}
+
+/* 5.10: __sg_alloc_table_from_pages returns the last entry, or an ERR_PTR. */
+SEC("kretprobe/__sg_alloc_table_from_pages")
+int BPF_KRETPROBE(kretprobe_sg_alloc_ptr, void *ret)
+{
+	ret_int_step(MRT_SITE_SG_ALLOC, ptr_ret(ret));
 	return 0;
 }
 

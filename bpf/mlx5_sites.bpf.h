@@ -85,11 +85,13 @@ int BPF_KRETPROBE(kretprobe_mlx5_create_real_mr, void *mr)
 	return 0;
 }
 
+/* (pd, offset, length, virt_addr, fd, access_flags, attrs); 6.17 added a
+ * struct ib_dmah * before attrs: the return value by fexit_ret. */
 SEC("fexit/mlx5_ib_reg_user_mr_dmabuf")
-int BPF_PROG(fexit_mlx5_reg_dmabuf, void *pd, u64 offset, u64 length, u64 virt_addr, int fd,
-	     int access_flags, void *attrs, void *mr)
+int BPF_PROG(fexit_mlx5_reg_dmabuf, void *pd, u64 offset, u64 length, u64 virt_addr)
 {
 	struct mrt_ctx *c = ctx_get();
+	void *mr = (void *)fexit_ret(ctx, 7);
 
 	if (c)
 		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), offset, length, virt_addr);

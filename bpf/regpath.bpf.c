@@ -12,6 +12,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "trail.bpf.h"
+#include "compat.bpf.h"
 #include "verbs_ops.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -19,19 +20,24 @@ char LICENSE[] SEC("license") = "GPL";
 /* The capability number, from the uapi header by user space: it is a
  * #define, not in vmlinux.h, and linux/capability.h clashes with vmlinux.h. */
 const volatile int cap_ipc_lock = -1;
+/* Live MRs are counted only while ib_umem_release is watched too (else the
+ * count would only grow): set by user space from the plan. */
+const volatile bool count_live = true;
 
 /* ---- the REG_MR command: ib_uverbs_reg_mr(attrs) ---------------------------
  * The command's fields (start, length, hca_va, access) are still in user
  * memory at entry: attrs->ucore.inbuf points at them on both the write() and
  * the ioctl(INVOKE_WRITE) paths.  Reading them here is what lets mrtrace
- * explain EINVALs returned before any deeper site runs. */
+ * explain EINVALs returned before any deeper site runs.  The bundle is an
+ * ib_uverbs structure: where no BTF types it (5.10 without btf/<kernel>.btf)
+ * the trail opens all the same, without the command's fields. */
 static __always_inline void reg_mr_enter(struct uverbs_attr_bundle *attrs)
 {
 	struct mrt_ctx *c = ctx_open(MRT_SITE_UVERBS_REG_MR);
-	struct ib_uverbs_reg_mr cmd = {};
+	struct mrt_uapi_reg_mr cmd = {};
 	const void *inbuf;
 
-	if (!c || c->depth != 1)
+	if (!c || c->depth != 1 || !bpf_core_field_exists(attrs->ucore))
 		return;
 	inbuf = BPF_CORE_READ(attrs, ucore.inbuf);
 	if (inbuf && !bpf_probe_read_user(&cmd, sizeof(cmd), inbuf)) {
@@ -91,20 +97,26 @@ int BPF_KRETPROBE(kretprobe_reg_mr, int ret)
 #define DMABUF_ATTRS_MAX 12 /* attributes looked at: the method has 9 */
 
 /* Object, method and attribute ids are uverbs ABI (uapi enums, the same on
- * every kernel): the names come from vmlinux.h. */
-static __always_inline bool is_reg_dmabuf(struct ib_uverbs_ioctl_hdr *hdr)
+ * every kernel): the names come from vmlinux.h.  The header and attributes
+ * are read as their uapi layouts (compat.bpf.h): no module BTF needed. */
+static __always_inline bool is_reg_dmabuf(const void *hdr, __u16 *num_attrs)
 {
-	return BPF_CORE_READ(hdr, object_id) == UVERBS_OBJECT_MR &&
-	       BPF_CORE_READ(hdr, method_id) == UVERBS_METHOD_REG_DMABUF_MR;
+	struct mrt_uapi_ioctl_hdr h = {};
+
+	if (bpf_probe_read_kernel(&h, sizeof(h), hdr))
+		return false;
+	if (num_attrs)
+		*num_attrs = h.num_attrs;
+	return h.object_id == UVERBS_OBJECT_MR && h.method_id == UVERBS_METHOD_REG_DMABUF_MR;
 }
 
-static __always_inline void cmd_verbs_enter(struct ib_uverbs_ioctl_hdr *hdr, const void *uattrs)
+static __always_inline void cmd_verbs_enter(const void *hdr, const void *uattrs)
 {
-	struct ib_uverbs_attr a;
+	struct mrt_uapi_attr a;
 	struct mrt_ctx *c;
-	__u16 n;
+	__u16 n = 0;
 
-	if (!is_reg_dmabuf(hdr)) {
+	if (!is_reg_dmabuf(hdr, &n)) {
 		method_enter(hdr, uattrs); /* GET_CONTEXT, CQ_CREATE, QP_CREATE */
 		return;
 	}
@@ -114,7 +126,6 @@ static __always_inline void cmd_verbs_enter(struct ib_uverbs_ioctl_hdr *hdr, con
 	c->pend[MRT_SITE_UVERBS_REG_DMABUF][2] = 1; /* opened by the dispatcher */
 	if (c->depth != 1)
 		return;
-	n = BPF_CORE_READ(hdr, num_attrs);
 	for (int i = 0; i < DMABUF_ATTRS_MAX; i++) {
 		if (i >= n)
 			break;
@@ -144,24 +155,24 @@ static __always_inline void cmd_verbs_exit(long ret)
 }
 
 SEC("fentry/ib_uverbs_cmd_verbs")
-int BPF_PROG(fentry_cmd_verbs, void *ufile, struct ib_uverbs_ioctl_hdr *hdr, void *uattrs)
+int BPF_PROG(fentry_cmd_verbs, void *ufile, void *hdr, void *uattrs)
 {
 	cmd_verbs_enter(hdr, uattrs);
 	return 0;
 }
 
 SEC("fexit/ib_uverbs_cmd_verbs")
-int BPF_PROG(fexit_cmd_verbs, struct ib_uverbs_file *ufile, struct ib_uverbs_ioctl_hdr *hdr, void *uattrs, int ret)
+int BPF_PROG(fexit_cmd_verbs, void *ufile, void *hdr, void *uattrs, int ret)
 {
-	if (is_reg_dmabuf(hdr))
+	if (is_reg_dmabuf(hdr, NULL))
 		cmd_verbs_exit(ret);
 	else if (method_op(hdr) != MRT_OP_NONE)
-		method_exit(ufile, ret);
+		method_exit((struct ib_uverbs_file *)ufile, ret);
 	return 0;
 }
 
 SEC("kprobe/ib_uverbs_cmd_verbs")
-int BPF_KPROBE(kprobe_cmd_verbs, void *ufile, struct ib_uverbs_ioctl_hdr *hdr, void *uattrs)
+int BPF_KPROBE(kprobe_cmd_verbs, void *ufile, void *hdr, void *uattrs)
 {
 	struct mrt_ctx *c;
 
@@ -216,7 +227,9 @@ int BPF_KRETPROBE(kretprobe_reg_dmabuf, int ret)
 
 /* ---- ib_umem_get(device, addr, size, access) ---------------------------------
  * 5.6+; 5.4 had (udata, addr, size, access, dmasync): addr, size and access
- * sit in the same argument slots, so one program serves both.
+ * sit in the same argument slots, so one program serves both, and 7.x's
+ * static __ib_umem_get_va(device, addr, size, access) as well (the site's
+ * candidates: user/tracer/sites.c).
  * The memlock evidence is taken at entry: at exit pinned_vm already holds a
  * successful request, and on failure the add has been rolled back. */
 static __always_inline void umem_enter(__u64 addr, __u64 size, __u32 access)
@@ -267,7 +280,7 @@ static __always_inline void umem_exit(const void *umem)
 
 	if (!c)
 		return;
-	if (ret == 0)
+	if (ret == 0 && count_live)
 		live_add(c->ev.ml.requested_pages);
 	l = bpf_map_lookup_elem(&live_umems, &tgid);
 	if (l && ret) {
@@ -288,10 +301,9 @@ int BPF_PROG(fentry_umem_get, void *device, unsigned long addr, size_t size, int
 }
 
 SEC("fexit/ib_umem_get")
-int BPF_PROG(fexit_umem_get, void *device, unsigned long addr, size_t size, int access,
-	     struct ib_umem *umem)
+int BPF_PROG(fexit_umem_get, void *device, unsigned long addr, size_t size, int access)
 {
-	umem_exit(umem);
+	umem_exit((void *)fexit_ret(ctx, 4));
 	return 0;
 }
 
@@ -310,14 +322,16 @@ int BPF_KRETPROBE(kretprobe_umem_get, void *umem)
 }
 
 /* ib_umem_release(umem): the MR's pages leave pinned_vm.  Runs in the
- * owner's context (dereg, or exit while the mm is still around). */
+ * owner's context (dereg, or exit while the mm is still around).  struct
+ * ib_umem is a module's type: the site is armed only where a BTF has it
+ * (user/tracer/plan.c), and the test keeps the program loadable anyway. */
 static __always_inline void umem_release(struct ib_umem *umem)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	struct mrt_live *l = bpf_map_lookup_elem(&live_umems, &tgid);
 	__u64 pages;
 
-	if (!l || !umem)
+	if (!l || !umem || !bpf_core_type_exists(struct ib_umem))
 		return;
 	pages = pages_spanned(BPF_CORE_READ(umem, address), BPF_CORE_READ(umem, length));
 	if (l->mrs > 0)
@@ -390,7 +404,9 @@ int BPF_KRETPROBE(kretprobe_capable, bool ret)
 }
 
 /* ---- driver reg_user_mr(pd, start, length, iova, access, udata) ----------
- * Same signature for every driver (ib_device_ops.reg_user_mr). */
+ * Same signature for every driver (ib_device_ops.reg_user_mr); 6.17 put a
+ * struct ib_dmah * before udata, so the return value is not in a fixed
+ * slot (fexit_ret). */
 static __always_inline void driver_exit(__u64 start, __u64 len, __u64 iova, const void *mr)
 {
 	struct mrt_ctx *c = ctx_get();
@@ -400,10 +416,9 @@ static __always_inline void driver_exit(__u64 start, __u64 len, __u64 iova, cons
 }
 
 SEC("fexit/rxe_reg_user_mr")
-int BPF_PROG(fexit_rxe_reg, void *pd, u64 start, u64 len, u64 iova, int access, void *udata,
-	     void *mr)
+int BPF_PROG(fexit_rxe_reg, void *pd, u64 start, u64 len, u64 iova)
 {
-	driver_exit(start, len, iova, mr);
+	driver_exit(start, len, iova, (void *)fexit_ret(ctx, 6));
 	return 0;
 }
 
@@ -415,10 +430,9 @@ int BPF_KRETPROBE(kretprobe_rxe_reg, void *mr)
 }
 
 SEC("fexit/mlx5_ib_reg_user_mr")
-int BPF_PROG(fexit_mlx5_reg, void *pd, u64 start, u64 len, u64 iova, int access, void *udata,
-	     void *mr)
+int BPF_PROG(fexit_mlx5_reg, void *pd, u64 start, u64 len, u64 iova)
 {
-	driver_exit(start, len, iova, mr);
+	driver_exit(start, len, iova, (void *)fexit_ret(ctx, 6));
 	return 0;
 }
 

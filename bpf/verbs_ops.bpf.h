@@ -214,9 +214,13 @@ MRT_OP_HANDLER(ib_uverbs_ex_modify_qp, MRT_OP_MODIFY_QP, 26, true)
  * object << 16 | method. */
 #define OP_ATTRS_MAX 16
 
-static __always_inline __u32 method_op(struct ib_uverbs_ioctl_hdr *hdr)
+static __always_inline __u32 method_op(const void *hdr)
 {
-	__u16 obj = BPF_CORE_READ(hdr, object_id), meth = BPF_CORE_READ(hdr, method_id);
+	struct mrt_uapi_ioctl_hdr h = {};
+
+	if (bpf_probe_read_kernel(&h, sizeof(h), hdr))
+		return MRT_OP_NONE;
+	__u16 obj = h.object_id, meth = h.method_id;
 
 	if (obj == UVERBS_OBJECT_DEVICE && meth == UVERBS_METHOD_GET_CONTEXT)
 		return MRT_OP_OPEN_DEVICE;
@@ -227,9 +231,10 @@ static __always_inline __u32 method_op(struct ib_uverbs_ioctl_hdr *hdr)
 	return MRT_OP_NONE;
 }
 
-static __always_inline void method_enter(struct ib_uverbs_ioctl_hdr *hdr, const void *uattrs)
+static __always_inline void method_enter(const void *hdr, const void *uattrs)
 {
 	__u32 op = method_op(hdr);
+	struct mrt_uapi_ioctl_hdr h = {};
 	struct ib_uverbs_attr a;
 	struct mrt_ctx *c;
 	__u16 n;
@@ -244,8 +249,10 @@ static __always_inline void method_enter(struct ib_uverbs_ioctl_hdr *hdr, const 
 		return;
 	c->ev.kind = MRT_EV_FAILURE;
 	c->ev.op = op;
-	c->ev.op_cmd = (__u32)BPF_CORE_READ(hdr, object_id) << 16 | BPF_CORE_READ(hdr, method_id);
-	n = BPF_CORE_READ(hdr, num_attrs);
+	if (bpf_probe_read_kernel(&h, sizeof(h), hdr))
+		return;
+	c->ev.op_cmd = (__u32)h.object_id << 16 | h.method_id;
+	n = h.num_attrs;
 	for (int i = 0; i < OP_ATTRS_MAX; i++) {
 		if (i >= n)
 			break;

@@ -418,6 +418,45 @@ static void explain_unknown(const struct mrt_event *ev, struct verdict *v, int e
 	    "this kernel (see `mrtrace watch --list-probes`) may hold the answer.");
 }
 
+/* A REG_MR that failed with ENOMEM or EPERM and passed no pinning entry:
+ * on a kernel where no candidate of that site (ib_umem_get, and its later
+ * names) could be armed, the trail holds the command alone (the driver may
+ * pass the errno on).  The process's own numbers then judge it as they do
+ * a libibverbs call seen without kernel sites, and the verdict is marked
+ * inferred (docs/causes.md); any other failing site, or no /proc numbers,
+ * leaves it to explain_unknown(). */
+static bool explain_without_umem(const struct mrt_event *ev, const struct proc_context *ctx,
+				 const struct nccl_info *nccl, struct verdict *v, int err)
+{
+	static struct mrt_event u; /* large; explain runs on one thread */
+	static struct verdict iv;
+	int drv = trail_find(ev, MRT_SITE_DRIVER_REG);
+	enum cause c;
+
+	if ((err != ENOMEM && err != EPERM) || ev->ml.valid || ev->opener != MRT_SITE_UVERBS_REG_MR ||
+	    trail_find(ev, MRT_SITE_UMEM_GET) >= 0)
+		return false;
+	for (int i = 0; i < trail_nsteps(ev); i++)
+		if (ev->steps[i].ret < 0 && ev->steps[i].site != MRT_SITE_UVERBS_REG_MR &&
+		    ev->steps[i].site != MRT_SITE_DRIVER_REG)
+			return false;
+	u = *ev;
+	u.kind = MRT_EV_USER_CALL;
+	u.opener = MRT_API_REG_MR;
+	u.cmd_reached = 1;
+	if (ev->cmd_valid != 1 && drv >= 0) {
+		/* the command unread (no BTF for its bundle): the driver's arguments */
+		u.cmd_start = ev->steps[drv].a0;
+		u.cmd_length = ev->steps[drv].a1;
+	}
+	c = explain_user_call(&u, ctx, nccl, &iv);
+	if (c != CAUSE_MEMLOCK_LIMIT && c != CAUSE_MEMLOCK_ZERO)
+		return false;
+	*v = iv;
+	v->decisive_step = trail_first_failed(ev, MRT_SITE_UVERBS_REG_MR);
+	return true;
+}
+
 enum cause explain_event(const struct mrt_event *ev, const struct proc_context *ctx,
 			 const struct nccl_info *nccl, struct verdict *v)
 {
@@ -483,6 +522,8 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 	if (explain_validation(ev, v, err) || explain_rdma_cgroup(ev, v, err) ||
 	    explain_dmabuf(ev, v, err) || explain_memlock(ev, ctx, nccl, v, umem) ||
 	    explain_pin(ev, v) || explain_dma_map(ev, v) || explain_mlx5_cmd(ev, v))
+		return v->cause;
+	if (explain_without_umem(ev, ctx, nccl, v, err))
 		return v->cause;
 	explain_unknown(ev, v, err);
 	return v->cause;

@@ -94,11 +94,11 @@ enum cause explain_user_call(const struct mrt_event *uev, const struct proc_cont
 		v->need_bytes = v->pinned_before_bytes + v->request_bytes;
 		if (v->cause == CAUSE_MEMLOCK_ZERO)
 			verdict_say(v->summary, "RLIMIT_MEMLOCK is 0 and CAP_IPC_LOCK does not apply "
-					"(from /proc; kernel sites not armed)");
+					"(from /proc; ib_umem_get not observed)");
 		else
 			verdict_say(v->summary,
 			    "limit %s, pinned now %s (VmPin), this request %llu pages (%s): needs "
-			    "%s (from /proc; kernel sites not armed)",
+			    "%s (from /proc; ib_umem_get not observed)",
 			    verdict_bytes(v->limit_bytes, l), verdict_bytes(v->pinned_before_bytes, p),
 			    (unsigned long long)pages, verdict_bytes(v->request_bytes, r), verdict_bytes(v->need_bytes, n));
 		verdict_say(v->explanation,

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* facts.c - what the running kernel has for the sites of sites.c (facts.h):
  * kallsyms, BTF of vmlinux and of every loaded module, a trampoline test
- * per function, tracefs tracepoints, kprobe support. */
+ * per candidate function, tracefs tracepoints, kprobe support, the module
+ * structures the sites read (kernel BTF or an external file), helpers. */
 #include "tracer/facts.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <linux/bpf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +166,35 @@ static void kallsyms_scan(struct tracer_facts *f)
 	fclose(k);
 }
 
+/* One pass over available_filter_functions ("name" or "name [module]"):
+ * every function asked about that is in kallsyms but not there is notrace.
+ * Unreadable list: nothing is marked. */
+static void notrace_scan(struct tracer_facts *f)
+{
+	static const char *const lists[] = {
+		"/sys/kernel/tracing/available_filter_functions",
+		"/sys/kernel/debug/tracing/available_filter_functions",
+	};
+	bool seen[TRACER_FACTS_FUNCS] = { false };
+	char line[512], sym[256];
+	FILE *a = NULL;
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]) && !a; i++)
+		a = fopen(lists[i], "re");
+	if (!a)
+		return;
+	while (fgets(line, sizeof(line), a)) {
+		if (sscanf(line, "%255s", sym) != 1)
+			continue;
+		for (int i = 0; i < f->nfuncs; i++)
+			if (!seen[i] && !strcmp(f->funcs[i].name, sym))
+				seen[i] = true;
+	}
+	fclose(a);
+	for (int i = 0; i < f->nfuncs; i++)
+		f->funcs[i].notrace = f->funcs[i].in_kallsyms && !seen[i];
+}
+
 static bool kprobes_supported(void)
 {
 	return !access("/sys/bus/event_source/devices/kprobe/type", F_OK) ||
@@ -181,6 +212,125 @@ static void ensure_tracefs(void)
 		tracer_note("cannot mount tracefs on /sys/kernel/tracing: %s", strerror(errno));
 }
 
+/* ---- structures, helpers, the external BTF file ------------------------------ */
+
+/* The kernel BTF that has struct (or union) `name`: "vmlinux", a module, or
+ * NULL. */
+static const char *btf_find_struct(const struct btf_set *s, const char *name)
+{
+	if (!s->vmlinux)
+		return NULL;
+	if (btf__find_by_name_kind(s->vmlinux, name, BTF_KIND_STRUCT) > 0 ||
+	    btf__find_by_name_kind(s->vmlinux, name, BTF_KIND_UNION) > 0)
+		return "vmlinux";
+	for (int i = 0; i < s->nmods; i++)
+		if (btf__find_by_name_kind(s->mods[i].btf, name, BTF_KIND_STRUCT) > 0)
+			return s->mods[i].name;
+	return NULL;
+}
+
+/* Does enum `type` have enumerator `value` (the same test as the BPF side's
+ * bpf_core_enum_value_exists)? */
+static bool btf_enum_has(const struct btf *b, const char *type, const char *value)
+{
+	int id = b ? btf__find_by_name_kind(b, type, BTF_KIND_ENUM) : -1;
+	const struct btf_type *t;
+	const struct btf_enum *e;
+
+	if (id <= 0)
+		return false;
+	t = btf__type_by_id(b, id);
+	e = btf_enum(t);
+	for (int i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(b, e[i].name_off), value))
+			return true;
+	return false;
+}
+
+static void add_feature(struct tracer_facts *f, const char *name, bool present)
+{
+	if (f->nfeatures >= TRACER_FACTS_FEATURES)
+		return;
+	snprintf(f->features[f->nfeatures].name, sizeof(f->features[0].name), "%s", name);
+	f->features[f->nfeatures++].present = present;
+}
+
+static bool usable_file(const char *path)
+{
+	return !access(path, R_OK);
+}
+
+/* <kernel>.btf in the places facts.h lists; "" if nowhere. */
+static void find_btf_file(const char *kernel, char *out, size_t len)
+{
+	char exe[PATH_MAX], dir[PATH_MAX], path[PATH_MAX + 256];
+	const char *env = getenv("MRTRACE_BTF_DIR");
+	ssize_t n;
+
+	out[0] = 0;
+	if (env && *env) {
+		snprintf(path, sizeof(path), "%s/%s.btf", env, kernel);
+		if (usable_file(path))
+			goto found;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		snprintf(dir, sizeof(dir), "%s", exe);
+		char *slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = 0;
+			/* build/mrtrace in the source tree; sbin/mrtrace installed */
+			snprintf(path, sizeof(path), "%s/../btf/%s.btf", dir, kernel);
+			if (usable_file(path))
+				goto found;
+			snprintf(path, sizeof(path), "%s/../share/mrtrace/btf/%s.btf", dir, kernel);
+			if (usable_file(path))
+				goto found;
+		}
+	}
+	snprintf(path, sizeof(path), "/usr/local/share/mrtrace/btf/%s.btf", kernel);
+	if (usable_file(path))
+		goto found;
+	snprintf(path, sizeof(path), "/usr/share/mrtrace/btf/%s.btf", kernel);
+	if (usable_file(path))
+		goto found;
+	return;
+found:
+	/* too long to name: as if absent */
+	if ((size_t)snprintf(out, len, "%s", realpath(path, exe) ? exe : path) >= len)
+		out[0] = 0;
+}
+
+/* Where each structure of the site table is typed: the kernel's BTF, the
+ * external file. */
+static void scan_types(struct tracer_facts *f, const struct btf_set *s)
+{
+	struct btf *file = NULL;
+
+	if (f->btf_file[0]) {
+		file = btf__parse(f->btf_file, NULL);
+		if (!file)
+			tracer_note("external BTF %s unreadable: %s", f->btf_file, strerror(errno));
+	}
+	for (int i = 0; i < tracer_n_reg_sites; i++) {
+		const char *name = tracer_reg_sites[i].type;
+		struct tracer_type_facts *t;
+		const char *where;
+
+		if (!name || tracer_facts_type(f, name) || f->ntypes >= TRACER_FACTS_TYPES)
+			continue;
+		t = &f->types[f->ntypes++];
+		memset(t, 0, sizeof(*t));
+		snprintf(t->name, sizeof(t->name), "%s", name);
+		where = btf_find_struct(s, name);
+		if (where)
+			snprintf(t->btf_module, sizeof(t->btf_module), "%s", where);
+		t->in_file = file && btf__find_by_name_kind(file, name, BTF_KIND_STRUCT) > 0;
+	}
+	btf__free(file);
+}
+
 /* ---- gathering ------------------------------------------------------------------ */
 
 static struct tracer_func_facts *want_func(struct tracer_facts *f, const char *name)
@@ -195,17 +345,19 @@ static struct tracer_func_facts *want_func(struct tracer_facts *f, const char *n
 	return ff;
 }
 
+/* BTF and, once per function, the trampoline test: fexit when the
+ * candidate has an fexit program (the stricter test), else fentry. */
 static void btf_scan(struct tracer_func_facts *ff, const struct btf_set *s,
-		     const struct tracer_site_def *d)
+		     const struct tracer_cand *c)
 {
 	struct btf_hit hit;
 
-	if (!ff || btf_find_func(s, ff->name, &hit))
+	if (!ff || ff->in_btf || btf_find_func(s, ff->name, &hit))
 		return;
 	ff->in_btf = true;
 	snprintf(ff->btf_module, sizeof(ff->btf_module), "%s", hit.module);
-	if (d->fentry || d->fexit)
-		ff->tramp = tramp_attaches(&hit, d->fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY,
+	if (c->fentry || c->fexit)
+		ff->tramp = tramp_attaches(&hit, c->fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY,
 					   ff->tramp_why, sizeof(ff->tramp_why))
 				    ? TRAMP_OK
 				    : TRAMP_REFUSED;
@@ -213,7 +365,7 @@ static void btf_scan(struct tracer_func_facts *ff, const struct btf_set *s,
 		close(hit.obj_fd);
 }
 
-int tracer_facts_collect(struct tracer_facts *f, char *err, size_t errlen)
+int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err, size_t errlen)
 {
 	struct btf_set *btfs = calloc(1, sizeof(*btfs));
 	struct utsname u;
@@ -240,27 +392,37 @@ int tracer_facts_collect(struct tracer_facts *f, char *err, size_t errlen)
 			f->ntps++;
 			continue;
 		}
-		want_func(f, d->func);
-		if (d->alt)
-			want_func(f, d->alt);
+		struct tracer_cand c[TRACER_SITE_CANDS];
+		int n = tracer_site_cands(d, c);
+		for (int k = 0; k < n; k++)
+			want_func(f, c[k].func);
 	}
 	kallsyms_scan(f);
+	notrace_scan(f);
+	if (btf_file && btf_file[0])
+		snprintf(f->btf_file, sizeof(f->btf_file), "%s", btf_file);
+	else
+		find_btf_file(f->kernel, f->btf_file, sizeof(f->btf_file));
 
 	/* Trampoline tests fail where fentry is refused: expected, and each
 	 * outcome goes into the site's note. */
 	tracer_log_expect(true);
 	btf_set_load(btfs);
+	f->module_btf = btfs->nmods > 0;
 	for (int i = 0; i < tracer_n_reg_sites; i++) {
 		const struct tracer_site_def *d = &tracer_reg_sites[i];
-		struct tracer_func_facts *ff;
+		struct tracer_cand c[TRACER_SITE_CANDS];
+		int n;
 		if (d->tp)
 			continue;
-		ff = (struct tracer_func_facts *)tracer_facts_func(f, d->func);
-		btf_scan(ff, btfs, d);
-		/* the other name only matters where the usual one is absent */
-		if (d->alt && ff && !ff->in_kallsyms && !ff->in_btf)
-			btf_scan((struct tracer_func_facts *)tracer_facts_func(f, d->alt), btfs, d);
+		n = tracer_site_cands(d, c);
+		for (int k = 0; k < n; k++)
+			btf_scan((struct tracer_func_facts *)tracer_facts_func(f, c[k].func), btfs,
+				 &c[k]);
 	}
+	scan_types(f, btfs);
+	/* bpf_find_vma (5.17): its callback cannot even be loaded before */
+	add_feature(f, "find_vma", btf_enum_has(btfs->vmlinux, "bpf_func_id", "BPF_FUNC_find_vma"));
 	btf_set_free(btfs);
 	tracer_log_expect(false);
 	free(btfs);

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* facts.h - what the running kernel has, for the sites in sites.c: each
- * function in kallsyms and in BTF (and in which module), whether a BPF
- * trampoline attaches to it, which tracepoints exist, whether kprobes are
- * supported.  facts.c gathers them (the only part of the tracer that looks
- * at the kernel before loading); plan.c decides from them alone, so tests
- * can hand it any kernel (tests/unit/test_plan.c). */
+ * candidate function in kallsyms and in BTF (and in which module), whether a
+ * BPF trampoline attaches to it, which tracepoints exist, whether kprobes
+ * are supported, which BTF holds the module structures the sites read (the
+ * kernel's own, or an external file for kernels without module BTF), and
+ * the helpers some programs need.  facts.c gathers them (the only part of
+ * the tracer that looks at the kernel before loading); plan.c decides from
+ * them alone, so tests can hand it any kernel (tests/unit/test_plan.c). */
 #ifndef MRTRACE_TRACER_FACTS_H
 #define MRTRACE_TRACER_FACTS_H
 
@@ -12,8 +14,10 @@
 #include <stddef.h>
 #include <string.h>
 
-#define TRACER_FACTS_FUNCS 64
+#define TRACER_FACTS_FUNCS 96
 #define TRACER_FACTS_TPS 8
+#define TRACER_FACTS_TYPES 8
+#define TRACER_FACTS_FEATURES 4
 
 enum tracer_tramp {
 	TRAMP_UNTRIED = 0, /* not in BTF, or no trampoline flavour wanted */
@@ -25,6 +29,11 @@ struct tracer_func_facts {
 	char name[128];
 	bool in_kallsyms; /* as a text symbol */
 	char ksym_module[64]; /* "vmlinux" or the module */
+	/* in kallsyms but not in tracefs' available_filter_functions: built
+	 * without ftrace (lib/scatterlist.c on Debian), so no trampoline
+	 * attaches and kprobe events refuse it ("Could not probe notrace
+	 * function"); false when that list could not be read */
+	bool notrace;
 	bool in_btf; /* as a FUNC, in vmlinux or a loaded module's BTF */
 	char btf_module[64];
 	/* fexit when a site of this function has an fexit program (the
@@ -38,13 +47,33 @@ struct tracer_tp_facts {
 	bool exists;
 };
 
+/* A structure a site reads with CO-RE (tracer_site_def.type). */
+struct tracer_type_facts {
+	char name[64]; /* "ib_umem" */
+	char btf_module[64]; /* kernel BTF that has it: "vmlinux", a module, "" */
+	bool in_file; /* the external BTF file has it */
+};
+
+/* A kernel feature a flavour of a site needs (tracer_cand.needs). */
+struct tracer_feature_facts {
+	char name[32]; /* "find_vma": the bpf_find_vma helper */
+	bool present;
+};
+
 struct tracer_facts {
 	char kernel[128]; /* uname -r */
 	bool kprobes; /* the kernel supports kprobes */
+	bool module_btf; /* modules carry BTF (/sys/kernel/btf/<module>; 5.11+) */
+	/* btf/<kernel>.btf found for this kernel (path), "" if none */
+	char btf_file[512];
 	int nfuncs;
 	struct tracer_func_facts funcs[TRACER_FACTS_FUNCS];
 	int ntps;
 	struct tracer_tp_facts tps[TRACER_FACTS_TPS];
+	int ntypes;
+	struct tracer_type_facts types[TRACER_FACTS_TYPES];
+	int nfeatures;
+	struct tracer_feature_facts features[TRACER_FACTS_FEATURES];
 };
 
 /* The facts about `name`; NULL when nobody asked (= not in this kernel). */
@@ -65,9 +94,30 @@ static inline bool tracer_facts_tp(const struct tracer_facts *f, const char *nam
 	return false;
 }
 
-/* Looks at the running kernel for every function and tracepoint of the
- * site table (mounting tracefs if needed).  0, or -1 with a message in err
- * (nothing could be looked at). */
-int tracer_facts_collect(struct tracer_facts *f, char *err, size_t errlen);
+static inline const struct tracer_type_facts *tracer_facts_type(const struct tracer_facts *f,
+								  const char *name)
+{
+	for (int i = 0; i < f->ntypes; i++)
+		if (!strcmp(f->types[i].name, name))
+			return &f->types[i];
+	return NULL;
+}
+
+/* Unknown features are absent. */
+static inline bool tracer_facts_feature(const struct tracer_facts *f, const char *name)
+{
+	for (int i = 0; i < f->nfeatures; i++)
+		if (!strcmp(f->features[i].name, name))
+			return f->features[i].present;
+	return false;
+}
+
+/* Looks at the running kernel for every candidate function, tracepoint,
+ * structure and feature of the site table (mounting tracefs if needed).
+ * btf_file: the external BTF to consider; NULL looks for <kernel>.btf in
+ * $MRTRACE_BTF_DIR, then next to the program (../btf, ../share/mrtrace/btf),
+ * then /usr/local/share/mrtrace/btf and /usr/share/mrtrace/btf.  0, or -1
+ * with a message in err (nothing could be looked at). */
+int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err, size_t errlen);
 
 #endif

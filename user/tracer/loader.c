@@ -152,11 +152,12 @@ static struct bpf_program *prog_by_name(struct bpf_object *obj, const char *name
 	return name ? bpf_object__find_program_by_name(obj, name) : NULL;
 }
 
-/* Exactly one flavour of a site is loaded: the plan's. */
-static void set_site_progs(struct bpf_object *obj, const struct tracer_site_def *d,
+/* Exactly one flavour of a site is loaded: the plan's, of the candidate
+ * the plan chose. */
+static void set_site_progs(struct bpf_object *obj, const struct tracer_cand *c,
 			   const struct tracer_site *s)
 {
-	const char *names[4] = { d->fentry, d->fexit, d->kprobe, d->kretprobe };
+	const char *names[4] = { c->fentry, c->fexit, c->kprobe, c->kretprobe };
 
 	for (int i = 0; i < 4; i++) {
 		struct bpf_program *p = prog_by_name(obj, names[i]);
@@ -165,20 +166,36 @@ static void set_site_progs(struct bpf_object *obj, const struct tracer_site_def 
 		if (!p)
 			continue;
 		bpf_program__set_autoload(p, on);
-		/* the function may go by its other name on this kernel */
-		if (on && s->mech == MECH_FENTRY && strcmp(s->func, d->func))
+		/* a program serves every candidate with its arguments: aim it at
+		 * this kernel's (module BTF is searched too) */
+		if (on && s->mech == MECH_FENTRY)
 			bpf_program__set_attach_target(p, 0, s->func);
 	}
+}
+
+/* The registration-path site whose armed flavour has program `name`. */
+static int site_of_prog(const struct tracer_plan *pl, const char *name)
+{
+	for (int i = 0; name[0] && i < pl->nreg; i++) {
+		const struct tracer_cand *c = &pl->cand[i];
+		const char *names[4] = { c->fentry, c->fexit, c->kprobe, c->kretprobe };
+		if (pl->sites[i].mech == MECH_NONE)
+			continue;
+		for (int k = 0; k < 4; k++)
+			if (names[k] && !strcmp(names[k], name))
+				return i;
+	}
+	return -1;
 }
 
 /* Attach both programs of site i; on a failure detach what was attached
  * and disarm the site. */
 static void attach_site(struct tracer *t, struct bpf_object *obj, int i)
 {
-	const struct tracer_site_def *d = t->plan.defs[i];
+	const struct tracer_cand *c = &t->plan.cand[i];
 	const struct tracer_site *s = &t->plan.sites[i];
 	bool kprobe = s->mech == MECH_KPROBE;
-	const char *names[2] = { kprobe ? d->kprobe : d->fentry, kprobe ? d->kretprobe : d->fexit };
+	const char *names[2] = { kprobe ? c->kprobe : c->fentry, kprobe ? c->kretprobe : c->fexit };
 	struct bpf_link *got[2] = { 0 };
 
 	for (int k = 0; k < 2; k++) {
@@ -200,42 +217,90 @@ static void attach_site(struct tracer *t, struct bpf_object *obj, int i)
 			add_link(t, got[k]);
 }
 
+/* Opens the object for the plan as it stands and loads it.  0, or a
+ * negative errno (the object is destroyed then). */
+static int load_plan(struct tracer *t, struct regpath_bpf **out)
+{
+	/* with the external BTF, every CO-RE relocation resolves against it */
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = t->plan.btf_file);
+	struct regpath_bpf *s = regpath_bpf__open_opts(&oo);
+	struct tracer_site *rel = tracer_plan_site(&t->plan, "umem_release");
+	struct bpf_program *p;
+	int e;
+
+	*out = NULL;
+	if (!s)
+		return -errno;
+	SET_COMMON_RODATA(s, &t->opts);
+	s->rodata->cap_ipc_lock = CAP_IPC_LOCK;
+	/* live MRs are counted only where their release is seen too */
+	s->rodata->count_live = rel && rel->mech != MECH_NONE;
+	bpf_object__for_each_program(p, s->obj)
+		bpf_program__set_autoload(p, false);
+	for (int i = 0; i < t->plan.nreg; i++)
+		if (t->plan.sites[i].mech != MECH_NONE)
+			set_site_progs(s->obj, &t->plan.cand[i], &t->plan.sites[i]);
+	e = share_maps(t, s->obj, s->progs.tp_fork_regpath);
+	if (!e)
+		e = regpath_bpf__load(s);
+	if (e) {
+		regpath_bpf__destroy(s);
+		return e;
+	}
+	*out = s;
+	return 0;
+}
+
 int tracer_load_regpath(struct tracer *t, char *err, size_t errlen)
 {
 	struct regpath_bpf *s = NULL;
-	struct bpf_program *p;
+	bool allow_fentry = true;
+	char prog[128], why[TRACER_NOTE_MAX];
 
-	for (bool allow_fentry = true;; allow_fentry = false) {
-		tracer_plan_regpath(&t->plan, &t->facts, allow_fentry);
-		if (!tracer_plan_armed(&t->plan, false))
-			return 0; /* nothing armed on this path: don't load at all */
-		s = regpath_bpf__open();
-		if (!s) {
-			snprintf(err, errlen, "opening the BPF object failed: %s", strerror(errno));
-			return -1;
-		}
-		SET_COMMON_RODATA(s, &t->opts);
-		s->rodata->cap_ipc_lock = CAP_IPC_LOCK;
-		bpf_object__for_each_program(p, s->obj)
-			bpf_program__set_autoload(p, false);
-		for (int i = 0; i < t->plan.nreg; i++)
-			if (t->plan.sites[i].mech != MECH_NONE)
-				set_site_progs(s->obj, t->plan.defs[i], &t->plan.sites[i]);
-		int e = share_maps(t, s->obj, s->progs.tp_fork_regpath);
-		if (!e)
-			e = regpath_bpf__load(s);
+	tracer_plan_regpath(&t->plan, &t->facts, true);
+	if (!tracer_plan_armed(&t->plan, false))
+		return 0; /* nothing armed on this path: don't load at all */
+	/* A program that fails (a relocation without target, a helper this
+	 * kernel lacks) takes the whole object down: it is traced to its site,
+	 * which falls back to kprobes or is disarmed, and the rest is loaded
+	 * again.  Each round removes one flavour, so this ends. */
+	for (int round = 0; round <= 2 * t->plan.nreg; round++) {
+		tracer_log_failed_prog(prog, sizeof(prog));
+		tracer_log_expect(true);
+		int e = load_plan(t, &s);
+		tracer_log_expect(false);
 		if (!e)
 			break;
-		regpath_bpf__destroy(s);
+		tracer_log_failed_prog(prog, sizeof(prog));
+		int i = site_of_prog(&t->plan, prog);
+		if (i >= 0) {
+			snprintf(why, sizeof(why),
+				 "%s load failed: %s (program %s; --debug-libbpf shows why)",
+				 tracer_mech_name(t->plan.sites[i].mech), strerror(-e), prog);
+			if (!tracer_plan_demote(&t->plan, i, &t->facts, why))
+				return 0;
+			continue;
+		}
+		/* not traced to a site: everything by kprobes, then nothing */
 		tracer_note("loading the registration-path programs failed: %s%s", strerror(-e),
 			    allow_fentry ? "; retrying with kprobes only" : "");
 		if (!allow_fentry) {
-			for (int i = 0; i < t->plan.nreg; i++)
-				if (t->plan.sites[i].mech != MECH_NONE)
-					tracer_plan_disarm(&t->plan, i, "BPF load failed: %s",
+			for (int k = 0; k < t->plan.nreg; k++)
+				if (t->plan.sites[k].mech != MECH_NONE)
+					tracer_plan_disarm(&t->plan, k, "BPF load failed: %s",
 							   strerror(-e));
 			return 0;
 		}
+		allow_fentry = false;
+		tracer_plan_regpath(&t->plan, &t->facts, false);
+		if (!tracer_plan_armed(&t->plan, false))
+			return 0;
+	}
+	if (!s) {
+		for (int k = 0; k < t->plan.nreg; k++)
+			if (t->plan.sites[k].mech != MECH_NONE)
+				tracer_plan_disarm(&t->plan, k, "BPF load failed");
+		return 0;
 	}
 	t->reg = s;
 	if (own_maps(t, s->obj, s->progs.tp_fork_regpath, err, errlen))

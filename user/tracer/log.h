@@ -8,6 +8,7 @@
 #define MRTRACE_TRACER_LOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "tracer/opts.h"
 
@@ -23,5 +24,10 @@ void tracer_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * reported in the site table: libbpf's warnings about them are passed on
  * only with debug_libbpf.  Nests. */
 void tracer_log_expect(bool on);
+
+/* The BPF program libbpf last said failed ("prog 'NAME': ..." in a
+ * warning), or "" if none since the last call; clears it.  How a failed
+ * object load is traced to one site (loader.c). */
+void tracer_log_failed_prog(char *buf, size_t len);
 
 #endif

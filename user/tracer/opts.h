@@ -42,6 +42,9 @@ struct tracer_opts {
 	int follow_pid; /* a process tree rooted here (-- CMD), 0: none */
 	const char *cgroup; /* cgroup v2 directory, NULL: none */
 	enum syscalls_policy syscalls;
+	/* external BTF for kernels whose modules carry none (5.10): this file,
+	 * or NULL to look for <kernel release>.btf (facts.h says where) */
+	const char *btf_file;
 	/* libbpf's warnings are passed on (a program that fails to load shows
 	 * its verifier log), except where a failure is expected and reported
 	 * in the site table; with debug_libbpf, everything libbpf says. */

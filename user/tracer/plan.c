@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* plan.c - from kernel facts to a mechanism per site (plan.h).  Pure: the
- * facts are all it looks at, so tests/unit/test_plan.c can hand it any
- * kernel.  Per site, in order of preference: fentry/fexit where a
- * trampoline attaches, kprobe/kretprobe where the symbol is in kallsyms
- * and kprobes are supported, else nothing, with the reason. */
+/* plan.c - from kernel facts to a function and a mechanism per site
+ * (plan.h).  Pure: the facts are all it looks at, so tests/unit/test_plan.c
+ * can hand it any kernel.  Per site, the first candidate function the
+ * kernel has (sites.h: the role's names across kernels), and for it, in
+ * order of preference: fentry/fexit where a trampoline attaches,
+ * kprobe/kretprobe where the symbol is in kallsyms and kprobes are
+ * supported; else the next candidate; else nothing, with the reason.  Then
+ * which BTF types each armed site (vmlinux, a module's, the external file). */
 #include "tracer/plan.h"
 
 #include <stdarg.h>
@@ -35,15 +38,97 @@ static bool present(const struct tracer_func_facts *ff)
 	return ff && (ff->in_kallsyms || ff->in_btf);
 }
 
-/* One registration-path site: which name, where, which mechanism. */
-static void plan_site(struct tracer_site *s, const struct tracer_site_def *d,
-		      const struct tracer_facts *f, bool allow_fentry)
+/* One candidate function: which mechanism, or why none (into s->note). */
+static bool plan_cand(struct tracer_site *s, const struct tracer_cand *c,
+		      const struct tracer_func_facts *ff, const struct tracer_facts *f,
+		      bool allow_fentry)
 {
-	const struct tracer_func_facts *ff = tracer_facts_func(f, d->func);
-	bool tramp = d->fentry || d->fexit;
+	bool tramp = c->fentry || c->fexit;
 	char why[TRACER_NOTE_MAX] = "";
 	const char *sep;
 
+	s->func = c->func;
+	s->module[0] = 0;
+	if (ff->in_kallsyms)
+		snprintf(s->module, sizeof(s->module), "%s", ff->ksym_module);
+	else if (ff->in_btf)
+		snprintf(s->module, sizeof(s->module), "%s", ff->btf_module);
+	if (ff->notrace) {
+		note(s, "%s is notrace on this kernel (not in available_filter_functions): neither "
+			"fentry nor kprobes attach", c->func);
+		return false;
+	}
+	if (c->needs && !tracer_facts_feature(f, c->needs)) {
+		note(s, "%s: needs %s, which this kernel lacks", c->kernels ? c->kernels : c->func,
+		     c->needs);
+		return false;
+	}
+	if (allow_fentry && tramp && ff->in_btf) {
+		if (ff->tramp == TRAMP_OK) {
+			s->mech = MECH_FENTRY;
+			s->note[0] = 0;
+			return true;
+		}
+		snprintf(why, sizeof(why), "%s", ff->tramp_why);
+	} else if (allow_fentry && tramp && !f->module_btf && ff->in_kallsyms &&
+		   strcmp(ff->ksym_module, "vmlinux")) {
+		snprintf(why, sizeof(why), "no module BTF on this kernel (fentry needs it)");
+	} else if (allow_fentry && tramp) {
+		snprintf(why, sizeof(why), "no BTF for %s", c->func);
+	}
+	sep = why[0] ? "; " : "";
+	if (!c->kprobe && !c->kretprobe) {
+		note(s, "%s%sno kprobe flavour for this site", why, sep);
+	} else if (!ff->in_kallsyms) {
+		note(s, "%s%snot in kallsyms", why, sep);
+	} else if (!f->kprobes) {
+		note(s, "%s%skprobes not supported by this kernel", why, sep);
+	} else {
+		s->mech = MECH_KPROBE;
+		note(s, "%s", why);
+		return true;
+	}
+	return false;
+}
+
+/* "A (kernels), B (kernels)": the candidates, each name once.  Returns how
+ * many names. */
+static int cand_list(char *buf, size_t len, const struct tracer_cand *c, int n)
+{
+	size_t off = 0;
+	int names = 0;
+
+	buf[0] = 0;
+	for (int k = 0; k < n; k++) {
+		bool dup = false;
+		for (int j = 0; j < k; j++)
+			dup |= !strcmp(c[j].func, c[k].func);
+		if (dup)
+			continue;
+		names++;
+		off += snprintf(buf + off, off < len ? len - off : 0, "%s%s%s%s%s", off ? ", " : "",
+				c[k].func, c[k].kernels ? " (" : "", c[k].kernels ? c[k].kernels : "",
+				c[k].kernels ? ")" : "");
+	}
+	return names;
+}
+
+/* One registration-path site: the first candidate this kernel has and can
+ * arm.  When none can be armed the site reports the first candidate it has
+ * (whose flavour this kernel can load, if any), or that it has none. */
+static void plan_site(struct tracer_plan *p, int i, const struct tracer_facts *f,
+		      bool allow_fentry)
+{
+	const struct tracer_site_def *d = p->defs[i];
+	struct tracer_site *s = &p->sites[i];
+	struct tracer_cand c[TRACER_SITE_CANDS];
+	int n = tracer_site_cands(d, c), shown = -1;
+	char names[TRACER_NOTE_MAX];
+
+	memset(&p->cand[i], 0, sizeof(p->cand[i]));
+	s->mech = MECH_NONE;
+	s->func = d->func;
+	s->module[0] = s->note[0] = s->btf[0] = 0;
 	if (d->tp) {
 		if (!tracer_facts_tp(f, d->tp)) {
 			note(s, "no tracepoint %s", d->tp);
@@ -51,52 +136,121 @@ static void plan_site(struct tracer_site *s, const struct tracer_site_def *d,
 		}
 		snprintf(s->module, sizeof(s->module), "tracepoint");
 		s->mech = MECH_TRACEPOINT;
+		p->cand[i] = (struct tracer_cand){ .func = d->tp, .fentry = d->fentry };
 		return;
 	}
-	/* the other name, when only it exists here */
-	if (d->alt && !present(ff) && present(tracer_facts_func(f, d->alt))) {
-		s->func = d->alt;
-		ff = tracer_facts_func(f, d->alt);
-	}
-	if (!present(ff)) {
-		if (d->alt)
-			note(s, "neither %s nor %s is in this kernel (kallsyms, BTF; module not loaded?)",
-			     d->func, d->alt);
-		else
-			note(s, "%s not in this kernel (not in kallsyms or BTF; module not loaded?)",
-			     s->func);
-		return;
-	}
-	if (ff->in_kallsyms)
-		snprintf(s->module, sizeof(s->module), "%s", ff->ksym_module);
-	if (allow_fentry && tramp && ff->in_btf) {
-		if (!s->module[0])
-			snprintf(s->module, sizeof(s->module), "%s", ff->btf_module);
-		if (ff->tramp == TRAMP_OK) {
-			s->mech = MECH_FENTRY;
+	for (int k = 0; k < n; k++) {
+		const struct tracer_func_facts *ff = tracer_facts_func(f, c[k].func);
+		if (!present(ff))
+			continue;
+		if (plan_cand(s, &c[k], ff, f, allow_fentry)) {
+			p->cand[i] = c[k];
 			return;
 		}
-		snprintf(why, sizeof(why), "%s", ff->tramp_why);
-	} else if (allow_fentry && tramp) {
-		snprintf(why, sizeof(why), "no BTF for %s", s->func);
+		if (shown < 0 || (c[shown].needs && !tracer_facts_feature(f, c[shown].needs)))
+			shown = k;
 	}
-	sep = why[0] ? "; " : "";
-	if (!d->kprobe && !d->kretprobe)
-		note(s, "%s%sno kprobe flavour for this site", why, sep);
-	else if (!ff->in_kallsyms)
-		note(s, "%s%snot in kallsyms", why, sep);
-	else if (!f->kprobes)
-		note(s, "%s%skprobes not supported by this kernel", why, sep);
-	else {
-		s->mech = MECH_KPROBE;
-		note(s, "%s", why);
+	if (shown >= 0) {
+		/* the reason of the candidate worth showing, once more */
+		plan_cand(s, &c[shown], tracer_facts_func(f, c[shown].func), f, allow_fentry);
+		s->mech = MECH_NONE;
+		return;
 	}
+	s->func = d->func;
+	s->module[0] = 0;
+	if (cand_list(names, sizeof(names), c, n) > 1)
+		note(s, "none of %s is in this kernel (kallsyms, BTF; module not loaded?)", names);
+	else if (n == 1 && d->kernels)
+		note(s, "%s not in this kernel (not in kallsyms or BTF; module not loaded?); it is "
+			"the function in %s", d->func, d->kernels);
+	else
+		note(s, "%s not in this kernel (not in kallsyms or BTF; module not loaded?)", d->func);
+}
+
+/* Appends to a site's note. */
+static void note_add(struct tracer_site *s, const char *text)
+{
+	size_t len = strlen(s->note);
+
+	snprintf(s->note + len, sizeof(s->note) - len, "%s%s", len ? "; " : "", text);
+}
+
+/* Which BTF typed armed site i (site.h), and whether the external file is
+ * needed: a site that reads a module structure takes it from the module's
+ * BTF, else from the file, else does without (or is not armed). */
+static void plan_btf(struct tracer_plan *p, int i, const struct tracer_facts *f)
+{
+	const struct tracer_site_def *d = p->defs[i];
+	struct tracer_site *s = &p->sites[i];
+	const struct tracer_type_facts *t = d->type ? tracer_facts_type(f, d->type) : NULL;
+	const struct tracer_func_facts *ff;
+	char text[TRACER_NOTE_MAX];
+
+	s->btf[0] = 0;
+	if (s->mech == MECH_NONE)
+		return;
+	if (d->type && t && t->btf_module[0]) {
+		snprintf(s->btf, sizeof(s->btf), "%s", t->btf_module);
+	} else if (d->type && t && t->in_file && f->btf_file[0]) {
+		p->btf_file = f->btf_file;
+		snprintf(s->btf, sizeof(s->btf), "file");
+	} else if (d->type) {
+		snprintf(text, sizeof(text),
+			 "no BTF has struct %s (%s; no %s.btf, see tools/make-btf.sh)", d->type,
+			 f->module_btf ? "not in vmlinux or module BTF" : "this kernel has no module BTF",
+			 f->kernel);
+		if (d->type_required) {
+			tracer_plan_disarm(p, i, "%s", text);
+			return;
+		}
+		note_add(s, text);
+		note_add(s, "read without it: less evidence");
+		snprintf(s->btf, sizeof(s->btf), "none");
+	} else if (s->mech == MECH_FENTRY && (ff = tracer_facts_func(f, s->func)) && ff->in_btf) {
+		snprintf(s->btf, sizeof(s->btf), "%s", ff->btf_module);
+	} else {
+		snprintf(s->btf, sizeof(s->btf), "vmlinux");
+	}
+}
+
+/* Once the external file is in use, libbpf relocates the whole object
+ * against it (btf_custom_path replaces vmlinux and module BTF for CO-RE):
+ * every armed site says so. */
+static void plan_btf_file(struct tracer_plan *p)
+{
+	for (int i = 0; i < p->nreg; i++) {
+		struct tracer_site *s = &p->sites[i];
+		char was[TRACER_BTF_MAX];
+
+		if (!p->btf_file || s->mech == MECH_NONE || !strcmp(s->btf, "file") ||
+		    !strcmp(s->btf, "none"))
+			continue;
+		snprintf(was, sizeof(was), "%s", s->btf);
+		/* a trampoline still attaches by the kernel's own BTF */
+		if (s->mech == MECH_FENTRY)
+			snprintf(s->btf, sizeof(s->btf), "%.80s+file", was);
+		else
+			snprintf(s->btf, sizeof(s->btf), "file");
+	}
+}
+
+/* With no opener armed nothing on the path is (nested sites would record
+ * nothing).  Returns the openers armed. */
+static int plan_openers(struct tracer_plan *p)
+{
+	int openers = tracer_plan_armed(p, true);
+
+	if (!openers)
+		for (int i = 0; i < p->nreg; i++)
+			if (p->sites[i].mech != MECH_NONE && !p->defs[i]->standalone)
+				tracer_plan_disarm(p, i, "not armed: no registration entry site "
+							 "(reg_mr, umem_get) could be armed on this "
+							 "kernel");
+	return openers;
 }
 
 int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, bool allow_fentry)
 {
-	int openers;
-
 	memset(p, 0, sizeof(*p));
 	p->sys_first = p->uprobe = -1;
 	for (int i = 0; i < tracer_n_reg_sites && i < TRACER_MAX_SITES; i++) {
@@ -105,11 +259,12 @@ int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, boo
 
 		p->defs[i] = d;
 		s->name = d->name;
-		s->func = d->func;
 		s->gives = d->gives;
 		s->opener = d->opener;
-		plan_site(s, d, f, allow_fentry);
+		s->critical = d->critical;
+		s->without = d->without;
 		p->nreg = p->n = i + 1;
+		plan_site(p, i, f, allow_fentry);
 	}
 	/* only_without: a fallback site stands down where the usual one is armed */
 	for (int i = 0; i < p->nreg; i++) {
@@ -119,14 +274,34 @@ int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, boo
 			tracer_plan_disarm(p, i, "not needed: %s is armed (this kernel pins with %s)",
 					   other, o->func);
 	}
-	openers = tracer_plan_armed(p, true);
-	if (!openers)
-		for (int i = 0; i < p->nreg; i++)
-			if (p->sites[i].mech != MECH_NONE && !p->defs[i]->standalone)
-				tracer_plan_disarm(p, i, "not armed: no registration entry site "
-							 "(reg_mr, umem_get) could be armed on this "
-							 "kernel");
-	return openers;
+	for (int i = 0; i < p->nreg; i++)
+		plan_btf(p, i, f);
+	plan_btf_file(p);
+	return plan_openers(p);
+}
+
+int tracer_plan_demote(struct tracer_plan *p, int i, const struct tracer_facts *f,
+		       const char *why)
+{
+	struct tracer_site *s = &p->sites[i];
+	char text[TRACER_NOTE_MAX];
+
+	if (i < 0 || i >= p->nreg)
+		return tracer_plan_armed(p, true);
+	snprintf(text, sizeof(text), "%s", why);
+	if (s->mech == MECH_FENTRY) {
+		plan_site(p, i, f, false);
+		if (s->mech != MECH_NONE) {
+			plan_btf(p, i, f);
+			plan_btf_file(p);
+			char was[TRACER_NOTE_MAX];
+			snprintf(was, sizeof(was), "%s", s->note);
+			note(s, "%s%s%s", text, was[0] ? "; " : "", was);
+			return plan_openers(p);
+		}
+	}
+	tracer_plan_disarm(p, i, "%s", text);
+	return plan_openers(p);
 }
 
 void tracer_plan_syscalls(struct tracer_plan *p, enum syscalls_policy policy)

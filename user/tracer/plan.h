@@ -20,15 +20,31 @@ struct tracer_plan {
 	/* sites[0, nreg): the registration path, defs[i] their table entry */
 	int nreg;
 	const struct tracer_site_def *defs[TRACER_MAX_SITES];
+	/* the candidate armed (tracer_site_cands()), its programs included
+	 * (a tracepoint site: the tracepoint, its program in fentry);
+	 * cand[i].func is NULL for unarmed sites */
+	struct tracer_cand cand[TRACER_MAX_SITES];
+	/* the external BTF the registration-path object relocates against
+	 * (btf_custom_path), or NULL: kernel BTF */
+	const char *btf_file;
 	int sys_first, nsys; /* the syscall tracepoints, -1/0 until planned */
 	int uprobe; /* the libibverbs site, -1 until planned */
 };
 
-/* Starts the plan over with the registration-path sites.  allow_fentry
- * false ignores the trampoline facts (kprobes only: after a load failure).
- * Returns the number of opener sites armed; with none, nothing on the path
- * is armed (nested sites record nothing without an opener). */
+/* Starts the plan over with the registration-path sites: per site the
+ * first candidate function this kernel has and can arm, by fentry/fexit
+ * where a trampoline attaches, else by kprobe.  allow_fentry false ignores
+ * the trampoline facts (kprobes only: after a load failure).  Returns the
+ * number of opener sites armed; with none, nothing on the path is armed
+ * (nested sites record nothing without an opener). */
 int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, bool allow_fentry);
+
+/* After registration-path site i failed to load: plans it again without
+ * trampolines (its kprobe flavour), or disarms it; why goes into the note.
+ * Then, as tracer_plan_regpath() does, nothing stays armed without an
+ * opener.  Returns the openers armed. */
+int tracer_plan_demote(struct tracer_plan *p, int i, const struct tracer_facts *f,
+		       const char *why);
 
 /* Appends the syscall tracepoint sites: armed (MECH_TRACEPOINT) as the
  * policy says, SYSCALLS_AUTO only when no opener is armed at this point. */

@@ -6,8 +6,9 @@
 
 #include "tracer/opts.h"
 
-#define TRACER_NOTE_MAX 256
+#define TRACER_NOTE_MAX 512
 #define TRACER_MODULE_MAX 64
+#define TRACER_BTF_MAX 96
 
 struct tracer_site {
 	const char *name; /* short id, stable: "umem_get" */
@@ -19,6 +20,15 @@ struct tracer_site {
 	 * "user"); "" when not found */
 	char module[TRACER_MODULE_MAX];
 	char note[TRACER_NOTE_MAX]; /* why not armed, or a note; "" if none */
+	/* the BTF its programs were typed by: "vmlinux", a module's BTF
+	 * ("ib_uverbs"), "file <path>" (external BTF, for kernels without
+	 * module BTF), "none" (the structure it reads is typed nowhere: less
+	 * evidence, see note); "" for sites that read no kernel types (uprobes)
+	 * or are not armed */
+	char btf[TRACER_BTF_MAX];
+	/* verdict-critical sites: what is unavailable when not armed, and what
+	 * verdicts do then (sites.h); NULL for the others */
+	const char *critical, *without;
 };
 
 #endif

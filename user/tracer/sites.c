@@ -2,14 +2,21 @@
 /* sites.c - the site table: every place mrtrace can watch, what it tells,
  * and which BPF programs arm it by which mechanism.  Order is the order of
  * the report (`watch --list-probes`).  Why each site: docs/design.md
- * section 2; other names on other kernels: section 8. */
+ * section 2; other names on other kernels, with the kernels where each was
+ * seen: section 8. */
 #include "tracer/sites.h"
 
 #include <stddef.h>
 
+/* Sayings shared by the entries below. */
+#define UMEM_7X "7.2: static, in ib_core, behind ib_umem_get_attr*, ib_umem_get_desc, " \
+		"ib_umem_get_cq_buf*"
+
 const struct tracer_site_def tracer_reg_sites[] = {
 	{ "reg_mr", "ib_uverbs_reg_mr", "REG_MR command args (start, iova, access) and final errno",
-	  true, "fentry_reg_mr", "fexit_reg_mr", "kprobe_reg_mr", "kretprobe_reg_mr" },
+	  true, "fentry_reg_mr", "fexit_reg_mr", "kprobe_reg_mr", "kretprobe_reg_mr",
+	  .type = "uverbs_attr_bundle", .critical = "the REG_MR command",
+	  .without = "EINVAL causes (access flags, iova) cannot be told apart" },
 	{ "uverbs_ioctl", "ib_uverbs_cmd_verbs",
 	  "dma-buf MR attributes (fd, offset, length) and errno, even where the driver lacks "
 	  "dma-buf; the GET_CONTEXT, CQ_CREATE and QP_CREATE methods' attributes",
@@ -17,14 +24,24 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	{ "reg_dmabuf_mr", "ib_uverbs_handler_UVERBS_METHOD_REG_DMABUF_MR",
 	  "dma-buf MR method and final errno", true, "fentry_reg_dmabuf", "fexit_reg_dmabuf",
 	  "kprobe_reg_dmabuf", "kretprobe_reg_dmabuf" },
+	/* the pinning entry: the memlock check, capable() and the pinning run
+	 * inside it, so its steps are recorded only while it is armed */
 	{ "umem_get", "ib_umem_get",
 	  "memlock limit, pinned_vm before, pages requested, umem errno", true, "fentry_umem_get",
 	  "fexit_umem_get", "kprobe_umem_get", "kretprobe_umem_get",
-	  .alt = "ib_umem_get_va" /* a 2026 series moves and may rename it */ },
+	  .kernels = "5.10-6.12, in ib_uverbs",
+	  .more = { { "__ib_umem_get_va", UMEM_7X },
+		    { "ib_umem_get_va", "part of the 2026 series that moved umem into ib_core" } },
+	  .critical = "memlock evidence",
+	  .without = "verdicts for ENOMEM and EPERM will be inferred from /proc (RLIMIT_MEMLOCK, "
+		     "VmPin) and marked inferred; pinning causes are not seen" },
 	{ "umem_release", "ib_umem_release", "live MR count per process", false,
-	  "fentry_umem_release", NULL, "kprobe_umem_release", NULL },
+	  "fentry_umem_release", NULL, "kprobe_umem_release", NULL,
+	  .type = "ib_umem", .type_required = true },
 	{ "cap_ipc_lock", "capable", "whether CAP_IPC_LOCK applied (initial user namespace)", false,
-	  NULL, "fexit_capable", "kprobe_capable", "kretprobe_capable" },
+	  NULL, "fexit_capable", "kprobe_capable", "kretprobe_capable",
+	  .critical = "capable(CAP_IPC_LOCK)",
+	  .without = "memlock verdicts assume the capability did not apply" },
 	{ "rxe_reg", "rxe_reg_user_mr", "soft-RoCE driver result", false, NULL, "fexit_rxe_reg",
 	  NULL, "kretprobe_rxe_reg" },
 	{ "mlx5_reg", "mlx5_ib_reg_user_mr", "mlx5 driver result", false, NULL, "fexit_mlx5_reg",
@@ -32,15 +49,22 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	{ "mlx5_dmabuf_reg", "mlx5_ib_reg_user_mr_dmabuf", "mlx5 dma-buf MR result", false, NULL,
 	  "fexit_mlx5_reg_dmabuf", NULL, "kretprobe_mlx5_reg_dmabuf" },
 	{ "mlx5_reg_create", "reg_create", "mlx5 mkey creation result", false, NULL, NULL, NULL,
-	  "kretprobe_mlx5_reg_create" },
+	  "kretprobe_mlx5_reg_create",
+	  .kernels = "5.10-6.12; 7.2 has none, create_real_mr covers it" },
 	{ "mlx5_create_mr", "create_real_mr", "mlx5 MR creation result", false, NULL, NULL, NULL,
-	  "kretprobe_mlx5_create_real_mr" },
+	  "kretprobe_mlx5_create_real_mr", .kernels = "6.1-7.2; 5.10 has none, reg_create covers it" },
 	{ "mlx5_cmd", "mlx5_cmd_exec", "mlx5 firmware command opcode, status, syndrome", false,
 	  NULL, "fexit_mlx5_cmd", "kprobe_mlx5_cmd", "kretprobe_mlx5_cmd" },
 	{ "peer_get", "ib_peer_umem_get", "MLNX_OFED peer-memory client result (nvidia-peermem)",
 	  false, NULL, NULL, NULL, "kretprobe_peer_get" },
+	/* the same function twice: VMA flags by bpf_find_vma (5.17+), or by
+	 * walking the mm's VMA rb-tree where there is no such helper */
 	{ "pin", "pin_user_pages_fast", "page pinning result and the VMA's flags", false, NULL,
-	  "fexit_pin_fast", "kprobe_pin_fast", "kretprobe_pin_fast" },
+	  "fexit_pin_fast", "kprobe_pin_fast", "kretprobe_pin_fast",
+	  .kernels = "5.17+: VMA flags by bpf_find_vma", .needs = "find_vma",
+	  .more = { { "pin_user_pages_fast", "5.6-5.16: VMA flags from the mm's rb-tree", NULL,
+		      "fexit_pin_fast_rb", "kprobe_pin_fast", "kretprobe_pin_fast_rb" } },
+	  .critical = "page pinning evidence", .without = "pin_* causes fall back to 'unknown'" },
 	{ "pin_gup", "get_user_pages", "page pinning on 5.4 (get_user_pages FOLL_LONGTERM)", false,
 	  NULL, NULL, "kprobe_gup", "kretprobe_gup", .only_without = "pin" },
 	{ "migrate", "migrate/mm_migrate_pages", "failed page migration for a long-term pin",
@@ -50,11 +74,17 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	{ "uobj_alloc", "rdma_alloc_begin_uobject", "uverbs object allocation result", false, NULL,
 	  "fexit_uobj_alloc", NULL, "kretprobe_uobj_alloc" },
 	{ "sg_alloc", "sg_alloc_append_table_from_pages", "scatterlist allocation failure", false,
-	  NULL, "fexit_sg_alloc", NULL, "kretprobe_sg_alloc" },
+	  NULL, "fexit_sg_alloc", NULL, "kretprobe_sg_alloc", .kernels = "5.15+",
+	  .more = { { "__sg_alloc_table_from_pages",
+		      "5.10: returns the last entry or an ERR_PTR", NULL, NULL, NULL,
+		      "kretprobe_sg_alloc_ptr" } } },
 	{ "dma_map", "dma_map_sgtable", "DMA mapping failure", false, NULL, "fexit_dma_map", NULL,
-	  "kretprobe_dma_map" },
-	{ "iova", "alloc_iova_fast", "IOVA space exhaustion", false, NULL, "fexit_iova", NULL,
-	  NULL },
+	  "kretprobe_dma_map", .kernels = "6.1+; an inline wrapper in 5.10",
+	  .more = { { "dma_map_sg_attrs",
+		      "5.10: through ib_dma_map_sg_attrs, 0 entries mapped is the failure", NULL,
+		      "fexit_dma_map_sg", NULL, "kretprobe_dma_map_sg" } } },
+	{ "iova", "alloc_iova_fast", "IOVA space exhaustion", false, NULL, "fexit_iova",
+	  "kprobe_iova", "kretprobe_iova" },
 	{ "dmabuf_get", "ib_umem_dmabuf_get", "dma-buf fd, offset, size and result", false, NULL,
 	  "fexit_umem_dmabuf", NULL, "kretprobe_umem_dmabuf" },
 	{ "dmabuf_attach", "dma_buf_dynamic_attach", "dma-buf attach failure", false, NULL,
@@ -94,6 +124,35 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	  .standalone = true },
 };
 const int tracer_n_reg_sites = sizeof(tracer_reg_sites) / sizeof(tracer_reg_sites[0]);
+
+int tracer_site_cands(const struct tracer_site_def *d, struct tracer_cand out[TRACER_SITE_CANDS])
+{
+	const struct tracer_cand own = { d->func, d->kernels, d->fentry, d->fexit,
+					 d->kprobe, d->kretprobe, d->needs };
+	int n = 0;
+
+	out[n++] = own;
+	if (d->alt) {
+		out[n] = own;
+		out[n].func = d->alt;
+		out[n++].kernels = NULL;
+	}
+	for (int i = 0; i < TRACER_CANDS_MAX && d->more[i].func; i++) {
+		const struct tracer_cand *c = &d->more[i];
+		out[n] = *c;
+		/* a candidate that names no program has the site's arguments */
+		if (!c->fentry && !c->fexit && !c->kprobe && !c->kretprobe) {
+			out[n].fentry = d->fentry;
+			out[n].fexit = d->fexit;
+			out[n].kprobe = d->kprobe;
+			out[n].kretprobe = d->kretprobe;
+			if (!c->needs)
+				out[n].needs = d->needs;
+		}
+		n++;
+	}
+	return n;
+}
 
 const struct tracer_sys_def tracer_sys_sites[] = {
 	{ "sys_mlock", "mlock", "tp_enter_mlock", "tp_exit_mlock", "failed mlock(): limit, VmLck" },

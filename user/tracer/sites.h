@@ -1,10 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* sites.h - the sites mrtrace knows, with the BPF programs that serve each
- * (defined in sites.c; program names refer to the objects in bpf/). */
+ * (defined in sites.c; program names refer to the objects in bpf/).
+ *
+ * A registration-path site is a role (the REG_MR command, the pinning entry
+ * with its memlock check, the release, ...) and the kernel functions that
+ * have played it: `func` (with `alt`, same programs) and then `more`, each
+ * with the kernels where it applies and, when its arguments differ, its own
+ * programs.  plan.c arms the first candidate this kernel has and can arm
+ * (docs/design.md section 8 lists the renames). */
 #ifndef MRTRACE_TRACER_SITES_H
 #define MRTRACE_TRACER_SITES_H
 
 #include <stdbool.h>
+
+#define TRACER_CANDS_MAX 4
+
+/* Another function for a site's role.  NULL program names: the site's own
+ * (same argument layout). */
+struct tracer_cand {
+	const char *func;
+	const char *kernels; /* where it applies: "5.10", "7.0+ (static, ib_core)" */
+	const char *fentry, *fexit, *kprobe, *kretprobe;
+	/* a kernel feature these programs need (tracer_facts_feature()), NULL none */
+	const char *needs;
+};
 
 /* A site on the registration path (bpf/regpath.bpf.c).  NULL program names:
  * no such flavour. */
@@ -16,6 +35,21 @@ struct tracer_site_def {
 	const char *tp; /* "category/event" for a tracepoint site (program in fentry) */
 	const char *only_without; /* armed only when this site is not */
 	bool standalone; /* records its own failures: needs no registration opener */
+	/* where func applies (docs/design.md section 8); NULL: everywhere */
+	const char *kernels;
+	const char *needs; /* a kernel feature func's programs need, NULL none */
+	/* further candidates, in order of preference, after func and alt */
+	struct tracer_cand more[TRACER_CANDS_MAX];
+	/* a kernel structure from a module that the site's evidence reads with
+	 * CO-RE: typed by module BTF, or by an external BTF file where modules
+	 * have none (5.10).  Without either the programs still load (they test
+	 * bpf_core_type_exists) but read less, or, with type_required, the site
+	 * is not armed. */
+	const char *type;
+	bool type_required;
+	/* verdict-critical: what is lost when no candidate is armed, said at
+	 * start ("memlock evidence unavailable on this kernel: ...") */
+	const char *critical, *without;
 };
 
 /* A pair of syscall tracepoints (bpf/syscalls.bpf.c). */
@@ -33,5 +67,11 @@ extern const int tracer_n_reg_sites;
 extern const struct tracer_sys_def tracer_sys_sites[];
 extern const int tracer_n_sys_sites;
 extern const struct tracer_uprobe_def tracer_uprobe_site;
+
+/* The candidates of a site in order (func, alt, more[]), as one list:
+ * program names filled in from the site where the candidate has none.
+ * Returns how many (at most TRACER_CANDS_MAX + 2). */
+#define TRACER_SITE_CANDS (TRACER_CANDS_MAX + 2)
+int tracer_site_cands(const struct tracer_site_def *d, struct tracer_cand out[TRACER_SITE_CANDS]);
 
 #endif

@@ -34,7 +34,7 @@ int tracer_open(struct tracer **out, const struct tracer_opts *o, tracer_event_f
 		t->shared[i] = -1;
 	t->plan.sys_first = t->plan.uprobe = -1;
 	tracer_log_open(o);
-	if (tracer_facts_collect(&t->facts, err, errlen) || tracer_load_regpath(t, err, errlen) ||
+	if (tracer_facts_collect(&t->facts, o->btf_file, err, errlen) || tracer_load_regpath(t, err, errlen) ||
 	    tracer_load_syscalls(t, err, errlen) || tracer_load_uprobes(t, err, errlen))
 		return -1;
 	if (!tracer_plan_armed(&t->plan, false)) {
@@ -94,6 +94,11 @@ int tracer_armed_count(const struct tracer *t, bool openers_only)
 const char *tracer_kernel(const struct tracer *t)
 {
 	return t->facts.kernel;
+}
+
+const char *tracer_btf_file(const struct tracer *t)
+{
+	return t->reg ? t->plan.btf_file : NULL;
 }
 
 int tracer_poll(struct tracer *t, int timeout_ms)

@@ -34,6 +34,9 @@ const struct tracer_site *tracer_site(const struct tracer *t, int i);
 bool tracer_site_armed(const struct tracer *t, const char *name);
 int tracer_armed_count(const struct tracer *t, bool openers_only);
 const char *tracer_kernel(const struct tracer *t); /* uname -r */
+/* The external BTF the registration path was typed by (kernels without
+ * module BTF), or NULL. */
+const char *tracer_btf_file(const struct tracer *t);
 
 /* Waits up to timeout_ms for events (and hands them to fn); consume takes
  * what is there without waiting.  Events handled, or a negative errno. */

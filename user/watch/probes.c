@@ -7,12 +7,14 @@
 
 void watch_print_sites(const struct tracer *t, FILE *out)
 {
-	fprintf(out, "%-16s %-10s %-10s %s\n", "SITE", "ARMED", "MODULE", "FUNCTION / NOTE");
+	fprintf(out, "%-16s %-10s %-10s %-10s %s\n", "SITE", "ARMED", "MODULE", "BTF",
+		"FUNCTION / NOTE");
 	for (int i = 0; i < tracer_site_count(t); i++) {
 		const struct tracer_site *s = tracer_site(t, i);
-		fprintf(out, "%-16s %-10s %-10s %s%s%s\n", s->name,
+		fprintf(out, "%-16s %-10s %-10s %-10s %s%s%s\n", s->name,
 			s->mech == MECH_NONE ? "no" : tracer_mech_name(s->mech),
-			s->module[0] ? s->module : "-", s->func, s->note[0] ? ": " : "", s->note);
+			s->module[0] ? s->module : "-", s->btf[0] ? s->btf : "-", s->func,
+			s->note[0] ? ": " : "", s->note);
 	}
 }
 
@@ -30,6 +32,7 @@ struct json_object *watch_sites_json(const struct tracer *t)
 		json_object_object_add(o, "armed", json_object_new_boolean(s->mech != MECH_NONE));
 		json_object_object_add(o, "mechanism",
 				       json_object_new_string(tracer_mech_name(s->mech)));
+		json_object_object_add(o, "btf", s->btf[0] ? json_object_new_string(s->btf) : NULL);
 		json_object_object_add(o, "gives", json_object_new_string(s->gives));
 		if (s->note[0])
 			json_object_object_add(o, "note", json_object_new_string(s->note));
@@ -51,13 +54,14 @@ void watch_print_consequences(const struct tracer *t, FILE *out)
 				     "not proof about a registration).\n");
 		return;
 	}
-	if (!tracer_site_armed(t, "cap_ipc_lock"))
-		fprintf(out, "mrtrace: capable(CAP_IPC_LOCK) is not observed: memlock verdicts "
-			     "assume the capability did not apply.\n");
-	if (!tracer_site_armed(t, "pin"))
-		fprintf(out, "mrtrace: page pinning is not observed: pin_* causes fall back to "
-			     "'unknown'.\n");
-	if (!tracer_site_armed(t, "reg_mr"))
-		fprintf(out, "mrtrace: the REG_MR command is not observed: EINVAL causes "
-			     "(access flags, iova) cannot be told apart.\n");
+	/* the verdict-critical roles no candidate function could serve */
+	for (int i = 0; i < tracer_site_count(t); i++) {
+		const struct tracer_site *s = tracer_site(t, i);
+		if (s->critical && s->mech == MECH_NONE)
+			fprintf(out, "mrtrace: %s unavailable on this kernel (%s: %s): %s.\n",
+				s->critical, s->name, s->note, s->without);
+	}
+	if (tracer_btf_file(t))
+		fprintf(out, "mrtrace: this kernel's modules carry no BTF: their structures are "
+			     "typed by %s (BTF column \"file\").\n", tracer_btf_file(t));
 }
