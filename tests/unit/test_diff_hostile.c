@@ -369,9 +369,12 @@ static void test_same_file_twice(void **state)
 	char alias[160];
 	snprintf(alias, sizeof(alias), "%s/./good.json", dir);
 	const char *two[2] = { a, alias };
+	/* one report under two names does not differ from itself (as check's
+	 * VM case has always asserted): said, compared once, exit 0 */
 	o = run_diff(2, two, 10, NULL);
-	expect_exit(&o, 2, "a and ./a");
-	expect_err(&o, "same report", NULL);
+	expect_exit(&o, 0, "a and ./a");
+	assert_non_null(strstr(o.out, "the same report, read once"));
+	assert_non_null(strstr(o.out, "nothing to compare: no difference"));
 }
 
 static void test_stdin(void **state)

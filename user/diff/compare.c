@@ -487,12 +487,19 @@ int diff_files(int n, const char *const *files, FILE *out, struct diff_result *r
 		}
 		src[nsrc++] = s;
 	}
+	if (nsrc < 2 && n >= 2) {
+		/* one report named several times: it does not differ from itself
+		 * (it is still loaded, so a malformed one is refused as ever) */
+		json_object *doc;
+		if (diff_load(&src[0], &doc, err, errlen))
+			goto done;
+		json_object_put(doc);
+		fprintf(out, "%sone report, nothing to compare: no difference\n", dups);
+		rc = 0;
+		goto done;
+	}
 	if (nsrc < 2) {
-		if (n < 2)
-			snprintf(err, errlen, "give at least two reports (got %d)", n);
-		else
-			snprintf(err, errlen, "%s: every argument names this same report; give at "
-				 "least two different reports", src[0].shown);
+		snprintf(err, errlen, "give at least two reports (got %d)", n);
 		goto done;
 	}
 	r.nodes = calloc((size_t)nsrc, sizeof(*r.nodes));

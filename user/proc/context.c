@@ -601,6 +601,7 @@ int proc_cgroup_path_by_id(const char *root, uint64_t id, char *rel, size_t len)
 
 	if (base < 0)
 		return -ENOENT;
+	rel[0] = '\0'; /* find_cgroup_by_id appends to it */
 	if (!fstat(base, &st) && (uint64_t)st.st_ino == id)
 		snprintf(rel, len, "/");
 	else if (find_cgroup_by_id(base, rel, len, id, 0))
