@@ -558,7 +558,7 @@ HR=$OUT/hostroot
 mkdir -p "$HR/var/log"
 # bind mounts, as a DaemonSet's hostPath is: mrtrace resolves every path
 # beneath the host root, so a symlink to / would (rightly) not lead out of it
-for d in proc sys etc dev; do mkdir -p "$HR/$d" && mount --bind "/$d" "$HR/$d"; done
+for d in proc sys etc dev; do mkdir -p "$HR/$d" && mount --rbind "/$d" "$HR/$d" && mount --make-rprivate "$HR/$d"; done
 mount --bind "$KF/var/log" "$HR/var/log"
 trap 'for d in proc sys etc dev var/log; do umount -l "$HR/$d" 2>/dev/null; done' EXIT
 CG2=$(awk '$3=="cgroup2" {print $2; exit}' /proc/self/mounts)
