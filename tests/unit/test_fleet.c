@@ -93,6 +93,7 @@ static void test_config_args_order(void **state)
 	assert_string_equal(argv[4], "--syscalls=off");
 	assert_string_equal(argv[5], "--");
 	assert_string_equal(argv[7], "--config=z");
+	cfg_args_release();
 	unlink(path);
 }
 

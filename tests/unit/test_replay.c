@@ -548,6 +548,12 @@ static void test_malformed_members(void **state)
 	expect_error("user_call", "{\"api\":\"ibv_reg_mr_iova9\"}", "user_call.api");
 	expect_error("user_call", "{\"api\":\"ibv_reg_mr\",\"length\":\"16M\"}", "user_call.length");
 	expect_error("raw.ml", "7", "raw.ml");
+	/* a step's ret outside a kernel return (INT_MIN overflowed where the
+	 * text negates it), a site number beyond the table */
+	expect_error("raw.steps", "[[1,-2147483648,0,0,0]]", "raw.steps[0]");
+	expect_error("raw.steps", "[[1,-4096,0,0,0]]", "raw.steps[0]");
+	expect_error("raw.steps", "[[65535,-12,0,0,0]]", "raw.steps[0]");
+	expect_error("raw.steps", "[[\"umem\",-12,0,0,0]]", "raw.steps[0]");
 }
 
 /* ---- the stream ------------------------------------------------------------------------- */

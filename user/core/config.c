@@ -200,6 +200,34 @@ static int yes_no(const char *v)
 	return -1;
 }
 
+/* The vectors cfg_apply_args made, with the option strings it wrote into
+ * them: kept here until cfg_args_release (or exit), so they stay reachable
+ * after the caller's main() frame is gone and are freed exactly once. */
+struct cfg_vector {
+	struct cfg_vector *next;
+	char **argv;
+	int nowned;
+	char *owned[];
+};
+static struct cfg_vector *cfg_vectors;
+
+static void cfg_vectors_free_one(struct cfg_vector *v)
+{
+	for (int i = 0; i < v->nowned; i++)
+		free(v->owned[i]);
+	free(v->argv);
+	free(v);
+}
+
+void cfg_args_release(void)
+{
+	while (cfg_vectors) {
+		struct cfg_vector *v = cfg_vectors;
+		cfg_vectors = v->next;
+		cfg_vectors_free_one(v);
+	}
+}
+
 int cfg_apply_args(const struct argp *argp, const char *const *sections,
 		   const struct cfg_default *defs, int *argc, char ***argv, char *err,
 		   size_t errlen)
@@ -238,9 +266,11 @@ int cfg_apply_args(const struct argp *argp, const char *const *sections,
 	int nsel = 0;
 	struct cfg_entry **sel = calloc(c.n ? c.n : 1, sizeof(*sel));
 	char **nv = calloc(oc + c.n + 1, sizeof(*nv));
-	if (!sel || !nv) {
+	struct cfg_vector *kept = calloc(1, sizeof(*kept) + (c.n + 1) * sizeof(char *));
+	if (!sel || !nv || !kept) {
 		free(sel);
 		free(nv);
+		free(kept);
 		cfg_free(&c);
 		return fail(err, errlen, "out of memory");
 	}
@@ -274,8 +304,10 @@ int cfg_apply_args(const struct argp *argp, const char *const *sections,
 		} else if (asprintf(&arg, "--%s=%s", e->key, e->value) < 0) {
 			rc = fail(err, errlen, "out of memory");
 		}
-		if (arg)
+		if (arg) {
 			nv[nc++] = arg;
+			kept->owned[kept->nowned++] = arg;
+		}
 	}
 	bool after_dashes = false;
 	for (int i = 1; i < oc && !rc; i++) {
@@ -294,10 +326,14 @@ int cfg_apply_args(const struct argp *argp, const char *const *sections,
 	nv[nc] = NULL;
 	free(sel);
 	cfg_free(&c);
+	kept->argv = nv;
 	if (rc) {
-		free(nv);
+		kept->next = NULL;
+		cfg_vectors_free_one(kept);
 		return -1;
 	}
+	kept->next = cfg_vectors;
+	cfg_vectors = kept;
 	*argc = nc;
 	*argv = nv;
 	return 0;

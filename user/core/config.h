@@ -60,11 +60,16 @@ struct cfg_default {
  * given sections (NULL-terminated list, later sections override earlier
  * ones; defs come before all of them), then the original arguments without
  * --config FILE / --config=FILE / --no-config, which it consumes.  Keys are
- * checked against `argp` (and its children).  The new vector is allocated
- * once and lives until exit.  0, or -1 with a message in err (exit 2). */
+ * checked against `argp` (and its children).  The new vector is owned by
+ * config.c and lives until cfg_args_release() or exit.  0, or -1 with a
+ * message in err (exit 2). */
 int cfg_apply_args(const struct argp *argp, const char *const *sections,
 		   const struct cfg_default *defs, int *argc, char ***argv, char *err,
 		   size_t errlen);
+
+/* Frees every vector cfg_apply_args made (their strings too); the argv
+ * pointers it returned are dangling afterwards. */
+void cfg_args_release(void);
 
 /* The options --config and --no-config, for a command's --help (the values
  * were consumed by cfg_apply_args before argp runs). */

@@ -32,10 +32,12 @@ static void put_int(struct json_object *o, const char *k, long long v)
 
 void failure_raw_add(struct json_object *raw, const struct mrt_event *ev)
 {
-	struct json_object *a = json_object_new_array(), *l = json_object_new_array();
+	struct json_object *a, *l;
 
 	if (!ev->op)
 		return;
+	a = json_object_new_array();
+	l = json_object_new_array();
 	put_u64(raw, "op", ev->op);
 	put_u64(raw, "op_cmd", ev->op_cmd);
 	for (int i = 0; i < 8; i++)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* output_json.c - one JSON object per event (docs/json.md), and back.
+/* json.c - one JSON object per event (docs/json.md), and back.
  *
  * "raw" carries every field of the kernel record, so an event written by
  * `mrtrace watch --json` can be replayed through the explanation engine
@@ -7,6 +7,7 @@
 #include "report/report.h"
 #include "report/failure_json.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* the page size of the kernel that recorded the event in scope */
@@ -457,8 +458,22 @@ int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, si
 			snprintf(err, errlen, "raw.steps[%zu]: expected [site, ret, a0, a1, a2]", i);
 			return -1;
 		}
-		ev->steps[i].site = json_object_get_int(json_object_array_get_idx(s, 0));
-		ev->steps[i].ret = json_object_get_int(json_object_array_get_idx(s, 1));
+		struct json_object *site = json_object_array_get_idx(s, 0);
+		struct json_object *ret = json_object_array_get_idx(s, 1);
+		/* A kernel return is an errno (-4095..-1), a count or a flag:
+		 * anything else is not a record watch wrote (and INT_MIN would
+		 * overflow where the text negates it for errno_name). */
+		if (!json_object_is_type(site, json_type_int) ||
+		    json_object_get_int64(site) < 0 || json_object_get_int64(site) >= MRT_SITE_MAX ||
+		    !json_object_is_type(ret, json_type_int) ||
+		    json_object_get_int64(ret) < -4095 || json_object_get_int64(ret) > INT32_MAX) {
+			snprintf(err, errlen,
+				 "raw.steps[%zu]: site must be 0..%d and ret -4095..%d", i,
+				 MRT_SITE_MAX - 1, INT32_MAX);
+			return -1;
+		}
+		ev->steps[i].site = (int)json_object_get_int64(site);
+		ev->steps[i].ret = (int)json_object_get_int64(ret);
 		ev->steps[i].a0 = json_object_get_uint64(json_object_array_get_idx(s, 2));
 		ev->steps[i].a1 = json_object_get_uint64(json_object_array_get_idx(s, 3));
 		ev->steps[i].a2 = json_object_get_uint64(json_object_array_get_idx(s, 4));

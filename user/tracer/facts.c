@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "core/tracefs.h"
 #include "tracer/log.h"
 #include "tracer/sites.h"
 
@@ -168,20 +168,17 @@ static void kallsyms_scan(struct tracer_facts *f)
 
 /* One pass over available_filter_functions ("name" or "name [module]"):
  * every function asked about that is in kallsyms but not there is notrace.
- * Unreadable list: nothing is marked. */
-static void notrace_scan(struct tracer_facts *f)
+ * No tracing directory or an unreadable list: nothing is marked. */
+static void notrace_scan(struct tracer_facts *f, const char *tracing)
 {
-	static const char *const lists[] = {
-		"/sys/kernel/tracing/available_filter_functions",
-		"/sys/kernel/debug/tracing/available_filter_functions",
-	};
 	bool seen[TRACER_FACTS_FUNCS] = { false };
-	char line[512], sym[256];
-	FILE *a = NULL;
+	char line[512], sym[256], path[PATH_MAX];
+	FILE *a;
 
-	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]) && !a; i++)
-		a = fopen(lists[i], "re");
-	if (!a)
+	if (!tracing)
+		return;
+	snprintf(path, sizeof(path), "%s/available_filter_functions", tracing);
+	if (!(a = fopen(path, "re")))
 		return;
 	while (fgets(line, sizeof(line), a)) {
 		if (sscanf(line, "%255s", sym) != 1)
@@ -195,21 +192,14 @@ static void notrace_scan(struct tracer_facts *f)
 		f->funcs[i].notrace = f->funcs[i].in_kallsyms && !seen[i];
 }
 
-static bool kprobes_supported(void)
+static bool kprobes_supported(const char *tracing)
 {
-	return !access("/sys/bus/event_source/devices/kprobe/type", F_OK) ||
-	       !access("/sys/kernel/tracing/kprobe_events", F_OK) ||
-	       !access("/sys/kernel/debug/tracing/kprobe_events", F_OK);
-}
+	char path[PATH_MAX];
 
-/* libbpf resolves tracepoints and legacy kprobes through tracefs. */
-static void ensure_tracefs(void)
-{
-	if (!access("/sys/kernel/tracing/events", F_OK) ||
-	    !access("/sys/kernel/debug/tracing/events", F_OK))
-		return;
-	if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL) && errno != EBUSY)
-		tracer_note("cannot mount tracefs on /sys/kernel/tracing: %s", strerror(errno));
+	if (!access("/sys/bus/event_source/devices/kprobe/type", F_OK))
+		return true;
+	snprintf(path, sizeof(path), "%s/kprobe_events", tracing ? tracing : "/nonexistent");
+	return !access(path, F_OK);
 }
 
 /* ---- structures, helpers, the external BTF file ------------------------------ */
@@ -377,8 +367,13 @@ int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err
 	}
 	if (!uname(&u))
 		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
-	ensure_tracefs();
-	f->kprobes = kprobes_supported();
+	/* libbpf resolves tracepoints and legacy kprobes through tracefs:
+	 * mounted here when nothing has (core/tracefs.c says where). */
+	char terr[256];
+	const char *tracing = tracefs_dir(terr, sizeof(terr));
+	if (!tracing)
+		tracer_note("%s", terr);
+	f->kprobes = kprobes_supported(tracing);
 	for (int i = 0; i < tracer_n_reg_sites; i++) {
 		const struct tracer_site_def *d = &tracer_reg_sites[i];
 		if (d->tp) {
@@ -387,7 +382,8 @@ int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err
 			if (f->ntps >= TRACER_FACTS_TPS)
 				continue;
 			snprintf(tp->name, sizeof(tp->name), "%s", d->tp);
-			snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s", d->tp);
+			snprintf(path, sizeof(path), "%s/events/%s",
+				 tracing ? tracing : "/nonexistent", d->tp);
 			tp->exists = !access(path, F_OK);
 			f->ntps++;
 			continue;
@@ -398,7 +394,7 @@ int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err
 			want_func(f, c[k].func);
 	}
 	kallsyms_scan(f);
-	notrace_scan(f);
+	notrace_scan(f, tracing);
 	if (btf_file && btf_file[0])
 		snprintf(f->btf_file, sizeof(f->btf_file), "%s", btf_file);
 	else
