@@ -76,8 +76,10 @@ static void read_facts(const char *path)
 			struct tracer_func_facts *ff = &facts.funcs[facts.nfuncs++];
 			snprintf(ff->name, sizeof(ff->name), "%.127s", a);
 			ff->in_kallsyms = strcmp(c, "-") != 0;
-			if (ff->in_kallsyms)
+			if (ff->in_kallsyms) {
 				snprintf(ff->ksym_module, sizeof(ff->ksym_module), "%s", c);
+				ff->ksym_count = 1;
+			}
 			ff->in_btf = strcmp(d, "-") != 0;
 			if (ff->in_btf)
 				snprintf(ff->btf_module, sizeof(ff->btf_module), "%s", d);
@@ -308,6 +310,25 @@ static void kallsyms_only_function_gets_a_kprobe(void **state)
 	tracer_plan_regpath(&plan, &facts, true);
 	assert_site("peer_get", MECH_KPROBE, "ib_core", "");
 	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", "");
+}
+
+/* A static function whose name several modules have (mlx5_ib's
+ * reg_create): the kprobe names the module, which kernels since 6.6
+ * require; the same name twice in vmlinux cannot be told apart. */
+static void ambiguous_name_is_probed_in_its_module(void **state)
+{
+	(void)state;
+	load_facts("debian-6.12-rxe-mlx5.facts");
+	refuse_trampolines();
+	tracer_plan_regpath(&plan, &facts, true);
+	assert_string_equal(site("mlx5_reg_create")->ksym, "");
+	func("reg_create")->ksym_count = 3;
+	tracer_plan_regpath(&plan, &facts, true);
+	assert_site("mlx5_reg_create", MECH_KPROBE, "mlx5_ib", "3 functions named reg_create");
+	assert_string_equal(site("mlx5_reg_create")->ksym, "mlx5_ib:reg_create");
+	snprintf(func("reg_create")->ksym_module, sizeof(func("reg_create")->ksym_module), "vmlinux");
+	tracer_plan_regpath(&plan, &facts, true);
+	assert_site("mlx5_reg_create", MECH_NONE, "vmlinux", "cannot tell them apart");
 }
 
 /* ib_umem_get gone, ib_umem_get_va there: the site arms the other name. */
@@ -620,6 +641,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(kernel_612_arms_fentry_everywhere_possible),
 		cmocka_unit_test(fentry_refused_falls_back_to_kprobes),
 		cmocka_unit_test(kallsyms_only_function_gets_a_kprobe),
+		cmocka_unit_test(ambiguous_name_is_probed_in_its_module),
 		cmocka_unit_test(missing_function_uses_its_other_name),
 		cmocka_unit_test(pin_gup_only_without_pin),
 		cmocka_unit_test(no_opener_arms_nothing),

@@ -156,11 +156,13 @@ static void kallsyms_scan(struct tracer_facts *f)
 			continue;
 		for (int i = 0; i < f->nfuncs; i++) {
 			struct tracer_func_facts *ff = &f->funcs[i];
-			if (!ff->in_kallsyms && !strcmp(ff->name, sym)) {
-				ff->in_kallsyms = true;
+			if (strcmp(ff->name, sym))
+				continue;
+			if (!ff->ksym_count)
 				snprintf(ff->ksym_module, sizeof(ff->ksym_module), "%s",
 					 n == 4 ? mod : "vmlinux");
-			}
+			ff->in_kallsyms = true;
+			ff->ksym_count++;
 		}
 	}
 	fclose(k);

@@ -28,7 +28,11 @@ enum tracer_tramp {
 struct tracer_func_facts {
 	char name[128];
 	bool in_kallsyms; /* as a text symbol */
-	char ksym_module[64]; /* "vmlinux" or the module */
+	char ksym_module[64]; /* "vmlinux" or the module (of the first one) */
+	/* how many text symbols have this name: static functions of the same
+	 * name in several modules (mlx5_ib's reg_create, create_real_mr) make
+	 * a bare kprobe ambiguous, which newer kernels refuse */
+	int ksym_count;
 	/* in kallsyms but not in tracefs' available_filter_functions: built
 	 * without ftrace (lib/scatterlist.c on Debian), so no trampoline
 	 * attaches and kprobe events refuse it ("Could not probe notrace

@@ -202,7 +202,7 @@ static void attach_site(struct tracer *t, struct bpf_object *obj, int i)
 		struct bpf_program *p = prog_by_name(obj, names[k]);
 		if (!p)
 			continue;
-		got[k] = kprobe ? bpf_program__attach_kprobe(p, k == 1, s->func)
+		got[k] = kprobe ? bpf_program__attach_kprobe(p, k == 1, s->ksym[0] ? s->ksym : s->func)
 				: bpf_program__attach(p);
 		if (!got[k]) {
 			tracer_plan_disarm(&t->plan, i, "%s attach failed: %s",

@@ -49,6 +49,7 @@ static bool plan_cand(struct tracer_site *s, const struct tracer_cand *c,
 
 	s->func = c->func;
 	s->module[0] = 0;
+	s->ksym[0] = 0;
 	if (ff->in_kallsyms)
 		snprintf(s->module, sizeof(s->module), "%s", ff->ksym_module);
 	else if (ff->in_btf)
@@ -83,9 +84,17 @@ static bool plan_cand(struct tracer_site *s, const struct tracer_cand *c,
 		note(s, "%s%snot in kallsyms", why, sep);
 	} else if (!f->kprobes) {
 		note(s, "%s%skprobes not supported by this kernel", why, sep);
+	} else if (ff->ksym_count > 1 && !strcmp(ff->ksym_module, "vmlinux")) {
+		note(s, "%s%s%d functions named %s in vmlinux: a kprobe cannot tell them apart", why,
+		     sep, ff->ksym_count, c->func);
 	} else {
 		s->mech = MECH_KPROBE;
 		note(s, "%s", why);
+		if (ff->ksym_count > 1) {
+			snprintf(s->ksym, sizeof(s->ksym), "%s:%s", ff->ksym_module, c->func);
+			note(s, "%s%s%d functions named %s: probing %s", why, sep, ff->ksym_count,
+			     c->func, s->ksym);
+		}
 		return true;
 	}
 	return false;

@@ -19,6 +19,10 @@ struct tracer_site {
 	/* where it was found ("vmlinux", "ib_uverbs", "tracepoint", "syscalls",
 	 * "user"); "" when not found */
 	char module[TRACER_MODULE_MAX];
+	/* what a kprobe names: "module:function" when several text symbols
+	 * share the name (the kernel refuses an ambiguous bare name since
+	 * 6.6 and would otherwise probe the first), else "" = func */
+	char ksym[TRACER_MODULE_MAX + 128];
 	char note[TRACER_NOTE_MAX]; /* why not armed, or a note; "" if none */
 	/* the BTF its programs were typed by: "vmlinux", a module's BTF
 	 * ("ib_uverbs"), "file <path>" (external BTF, for kernels without

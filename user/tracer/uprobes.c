@@ -26,6 +26,8 @@
 
 #include <bpf/libbpf.h>
 
+#include "core/escape.h"
+#include "proc/jobfile.h"
 #include "tracer/log.h"
 #include "tracer/site.h"
 #include "libibverbs.skel.h"
@@ -180,17 +182,47 @@ static int attach_one(struct tracer_uprobes *u, struct bpf_program *p, const cha
 	return 0;
 }
 
-/* Attach every entry point found in the library at `path`; returns how many. */
-static int attach_lib(struct tracer_uprobes *u, const char *path, const struct stat *st)
+/* An ELF file for the machine mrtrace runs on: the arm64 libibverbs that a
+ * multiarch host also has installed is never executed here. */
+static bool elf_native(int fd)
+{
+	GElf_Ehdr eh;
+	bool native = false;
+
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	if (e && gelf_getehdr(e, &eh)) {
+#if defined(__x86_64__)
+		native = eh.e_machine == EM_X86_64;
+#elif defined(__aarch64__)
+		native = eh.e_machine == EM_AARCH64;
+#else
+		native = true;
+#endif
+	}
+	elf_end(e);
+	return native;
+}
+
+/* Attach every entry point found in the library open at fd (shown as
+ * `shown`); returns 1 when something attached.  The uprobes are given
+ * /proc/self/fd/N, so the kernel attaches to exactly the file that was
+ * checked, not to whatever a path names by then. */
+static int attach_lib(struct tracer_uprobes *u, int fd, const char *shown)
 {
 	struct tracer_uprobe_lib *lib;
+	struct stat st;
+	char path[64];
 	int n = 0;
 
-	for (int i = 0; i < u->nlibs; i++)
-		if (u->libs[i].dev == st->st_dev && u->libs[i].ino == st->st_ino)
-			return 0;
-	if (u->nlibs >= UPROBE_LIBS_MAX)
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 		return 0;
+	for (int i = 0; i < u->nlibs; i++)
+		if (u->libs[i].dev == st.st_dev && u->libs[i].ino == st.st_ino)
+			return 0;
+	if (u->nlibs >= UPROBE_LIBS_MAX || !elf_native(fd))
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	lib = &u->libs[u->nlibs];
 	for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++) {
 		uint64_t off = tracer_elf_symbol_offset(path, points[i].sym);
@@ -206,27 +238,33 @@ static int attach_lib(struct tracer_uprobes *u, const char *path, const struct s
 			n++;
 	}
 	/* remember the inode even when nothing attached: don't retry every scan */
-	lib->dev = st->st_dev;
-	lib->ino = st->st_ino;
+	lib->dev = st.st_dev;
+	lib->ino = st.st_ino;
 	lib->nfuncs = n;
-	snprintf(lib->path, sizeof(lib->path), "%s", path);
+	snprintf(lib->path, sizeof(lib->path), "%s", shown);
 	u->nlibs++;
 	if (!n)
 		snprintf(u->error, sizeof(u->error), "%.120s: no libibverbs entry point could be attached (%s)",
-			 path, strerror(errno));
+			 esc(shown), strerror(errno));
 	return n ? 1 : 0;
 }
 
+/* The host's own copies: a regular file, opened without following a
+ * symlink at the end (those are the distribution's paths, checked once). */
 static int attach_path(struct tracer_uprobes *u, const char *path)
 {
-	struct stat st;
-
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
 		return 0;
-	return attach_lib(u, path, &st);
+	int n = attach_lib(u, fd, path);
+	close(fd);
+	return n;
 }
 
-/* libibverbs files in /proc/PID/maps, opened through the process's root. */
+/* libibverbs files in /proc/PID/maps, opened as the process itself would
+ * open them (proc/jobfile.h: through its root, with its credentials, a
+ * regular file only) - a container's symlink cannot point root's open at
+ * a file of the host. */
 static int scan_pid(struct tracer_uprobes *u, int pid)
 {
 	char p[64], line[1024];
@@ -242,9 +280,13 @@ static int scan_pid(struct tracer_uprobes *u, int pid)
 		if (!path || !strstr(path, "/libibverbs.so"))
 			continue;
 		path[strcspn(path, "\n")] = 0;
-		char full[600];
-		snprintf(full, sizeof(full), "/proc/%d/root%s", pid, path);
-		added += attach_path(u, full);
+		int fd = jobfile_open("/", pid, path);
+		if (fd < 0)
+			continue;
+		char shown[600];
+		snprintf(shown, sizeof(shown), "/proc/%d/root%s", pid, path);
+		added += attach_lib(u, fd, shown);
+		close(fd);
 	}
 	fclose(f);
 	return added;
@@ -328,7 +370,7 @@ void tracer_uprobes_describe(const struct tracer_uprobes *u, struct tracer_site 
 	for (int i = 0; i < u->nlibs && off < len; i++)
 		if (u->libs[i].nfuncs)
 			off += snprintf(s->note + off, len - off, "%s%s (%d)", off ? ", " : "",
-					u->libs[i].path, u->libs[i].nfuncs);
+					esc(u->libs[i].path), u->libs[i].nfuncs);
 	if (!funcs)
 		snprintf(s->note, len, "%s", u->error);
 }
