@@ -14,17 +14,7 @@ MRTRACE=${MRTRACE:-$TOP/build/mrtrace}   # make asan runs it against build-asan/
 MLOCKER=$TOP/build/tests/helpers/mlocker
 OUT=${HOST_OUT:-$TOP/build/host-tests}
 rm -rf "$OUT"; mkdir -p "$OUT"
-PASS=0 FAIL=0
-ok() { PASS=$((PASS + 1)); echo "ok $1"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
-check() { # check NAME CMD...
-	local n=$1; shift
-	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
-}
-jq_true() { # jq_true NAME JSON EXPR
-	if [ -n "$2" ] && printf '%s\n' "$2" | jq -e "$3" >/dev/null 2>&1; then ok "$1"
-	else bad "$1" "false: $3 on $(printf '%s' "$2" | cut -c1-300)"; fi
-}
+. "$TOP/tests/host/lib.sh"
 NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
 wait_line() { # FILE REGEX SECONDS
 	local i
@@ -54,9 +44,9 @@ stop_watch() {
 	wait "$WPID"
 }
 
-[ "$(id -u)" = 0 ] || { echo "host tests need root"; echo "host: 0 passed, 1 failed"; exit 1; }
+[ "$(id -u)" = 0 ] || host_abort host "host tests need root"
 for b in "$MRTRACE" "$MLOCKER" "$TOP/build/tests/helpers/verbs_user" "$TOP/build/tests/helpers/libibverbs_fake"; do
-	[ -x "$b" ] || [ -f "$b" ] || { echo "missing $b: run 'make host'"; echo "host: 0 passed, 1 failed"; exit 1; }
+	[ -x "$b" ] || [ -f "$b" ] || host_abort host "missing $b: run 'make host'"
 done
 # our programs by name, to prove they are gone after each run (other
 # mrtrace instances on this machine would be counted too: compare counts)

@@ -14,20 +14,14 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 REC=$TOP/build/tests/test_plan
 OUT=$TOP/build/host-btf
 rm -rf "$OUT"; mkdir -p "$OUT"
-PASS=0 FAIL=0
-ok() { PASS=$((PASS + 1)); echo "ok $1"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
-check() { # check NAME CMD...
-	local n=$1; shift
-	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
-}
+. "$TOP/tests/host/lib.sh"
 
-[ "$(id -u)" = 0 ] || { echo "host-btf tests need root"; echo "host-btf: 0 passed, 1 failed"; exit 1; }
+[ "$(id -u)" = 0 ] || host_abort host-btf "host-btf tests need root"
 [ -x "$REC" ] || make -C "$TOP" --no-print-directory -s build/tests/test_plan >/dev/null ||
-	{ echo "cannot build $REC"; echo "host-btf: 0 passed, 1 failed"; exit 1; }
+	host_abort host-btf "cannot build $REC"
 REL=$(uname -r)
 SRC=$(ls "$TOP"/btf/*.btf | head -n 1)
-[ -n "$SRC" ] || { echo "no btf/*.btf in the tree"; echo "host-btf: 0 passed, 1 failed"; exit 1; }
+[ -n "$SRC" ] || host_abort host-btf "no btf/*.btf in the tree"
 # record NAME [ENV...] -- BINARY: the facts, into $OUT/NAME.facts
 record() {
 	local name=$1; shift

@@ -14,17 +14,11 @@ MLOCKER=$TOP/build/tests/helpers/mlocker
 TRAILS=$TOP/tests/fixtures/trails
 OUT=$TOP/build/host-tests/explain
 rm -rf "$OUT"; mkdir -p "$OUT"
-PASS=0 FAIL=0
-ok() { PASS=$((PASS + 1)); echo "ok $1"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
-check() { # check NAME CMD...
-	local n=$1; shift
-	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
-}
+. "$TOP/tests/host/lib.sh"
 for b in "$MRTRACE" "$MLOCKER"; do
-	[ -x "$b" ] || { echo "missing $b: run 'make host'"; echo "explain: 0 passed, 1 failed"; exit 1; }
+	[ -x "$b" ] || host_abort explain "missing $b: run 'make host'"
 done
-command -v jq >/dev/null || { echo "needs jq"; echo "explain: 0 passed, 1 failed"; exit 1; }
+command -v jq >/dev/null || host_abort explain "needs jq"
 cause_of() { basename "$1" | cut -d. -f1; }
 
 # ---- the command line ------------------------------------------------------

@@ -16,19 +16,9 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 MRTRACE=${MRTRACE:-$TOP/build/mrtrace}
 OUT=$TOP/build/host-tests/failures
 rm -rf "$OUT"; mkdir -p "$OUT"
-PASS=0 FAIL=0
-ok() { PASS=$((PASS + 1)); echo "ok $1"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
-check() { # check NAME CMD...
-	local n=$1; shift
-	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
-}
-jq_true() { # jq_true NAME JSON EXPR
-	if [ -n "$2" ] && printf '%s\n' "$2" | jq -e "$3" >/dev/null 2>&1; then ok "$1"
-	else bad "$1" "false: $3 on $(printf '%s' "$2" | cut -c1-300)"; fi
-}
-[ -x "$MRTRACE" ] || { echo "missing $MRTRACE: run 'make'"; echo "host-failures: 0 passed, 1 failed"; exit 1; }
-command -v jq >/dev/null || { echo "needs jq"; echo "host-failures: 0 passed, 1 failed"; exit 1; }
+. "$TOP/tests/host/lib.sh"
+[ -x "$MRTRACE" ] || host_abort host-failures "missing $MRTRACE: run 'make'"
+command -v jq >/dev/null || host_abort host-failures "needs jq"
 
 # ---- what is armed here, and why not --------------------------------------
 probes=$("$MRTRACE" watch --list-probes --json 2>/dev/null)

@@ -19,19 +19,8 @@ MLOCKER=$TOP/build/tests/helpers/mlocker
 OUT=$TOP/build/host-fleet
 PY=/usr/bin/python3 # Debian's, with python3-kubernetes and python3-yaml
 rm -rf "$OUT"; mkdir -p "$OUT"
-PASS=0 FAIL=0 SKIP=0
+. "$TOP/tests/host/lib.sh"
 T0=$(date +%s)
-ok() { PASS=$((PASS + 1)); echo "ok $1"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
-skip() { SKIP=$((SKIP + 1)); echo "skip $1: $2"; }
-check() { # check NAME CMD...
-	local n=$1; shift
-	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
-}
-jq_true() { # jq_true NAME JSON EXPR
-	if [ -n "$2" ] && printf '%s\n' "$2" | jq -e "$3" >/dev/null 2>&1; then ok "$1"
-	else bad "$1" "false: $3 on $(printf '%s' "$2" | cut -c1-300)"; fi
-}
 have() { command -v "$1" >/dev/null 2>&1; }
 has() { [[ $1 == *"$2"* ]]; }      # has STRING PART
 hasnt() { [[ $1 != *"$2"* ]]; }

@@ -14,13 +14,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 MRTRACE=${MRTRACE:-$TOP/build/mrtrace}
 OUT=${HOST_OUT:-$TOP/build/host-hardening}
 rm -rf "$OUT"; mkdir -p "$OUT"
-PASS=0 FAIL=0
-ok() { PASS=$((PASS + 1)); echo "ok $1"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
-check() { # check NAME CMD...
-	local n=$1; shift
-	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
-}
+. "$TOP/tests/host/lib.sh"
 # expect NAME RC REGEX CMD...: exit status RC and stderr+stdout matching REGEX
 expect() {
 	local n=$1 rc=$2 re=$3; shift 3
@@ -40,8 +34,8 @@ stop_bg() {
 # ASan reserves terabytes of address space: no RLIMIT_AS tests under it
 asan() { ldd "$MRTRACE" 2>/dev/null | grep -q libasan; }
 
-[ "$(id -u)" = 0 ] || { echo "hardening tests need root"; echo "hardening: 0 passed, 1 failed"; exit 1; }
-[ -x "$MRTRACE" ] || { echo "missing $MRTRACE: run 'make'"; echo "hardening: 0 passed, 1 failed"; exit 1; }
+[ "$(id -u)" = 0 ] || host_abort hardening "hardening tests need root"
+[ -x "$MRTRACE" ] || host_abort hardening "missing $MRTRACE: run 'make'"
 
 FIX=$TOP/tests/fixtures/check
 "$MRTRACE" check --sysroot "$FIX/h100" --json > "$OUT/a.json" 2>/dev/null

@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/host/lib.sh - what every live host runner shares: the counters and
+# the ok/bad/skip/check/jq_true helpers, sourced (not run) by run.sh and
+# each suite-*.sh.  A runner ends with its own count line, "NAME: N passed,
+# M failed" (make test and CI read those lines).
+PASS=0 FAIL=0 SKIP=0
+ok() { PASS=$((PASS + 1)); echo "ok $1"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
+skip() { SKIP=$((SKIP + 1)); echo "skip $1: $2"; }
+check() { # check NAME CMD...: ok when CMD exits 0, else its last lines
+	local n=$1; shift
+	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
+}
+jq_true() { # jq_true NAME JSON EXPR
+	if [ -n "$2" ] && printf '%s\n' "$2" | jq -e "$3" >/dev/null 2>&1; then ok "$1"
+	else bad "$1" "false: $3 on $(printf '%s' "$2" | cut -c1-300)"; fi
+}
+# host_abort NAME WHY: the runner cannot run at all; one failure, counted
+host_abort() { echo "$2"; echo "$1: 0 passed, 1 failed"; exit 1; }
