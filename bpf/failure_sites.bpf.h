@@ -204,34 +204,33 @@ static __always_inline void ret_int_step(__u16 site, long ret)
 		step_add(c, site, (int)ret, 0, 0, 0);
 }
 
-SEC("kretprobe/ib_rdmacg_try_charge")
-int BPF_KRETPROBE(kretprobe_rdmacg, int ret)
-{
-	ret_int_step(MRT_SITE_RDMACG_CHARGE, ret);
-	return 0;
-}
+/* One kretprobe that turns a negative int, or an ERR_PTR, into a step. */
+#define MRT_KRET_INT(prog, func, site)                 \
+	SEC("kretprobe/" #func)                        \
+	int BPF_KRETPROBE(prog, int ret)               \
+	{                                              \
+		ret_int_step(site, ret);               \
+		return 0;                              \
+	}
+#define MRT_KRET_PTR(prog, func, site)                 \
+	SEC("kretprobe/" #func)                        \
+	int BPF_KRETPROBE(prog, void *ret)             \
+	{                                              \
+		ret_int_step(site, ptr_ret(ret));      \
+		return 0;                              \
+	}
 
-SEC("kretprobe/rdma_alloc_begin_uobject")
-int BPF_KRETPROBE(kretprobe_uobj_alloc, void *ret)
-{
-	ret_int_step(MRT_SITE_UOBJ_ALLOC, ptr_ret(ret));
-	return 0;
-}
+MRT_KRET_INT(kretprobe_rdmacg, ib_rdmacg_try_charge, MRT_SITE_RDMACG_CHARGE)
+MRT_KRET_PTR(kretprobe_uobj_alloc, rdma_alloc_begin_uobject, MRT_SITE_UOBJ_ALLOC)
+MRT_KRET_INT(kretprobe_sg_alloc, sg_alloc_append_table_from_pages, MRT_SITE_SG_ALLOC)
+/* 5.10: __sg_alloc_table_from_pages returns the last entry, or an ERR_PTR. */
+MRT_KRET_PTR(kretprobe_sg_alloc_ptr, __sg_alloc_table_from_pages, MRT_SITE_SG_ALLOC)
+MRT_KRET_INT(kretprobe_dma_map, dma_map_sgtable, MRT_SITE_DMA_MAP)
+MRT_KRET_PTR(kretprobe_dmabuf_attach, dma_buf_dynamic_attach, MRT_SITE_DMABUF_ATTACH)
+MRT_KRET_INT(kretprobe_dmabuf_pin, dma_buf_pin, MRT_SITE_DMABUF_PIN)
+MRT_KRET_PTR(kretprobe_dmabuf_map, dma_buf_map_attachment, MRT_SITE_DMABUF_MAP)
 
-SEC("kretprobe/sg_alloc_append_table_from_pages")
-int BPF_KRETPROBE(kretprobe_sg_alloc, int ret)
-{
-	ret_int_step(MRT_SITE_SG_ALLOC, ret);
-	return 0;
-}
-
-SEC("kretprobe/dma_map_sgtable")
-int BPF_KRETPROBE(kretprobe_dma_map, int ret)
-{
-	ret_int_step(MRT_SITE_DMA_MAP, ret);
-	return 0;
-}
-
+/* dma_map_sg_attrs returns the entries mapped: 0 is the failure. */
 SEC("kretprobe/dma_map_sg_attrs")
 int BPF_KRETPROBE(kretprobe_dma_map_sg, int ret)
 {
@@ -240,14 +239,7 @@ int BPF_KRETPROBE(kretprobe_dma_map_sg, int ret)
 	return 0;
 }
 
-/* 5.10: __sg_alloc_table_from_pages returns the last entry, or an ERR_PTR. */
-SEC("kretprobe/__sg_alloc_table_from_pages")
-int BPF_KRETPROBE(kretprobe_sg_alloc_ptr, void *ret)
-{
-	ret_int_step(MRT_SITE_SG_ALLOC, ptr_ret(ret));
-	return 0;
-}
-
+/* the dma-buf umem step is recorded on success too (it names the fd) */
 SEC("kretprobe/ib_umem_dmabuf_get")
 int BPF_KRETPROBE(kretprobe_umem_dmabuf, void *ret)
 {
@@ -255,27 +247,6 @@ int BPF_KRETPROBE(kretprobe_umem_dmabuf, void *ret)
 
 	if (c)
 		step_add(c, MRT_SITE_DMABUF_GET, (int)ptr_ret(ret), 0, 0, 0);
-	return 0;
-}
-
-SEC("kretprobe/dma_buf_dynamic_attach")
-int BPF_KRETPROBE(kretprobe_dmabuf_attach, void *ret)
-{
-	ret_int_step(MRT_SITE_DMABUF_ATTACH, ptr_ret(ret));
-	return 0;
-}
-
-SEC("kretprobe/dma_buf_pin")
-int BPF_KRETPROBE(kretprobe_dmabuf_pin, int ret)
-{
-	ret_int_step(MRT_SITE_DMABUF_PIN, ret);
-	return 0;
-}
-
-SEC("kretprobe/dma_buf_map_attachment")
-int BPF_KRETPROBE(kretprobe_dmabuf_map, void *ret)
-{
-	ret_int_step(MRT_SITE_DMABUF_MAP, ptr_ret(ret));
 	return 0;
 }
 

@@ -310,27 +310,54 @@ static __always_inline struct mrt_event *event_reserve(void)
  * posix_fallocate() on a tmpfs that cannot hold the segment fails here with
  * ENOSPC.  The superblock's size limit and use are read from shmem_sb_info;
  * user space finds the mount by the device number. */
+/* A failure that is its own record (no trail: the syscall is the whole
+ * operation): the common members and its one step; NULL when the task is
+ * not watched or the ring buffer is full (counted there).  The caller adds
+ * what is particular and sends it with standalone_send. */
+static __always_inline struct mrt_event *standalone_begin(__u32 op, __u16 site, long ret,
+							  __u64 a0, __u64 a1)
+{
+	struct mrt_event *ev;
+
+	if (ret >= 0 || !task_wanted())
+		return NULL;
+	ev = event_reserve();
+	if (!ev)
+		return NULL;
+	ev->kind = MRT_EV_FAILURE;
+	ev->op = op;
+	ev->opener = site;
+	ev->dmabuf_fd = -1;
+	ev->err = (int)-ret;
+	fill_task(ev);
+	ev->op_args[0] = a0;
+	ev->op_args[1] = a1;
+	ev->nsteps = 1;
+	ev->steps[0].site = site;
+	ev->steps[0].flags = MRT_STEP_EXITED;
+	ev->steps[0].ret = (int)ret;
+	ev->steps[0].a0 = a0;
+	ev->steps[0].a1 = a1;
+	return ev;
+}
+
+static __always_inline void standalone_send(struct mrt_event *ev)
+{
+	count(MRT_CNT_EVENTS);
+	bpf_ringbuf_submit(ev, 0);
+}
+
 static __always_inline void shm_failed(struct file *file, int mode, __s64 offset, __s64 len,
 				       long ret)
 {
-	struct mrt_event *ev;
+	struct mrt_event *ev = standalone_begin(MRT_OP_SHM_ALLOC, MRT_SITE_SHM_FALLOCATE, ret,
+						offset, len);
 	struct inode *inode;
 	struct super_block *sb;
 	struct shmem_sb_info *sbi;
 
-	if (ret >= 0 || !task_wanted())
-		return;
-	ev = event_reserve();
 	if (!ev)
 		return;
-	ev->kind = MRT_EV_FAILURE;
-	ev->op = MRT_OP_SHM_ALLOC;
-	ev->opener = MRT_SITE_SHM_FALLOCATE;
-	ev->dmabuf_fd = -1;
-	ev->err = (int)-ret;
-	fill_task(ev);
-	ev->op_args[0] = offset;
-	ev->op_args[1] = len;
 	ev->op_args[2] = mode;
 	inode = BPF_CORE_READ(file, f_inode);
 	sb = BPF_CORE_READ(inode, i_sb);
@@ -339,14 +366,7 @@ static __always_inline void shm_failed(struct file *file, int mode, __s64 offset
 	ev->op_limits[1] = BPF_CORE_READ(sbi, used_blocks.count);
 	ev->op_limits[2] = BPF_CORE_READ(inode, i_ino);
 	ev->op_limits[3] = BPF_CORE_READ(sb, s_dev);
-	ev->nsteps = 1;
-	ev->steps[0].site = MRT_SITE_SHM_FALLOCATE;
-	ev->steps[0].flags = MRT_STEP_EXITED;
-	ev->steps[0].ret = (int)ret;
-	ev->steps[0].a0 = offset;
-	ev->steps[0].a1 = len;
-	count(MRT_CNT_EVENTS);
-	bpf_ringbuf_submit(ev, 0);
+	standalone_send(ev);
 }
 
 SEC("fexit/shmem_fallocate")
@@ -399,29 +419,11 @@ int BPF_KRETPROBE(kretprobe_shm_fallocate, long ret)
  * stable symbol; its arch prefix is resolved by user space. */
 static __always_inline void getfd_failed(int pidfd, int fd, long ret)
 {
-	struct mrt_event *ev;
+	struct mrt_event *ev = standalone_begin(MRT_OP_FD_IMPORT, MRT_SITE_PIDFD_GETFD, ret,
+						pidfd, fd);
 
-	if (ret >= 0 || !task_wanted())
-		return;
-	ev = event_reserve();
-	if (!ev)
-		return;
-	ev->kind = MRT_EV_FAILURE;
-	ev->op = MRT_OP_FD_IMPORT;
-	ev->opener = MRT_SITE_PIDFD_GETFD;
-	ev->dmabuf_fd = -1;
-	ev->err = (int)-ret;
-	fill_task(ev);
-	ev->op_args[0] = pidfd;
-	ev->op_args[1] = fd;
-	ev->nsteps = 1;
-	ev->steps[0].site = MRT_SITE_PIDFD_GETFD;
-	ev->steps[0].flags = MRT_STEP_EXITED;
-	ev->steps[0].ret = (int)ret;
-	ev->steps[0].a0 = pidfd;
-	ev->steps[0].a1 = fd;
-	count(MRT_CNT_EVENTS);
-	bpf_ringbuf_submit(ev, 0);
+	if (ev)
+		standalone_send(ev);
 }
 
 SEC("fexit/__x64_sys_pidfd_getfd")
