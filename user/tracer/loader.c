@@ -31,6 +31,9 @@ static const char *const shared_names[SHARED_MAPS] = {
 	[SHARED_COUNTERS] = "counters",
 	[SHARED_WATCHED] = "watched_tgids",
 	[SHARED_CGROUP] = "cgroup_filter",
+	[SHARED_STORMS] = "storms",
+	[SHARED_STORM_ACKS] = "storm_acks",
+	[SHARED_FOLD_NOTES] = "fold_notes",
 };
 
 /* The .rodata every object carries (bpf/common.bpf.h). */

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mrtrace.h"
 #include "tracer/opts.h"
 #include "tracer/site.h"
 
@@ -59,5 +60,22 @@ int tracer_watch_tgid(struct tracer *t, int tgid);
 
 /* Counters (enum mrt_counter, MRT_CNT_MAX of them) summed over CPUs. */
 void tracer_counters(const struct tracer *t, unsigned long long out[]);
+
+/* Storms (bpf/mrtrace.h): failures the kernel folded instead of sending. */
+struct tracer_storm {
+	struct mrt_storm_key key;
+	unsigned long long count; /* folded failures not reported yet */
+	unsigned long long first_ts_ns, last_ts_ns; /* the first and last of them */
+	unsigned long long run_ts_ns; /* the run's first failure, sent in full */
+};
+typedef int (*tracer_storm_fn)(void *cookie, const struct tracer_storm *s);
+/* Hands fn every key with folded failures that are due: unreported ones,
+ * once MRT_STORM_WINDOW_NS has passed since the run began and since their
+ * key was last reported (all: every unreported one, at the end of a run).
+ * fn returns 0 when it wrote them (they are acknowledged to the kernel),
+ * non-zero to be asked again next time.  Keys quiet for a minute are
+ * forgotten (user/tracer/storms.c).  The failures acknowledged, or a
+ * negative errno. */
+int tracer_storms(struct tracer *t, bool all, tracer_storm_fn fn, void *cookie);
 
 #endif
