@@ -31,6 +31,15 @@ struct corr_proc {
 	double maps_at;
 };
 
+/* The record that opened a storm run, to be reported again with a count. */
+struct storm_slot {
+	bool used, alone; /* alone: a libibverbs call without kernel record */
+	bool has_uev;
+	double used_at;
+	struct mrt_storm_key key;
+	struct mrt_event ev, uev;
+};
+
 struct corr {
 	struct corr_ops ops;
 	struct corr_config cfg;
@@ -39,6 +48,7 @@ struct corr {
 	struct pending pending[CORR_PENDING_MAX];
 	struct corr_proc procs[CORR_PROCS_MAX];
 	struct report_repeats repeats;
+	struct storm_slot storms[CORR_STORMS_MAX];
 	struct report r; /* the one being handed to the sink */
 	struct gate_facts gates; /* of the failure being reported */
 	/* threads whose device context the kernel just refused: libibverbs'
@@ -239,7 +249,58 @@ static void attribute(struct corr *c, struct corr_proc *p, const struct mrt_even
 
 /* ---- reports ---------------------------------------------------------------- */
 
-static void report(struct corr *c, const struct mrt_event *ev, const struct mrt_event *uev)
+static void storm_key_of(const struct mrt_event *ev, struct mrt_storm_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->pid = ev->pid;
+	k->kind = ev->kind;
+	k->err = ev->err;
+	k->opener = ev->opener;
+	k->shape = ev->storm_shape;
+}
+
+static bool same_key(const struct mrt_storm_key *a, const struct mrt_storm_key *b)
+{
+	return a->pid == b->pid && a->kind == b->kind && a->err == b->err &&
+	       a->opener == b->opener && a->shape == b->shape;
+}
+
+static struct storm_slot *storm_find(struct corr *c, const struct mrt_storm_key *k)
+{
+	for (int i = 0; i < CORR_STORMS_MAX; i++)
+		if (c->storms[i].used && same_key(&c->storms[i].key, k))
+			return &c->storms[i];
+	return NULL;
+}
+
+/* A record that opened a storm run: kept (in the slot of its key, a free
+ * one or the least recently used) for the summaries of its run. */
+static void storm_keep(struct corr *c, const struct mrt_event *ev, const struct mrt_event *uev)
+{
+	struct mrt_storm_key k;
+	struct storm_slot *s;
+
+	storm_key_of(ev, &k);
+	if (!(s = storm_find(c, &k))) {
+		s = &c->storms[0];
+		for (int i = 0; i < CORR_STORMS_MAX && s->used; i++)
+			if (!c->storms[i].used || c->storms[i].used_at < s->used_at)
+				s = &c->storms[i];
+	}
+	s->used = true;
+	s->key = k;
+	s->used_at = now_of(c);
+	s->ev = *ev;
+	s->alone = uev == ev;
+	s->has_uev = uev && uev != ev;
+	if (s->has_uev)
+		s->uev = *uev;
+}
+
+/* storm: NULL for an ordinary record, else the summary's numbers (r->count
+ * and the times) */
+static void report_as(struct corr *c, const struct mrt_event *ev, const struct mrt_event *uev,
+		      const struct report *storm)
 {
 	struct corr_proc *p = proc_of(c, ev->pid);
 	const struct proc_context *ctx;
@@ -258,7 +319,14 @@ static void report(struct corr *c, const struct mrt_event *ev, const struct mrt_
 		c->ops.read_gates(c->ops.arg, ev->pid, ev, &c->gates);
 		g = &c->gates;
 	}
+	if (!storm && ev->storm_shape)
+		storm_keep(c, ev, uev);
 	report_explain(r, ev, uev, ctx, nccl, g);
+	if (storm) {
+		r->count = storm->count;
+		r->first_ts_ns = storm->first_ts_ns;
+		r->last_ts_ns = storm->last_ts_ns;
+	}
 	if (uev)
 		attribute(c, p, uev, &r->ua);
 	if (r->v.harmless) {
@@ -267,9 +335,19 @@ static void report(struct corr *c, const struct mrt_event *ev, const struct mrt_
 			return;
 	}
 	if (c->cfg.dedupe)
-		nth = report_repeats_count(&c->repeats, ev->pid, r->v.cause);
+		nth = report_repeats_add(&c->repeats, ev->pid, r->v.cause,
+					 storm ? (unsigned long)storm->count : 1);
 	c->st.reported++;
+	if (storm) {
+		c->st.summaries++;
+		c->st.folded += storm->count;
+	}
 	c->ops.sink(c->ops.arg, r, nth);
+}
+
+static void report(struct corr *c, const struct mrt_event *ev, const struct mrt_event *uev)
+{
+	report_as(c, ev, uev, NULL);
 }
 
 /* The oldest waiting record that satisfies `due`, or NULL. */
@@ -416,4 +494,48 @@ void corr_set_join(struct corr *c, bool join)
 	if (c->cfg.join && !join)
 		flush(c, true);
 	c->cfg.join = join;
+}
+
+int corr_storm(struct corr *c, const struct mrt_storm_key *key, unsigned long long count,
+	       unsigned long long first_ts_ns, unsigned long long last_ts_ns, bool force)
+{
+	struct report numbers = { .count = count, .first_ts_ns = first_ts_ns, .last_ts_ns = last_ts_ns };
+	struct storm_slot *s = storm_find(c, key);
+	static struct mrt_event ev, uev; /* copies: the slot may be reused by the report */
+
+	if (!count)
+		return 0;
+	/* the run's own first record still waits for its call: after it */
+	for (int i = 0; i < CORR_PENDING_MAX && !force; i++) {
+		struct mrt_storm_key k;
+		if (!c->pending[i].used || !c->pending[i].ev.storm_shape)
+			continue;
+		storm_key_of(&c->pending[i].ev, &k);
+		if (same_key(&k, key))
+			return -1;
+	}
+	if (!s && !force)
+		return -1;
+	if (s) {
+		s->used_at = now_of(c);
+		ev = s->ev;
+		if (s->has_uev)
+			uev = s->uev;
+	} else {
+		/* its record was lost (ring buffer full): what the key says */
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = key->kind;
+		ev.pid = ev.tid = key->pid;
+		ev.err = key->err;
+		ev.opener = key->opener;
+		ev.dmabuf_fd = -1;
+		c->st.summaries_unmatched++;
+	}
+	ev.ts_ns = last_ts_ns; /* the summary speaks as of its last failure */
+	ev.storm_shape = 0;
+	if (s ? s->alone : ev.kind == MRT_EV_USER_CALL)
+		report_as(c, &ev, &ev, &numbers);
+	else
+		report_as(c, &ev, s && s->has_uev ? &uev : NULL, &numbers);
+	return 0;
 }

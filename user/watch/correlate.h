@@ -11,7 +11,10 @@
  *    mappings for the user stack) is read once per process, keyed by pid
  *    and the process's start time, not once per record;
  *  - repeats: with dedupe on, the sink learns which occurrence of its
- *    (process, cause) a report is.
+ *    (process, cause) a report is;
+ *  - storms: the kernel folds identical failures (bpf/mrtrace.h); the
+ *    record that opened a run is kept, and corr_storm() reports the folded
+ *    ones as that record again, with their count (report.count).
  *
  * The clock, the /proc readers and the sink are injected (struct corr_ops),
  * so the unit tests need no /proc, no BPF and no sleep; corr_live_ops()
@@ -36,6 +39,8 @@
  * CORR_REFRESH_S (the numbers it prints as "now" and the inferred verdicts
  * use: VmPin, limits); NCCL data is read once per process. */
 #define CORR_PROCS_MAX 32
+/* Records kept for storm summaries: the last one of each storm key. */
+#define CORR_STORMS_MAX 128
 #define CORR_RECHECK_S 1.0
 #define CORR_REFRESH_S 10.0
 
@@ -83,6 +88,9 @@ struct corr_stats {
 	unsigned long nccl_reads;
 	unsigned long maps_reads;
 	unsigned long gone; /* processes first seen after they exited */
+	unsigned long summaries; /* storm summaries given to the sink (in reported) */
+	unsigned long folded; /* failures those summaries stand for */
+	unsigned long summaries_unmatched; /* ...of which without their first record */
 };
 
 struct corr;
@@ -104,6 +112,16 @@ void corr_tick(struct corr *c);
 
 /* Reports every waiting record (at the end of a run). */
 void corr_flush(struct corr *c);
+
+/* Failures the kernel folded (a storm, tracer_storms()): count of them,
+ * the first and last at first_ts_ns and last_ts_ns, identical to the last
+ * record reported under key.  Reported as that record with report.count
+ * set: 0.  -1 when that record has not been reported yet (it waits for its
+ * libibverbs call): ask again.  With force (the end of a run) a key whose
+ * record never came (lost with a full ring buffer) is reported from the
+ * key alone. */
+int corr_storm(struct corr *c, const struct mrt_storm_key *key, unsigned long long count,
+	       unsigned long long first_ts_ns, unsigned long long last_ts_ns, bool force);
 
 /* Records waiting for their call now. */
 int corr_pending(const struct corr *c);
