@@ -62,6 +62,36 @@ static __always_inline void count(__u32 which)
 		*v += 1;
 }
 
+/* Who the event is about, cheaply: enough to key and join it. */
+static __always_inline void fill_ids(struct mrt_event *ev)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	ev->pid = id >> 32;
+	ev->tid = (__u32)id;
+	ev->ts_ns = bpf_ktime_get_ns();
+	ev->page_shift = page_shift;
+}
+
+/* The rest of what a record says of its task (uid, cgroup, user namespace,
+ * comm): read only for a record that is sent. */
+static __always_inline void fill_owner(struct mrt_event *ev)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+	ev->uid = (__u32)bpf_get_current_uid_gid();
+	ev->cgroup_id = bpf_get_current_cgroup_id();
+	ev->userns_inum = BPF_CORE_READ(task, cred, user_ns, ns.inum);
+	ev->userns_level = BPF_CORE_READ(task, cred, user_ns, level);
+	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+}
+
+static __always_inline void fill_task(struct mrt_event *ev)
+{
+	fill_ids(ev);
+	fill_owner(ev);
+}
+
 /* ---- storms (bpf/mrtrace.h): identical failures folded here -------------- */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -230,8 +260,8 @@ static __always_inline void emit(struct mrt_event *ev)
 
 	ev->ts_ns = now;
 	ev->storm_shape = 0;
-	fill_ns_ids(ev);
 	if (ev->kind == MRT_EV_RLIMIT_SET) {
+		fill_ns_ids(ev);
 		send(ev); /* not a failure: every change is told */
 		return;
 	}
@@ -239,11 +269,12 @@ static __always_inline void emit(struct mrt_event *ev)
 		struct mrt_fold_note *note = bpf_map_lookup_elem(&fold_notes, &tid);
 		if (note && note->ts >= began) {
 			/* the kernel trail of this very call: do as it did */
-			bool folded = note->folded;
-			if (folded)
+			if (note->folded) {
 				count(MRT_CNT_FOLDED);
-			else
-				send(ev);
+				return;
+			}
+			fill_ns_ids(ev);
+			send(ev);
 			return;
 		}
 	}
@@ -258,6 +289,9 @@ static __always_inline void emit(struct mrt_event *ev)
 		return;
 	}
 	ev->storm_shape = k.shape;
+	fill_ns_ids(ev); /* for the records sent only */
+	if (ev->kind == MRT_EV_REG_FAILURE)
+		fill_owner(ev); /* the trail kept only its ids (ctx_open) */
 	send(ev);
 }
 
@@ -294,22 +328,6 @@ static __always_inline bool task_wanted(void)
 	if (filter_cgroup && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
 		return false;
 	return true;
-}
-
-static __always_inline void fill_task(struct mrt_event *ev)
-{
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	__u64 id = bpf_get_current_pid_tgid();
-
-	ev->pid = id >> 32;
-	ev->tid = (__u32)id;
-	ev->uid = (__u32)bpf_get_current_uid_gid();
-	ev->ts_ns = bpf_ktime_get_ns();
-	ev->cgroup_id = bpf_get_current_cgroup_id();
-	ev->userns_inum = BPF_CORE_READ(task, cred, user_ns, ns.inum);
-	ev->userns_level = BPF_CORE_READ(task, cred, user_ns, level);
-	ev->page_shift = page_shift;
-	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 }
 
 /* A process tree (-- CMD): every fork inside it joins watched_tgids.  Every

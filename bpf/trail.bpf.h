@@ -71,7 +71,9 @@ static __always_inline struct mrt_ctx *ctx_open(__u32 site)
 	c->ev.kind = MRT_EV_REG_FAILURE;
 	c->ev.opener = site;
 	c->ev.dmabuf_fd = -1;
-	fill_task(&c->ev);
+	/* the rest (uid, cgroup, comm) when the record is sent: most trails
+	 * end in success, and a storm's folded ones are never sent */
+	fill_ids(&c->ev);
 	return c;
 }
 
