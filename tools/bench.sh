@@ -59,13 +59,14 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 # ns per operation from a helper's line ("getppid 41.2" or "... ns_per_op=41.2")
 ns_of() { awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^ns_per_op=/) { sub(/^ns_per_op=/, "", $i); print $i; exit } print $2 }'; }
 
-WPID= WSTART= ATTACH_MS=() HWM_KB=()
+WPID= WSTART= WREADY= ATTACH_MS=() HWM_KB=()
 watch_start() { # WATCH-ARGS...: mrtrace watch --json in the background, until it watches
 	local t0=${EPOCHREALTIME/./} i
 	WSTART=${EPOCHREALTIME%.*}
 	"$MRTRACE" watch --json -o "$OUT/watch.jsonl" "$@" 2> "$OUT/watch.err" &
 	WPID=$!
 	for i in $(seq 1200); do grep -q watching "$OUT/watch.err" && break; sleep 0.05; done
+	WREADY=$(( ${EPOCHREALTIME%.*} + 1 ))
 	ATTACH_MS+=($(( (${EPOCHREALTIME/./} - t0) / 1000 )))
 }
 watch_stop() {
@@ -105,10 +106,11 @@ bpf_stats() {
 	bpftool prog show --json > "$OUT/progs.json" 2>/dev/null
 	sysctl -qw kernel.bpf_stats_enabled="$was"
 	n=${n:-$(printf '%s\n' "$@" | tail -1)}
-	# this watch's programs: loaded since it started (other tracers on
-	# this machine may run programs of the same names)
-	jq -r --arg c "$name" --argjson n "$n" --argjson t "$WSTART" '
-		[.[] | select(.run_cnt? and .run_cnt > 0 and .loaded_at >= $t and
+	# this watch's programs: loaded while it started (other tracers on this
+	# machine may run programs of the same names; one that starts within
+	# the same seconds would be counted too)
+	jq -r --arg c "$name" --argjson n "$n" --argjson t "$WSTART" --argjson r "$WREADY" '
+		[.[] | select(.run_cnt? and .run_cnt > 0 and .loaded_at >= $t and .loaded_at <= $r and
 			(.name|test("^(fentry|fexit|kprobe|kretprobe|tp|up|uret)_")))]
 		| sort_by(-.run_time_ns) | .[] | select(.run_cnt / $n >= 0.01)
 		| "  \($c): \(.name): \(.run_cnt / $n * 100 | round / 100) runs/op, \(.run_time_ns / .run_cnt | round) ns/run, \(.run_time_ns / $n | round) ns/op"' \
