@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* test_stamp.c - the wall-clock time and host on watch's records
- * (user/watch/stamp.c) and the appended, reopenable output
- * (user/watch/logfile.c): the RFC 3339 form, the conversion of a
+ * (user/watch/stamp.c): the RFC 3339 form, the conversion of a
  * CLOCK_MONOTONIC time, "time" from a record's own ts_ns, the host from
- * --host-root's /etc/hostname; -o appends, a reopen follows a rename. */
+ * --host-root's /etc/hostname.  (-o's appending and reopening are in
+ * test_outfile.c.) */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +18,6 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "watch/logfile.h"
 #include "watch/stamp.h"
 
 static long long ns_of(clockid_t id)
@@ -96,68 +95,11 @@ static void test_json_records_get_time_and_host(void **state)
 	rmdir(dir);
 }
 
-static char *slurp_file(const char *path)
-{
-	static char buf[4096];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static void test_log_appends_and_reopens(void **state)
-{
-	(void)state;
-	char dir[] = "/tmp/mrt-log-XXXXXX", path[300], moved[256], err[256];
-
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/w.jsonl", dir);
-	snprintf(moved, sizeof(moved), "%s/w.jsonl.1", dir);
-	FILE *f = fopen(path, "w");
-	fputs("before\n", f);
-	fclose(f);
-
-	assert_int_equal(logfile_open(path, err, sizeof(err)), 0);
-	assert_int_equal(logfile_write("one\n", 4), 0);
-	assert_string_equal(slurp_file(path), "before\none\n"); /* appended */
-	assert_int_equal(rename(path, moved), 0);
-	assert_int_equal(logfile_write("two\n", 4), 0); /* still the renamed one */
-	assert_int_equal(logfile_reopen(err, sizeof(err)), 0);
-	assert_int_equal(logfile_write("three\n", 6), 0);
-	assert_string_equal(slurp_file(moved), "before\none\ntwo\n");
-	assert_string_equal(slurp_file(path), "three\n");
-	/* truncated behind its back (copytruncate): the next line at 0 */
-	assert_int_equal(truncate(path, 0), 0);
-	assert_int_equal(logfile_write("four\n", 5), 0);
-	assert_string_equal(slurp_file(path), "four\n");
-	/* the directory gone: the reopen fails, the old file goes on */
-	unlink(moved);
-	snprintf(moved, sizeof(moved), "%s.gone", dir);
-	assert_int_equal(rename(dir, moved), 0);
-	assert_int_equal(logfile_reopen(err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "cannot reopen"));
-	assert_int_equal(logfile_write("five\n", 5), 0);
-	assert_int_equal(logfile_close(), 0);
-	snprintf(path, sizeof(path), "%s/w.jsonl", moved);
-	assert_string_equal(slurp_file(path), "four\nfive\n");
-	unlink(path);
-	rmdir(moved);
-	/* a file that cannot be created is an error, not standard output */
-	assert_int_equal(logfile_open("/nonexistent-dir/x/w.jsonl", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "cannot write"));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_time_of_a_monotonic_stamp),
 		cmocka_unit_test(test_json_records_get_time_and_host),
-		cmocka_unit_test(test_log_appends_and_reopens),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
