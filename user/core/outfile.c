@@ -312,7 +312,7 @@ int outfile_reopen(FILE *f, char *err, size_t errlen)
 	char why[PATH_MAX + 256];
 	int fd = open_path(o->path, why, sizeof(why));
 	if (fd < 0)
-		return fail(err, errlen, "%s (records keep going to the old file)", why);
+		return fail(err, errlen, "cannot reopen: %s; the records keep going to the old file", why);
 	if (close(o->fd) && !o->err)
 		o->err = errno;   /* a write the old file lost, reported at close */
 	o->fd = fd;
