@@ -240,6 +240,85 @@ static __always_inline void fill_ns_ids(struct mrt_event *ev)
 		ev->ns_pid = nr;
 }
 
+/* ---- the user stack, taken in the kernel at a failure ---------------------
+ * When the kernel trail of a registration is armed, libibverbs is not
+ * probed on every call (docs/design.md section 5): the caller is found here
+ * instead, at the failing command's exit, and only for a record that is
+ * sent.  The stack is scanned, not walked: Debian's libibverbs, providers
+ * and libc keep no frame pointers, so bpf_get_stack(BPF_F_USER_STACK) would
+ * stop at the syscall wrapper.  A word above the user stack pointer is kept
+ * when it points just after a call instruction (a return address); user
+ * space keeps those inside executable mappings and names the libibverbs
+ * function each lies in (the API the application called). */
+#define MRT_USCAN_WORDS 256 /* 2 KiB: ibv_reg_mr* -> provider -> ibv_cmd_* -> write() */
+
+struct mrt_uscan {
+	__u64 w[MRT_USCAN_WORDS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct mrt_uscan);
+} uscan SEC(".maps");
+
+/* Whether the instruction before ra is a call (ra is a return address). */
+static __always_inline bool after_call(__u64 ra)
+{
+	__u8 b[8];
+
+	if (bpf_probe_read_user(b, sizeof(b), (void *)(ra - 8)))
+		return false;
+#if defined(__TARGET_ARCH_arm64)
+	__u32 insn = b[4] | (__u32)b[5] << 8 | (__u32)b[6] << 16 | (__u32)b[7] << 24;
+	return (insn & 0xfc000000) == 0x94000000 /* bl */ ||
+	       (insn & 0xfffffc1f) == 0xd63f0000 /* blr */;
+#else
+	/* call rel32 (e8, 5 bytes); call r/m (ff /2) of 2, 3, 4, 6 or 7 bytes */
+	return b[3] == 0xe8 || (b[6] == 0xff && (b[7] & 0x38) == 0x10) ||
+	       (b[5] == 0xff && (b[6] & 0x38) == 0x10) || (b[4] == 0xff && (b[5] & 0x38) == 0x10) ||
+	       (b[2] == 0xff && (b[3] & 0x38) == 0x10) || (b[1] == 0xff && (b[2] & 0x38) == 0x10);
+#endif
+}
+
+static __always_inline void kernel_ustack(struct mrt_event *ev)
+{
+	__u32 zero = 0, n = 0;
+
+	ev->nustack = 0;
+	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs) ||
+	    !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf))
+		return; /* before 5.15: the libibverbs uprobes stay armed (tracer/uprobes.c) */
+	struct mrt_uscan *b = bpf_map_lookup_elem(&uscan, &zero);
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	if (!b || !regs)
+		return;
+	__u64 sp = PT_REGS_SP_CORE(regs);
+	/* near the top of the stack 2 KiB may run past its end: then less */
+	__u32 words = MRT_USCAN_WORDS;
+	if (bpf_probe_read_user(b->w, sizeof(b->w), (void *)sp)) {
+		words = MRT_USCAN_WORDS / 4;
+		if (bpf_probe_read_user(b->w, sizeof(b->w) / 4, (void *)sp))
+			return;
+	}
+	for (__u32 i = 0; i < MRT_USCAN_WORDS; i++) {
+		if (i >= words)
+			break;
+		__u64 w = b->w[i];
+		if (n >= MRT_USTACK_MAX)
+			break;
+		/* user code, not the stack itself */
+		if (w < 0x10000 || w >= (1ULL << 48) || (w >= sp - 4096 && w < sp + (8 << 20)))
+			continue;
+		if (!after_call(w))
+			continue;
+		ev->ustack[n & (MRT_USTACK_MAX - 1)] = w;
+		n++;
+	}
+	ev->nustack = n;
+}
+
 static __always_inline void send(struct mrt_event *ev)
 {
 	if (bpf_ringbuf_output(&events, ev, sizeof(*ev), 0))
@@ -290,8 +369,8 @@ static __always_inline void emit(struct mrt_event *ev)
 	}
 	ev->storm_shape = k.shape;
 	fill_ns_ids(ev); /* for the records sent only */
-	if (ev->kind == MRT_EV_REG_FAILURE)
-		fill_owner(ev); /* the trail kept only its ids (ctx_open) */
+	if (ev->kind == MRT_EV_REG_FAILURE || ev->kind == MRT_EV_FAILURE)
+		fill_owner(ev); /* a trail kept only its ids (ctx_open) */
 	send(ev);
 }
 
