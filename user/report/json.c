@@ -265,7 +265,8 @@ static struct json_object *user_call_to_json(const struct report *r, const struc
 	struct json_object *o = json_object_new_object();
 	char acc[160];
 
-	add_str(o, "api", api_name(u->opener));
+	if (u->opener != MRT_API_NONE) /* a call made from a kernel record may not know it */
+		add_str(o, "api", api_name(u->opener));
 	add_i64(o, "tid", u->tid);
 	if (u->opener == MRT_API_REG_DMABUF_MR) {
 		add_u64(o, "offset", u->cmd_start);

@@ -21,6 +21,7 @@
 
 #include "core/pages.h"
 #include "tracer/log.h"
+#include "tracer/tracer.h"
 #include "tracer/priv.h"
 #include "regpath.skel.h"
 #include "syscalls.skel.h"
@@ -391,6 +392,11 @@ int tracer_load_uprobes(struct tracer *t, char *err, size_t errlen)
 		u->skel = s; /* from here the object is the uprobes' (closed with them) */
 		if (own_maps(t, s->obj, s->progs.tp_fork_uprobes, err, errlen))
 			return -1;
+		/* the kernel takes the caller's stack at a failed REG_MR (5.15+:
+		 * bpf_task_pt_regs): the registration calls need no uprobe */
+		u->kernel_calls = tracer_site_armed(t, "reg_mr") &&
+				  libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_task_pt_regs,
+							  NULL) > 0;
 		tracer_uprobes_start(u, s, t->opts.pid);
 	}
 	if (t->plan.uprobe >= 0)

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mrtrace.h"
 #include "tracer/opts.h"
@@ -32,6 +33,12 @@ void tracer_close(struct tracer *t);
 /* The sites, in report order, as armed (or not, and why). */
 int tracer_site_count(const struct tracer *t);
 const struct tracer_site *tracer_site(const struct tracer *t, int i);
+/* Whether failed registrations get their caller (user stack, API) from the
+ * kernel trail instead of libibverbs uprobes (tracer/uprobes.h). */
+bool tracer_kernel_calls(const struct tracer *t);
+/* The name of the function (.dynsym) that holds file offset file_off of the
+ * ELF file at path: buf, or NULL. */
+const char *tracer_elf_symbol_at(const char *path, uint64_t file_off, char *buf, size_t len);
 bool tracer_site_armed(const struct tracer *t, const char *name);
 int tracer_armed_count(const struct tracer *t, bool openers_only);
 const char *tracer_kernel(const struct tracer *t); /* uname -r */

@@ -50,6 +50,7 @@ struct corr {
 	struct report_repeats repeats;
 	struct storm_slot storms[CORR_STORMS_MAX];
 	struct report r; /* the one being handed to the sink */
+	struct mrt_event kcall; /* a libibverbs call made from a kernel record */
 	struct gate_facts gates; /* of the failure being reported */
 	/* threads whose device context the kernel just refused: libibverbs'
 	 * ibv_open_device then returns NULL too, and that record adds nothing */
@@ -245,6 +246,77 @@ static void attribute(struct corr *c, struct corr_proc *p, const struct mrt_even
 	if (!ua->caller[0] && !ua->via_nccl && !fresh && now - p->maps_at >= CORR_RECHECK_S &&
 	    load_maps(c, p, now))
 		ustack_attribute_maps(p->maps, ips, n, ua);
+}
+
+/* ---- a libibverbs call from the kernel's record ------------------------------ */
+
+static unsigned int api_of_symbol(const char *name)
+{
+	if (!strcmp(name, "ibv_reg_mr") || !strcmp(name, "__ibv_reg_mr"))
+		return MRT_API_REG_MR;
+	if (!strcmp(name, "ibv_reg_mr_iova") || !strcmp(name, "__ibv_reg_mr_iova"))
+		return MRT_API_REG_MR_IOVA;
+	if (!strcmp(name, "ibv_reg_mr_iova2"))
+		return MRT_API_REG_MR_IOVA2;
+	if (!strcmp(name, "ibv_reg_dmabuf_mr"))
+		return MRT_API_REG_DMABUF_MR;
+	return MRT_API_NONE;
+}
+
+/* The API the application called: the outermost libibverbs registration
+ * function among the return addresses the kernel found on the user stack
+ * (bpf/common.bpf.h, kernel_ustack).  A tail call leaves no frame:
+ * ibv_reg_mr that ends in ibv_reg_mr_iova2 is named ibv_reg_mr_iova2. */
+static unsigned int api_of_stack(struct corr *c, struct corr_proc *p, const struct mrt_event *ev)
+{
+	int n = ev->nustack < MRT_USTACK_MAX ? (int)ev->nustack : MRT_USTACK_MAX;
+	unsigned int api = MRT_API_NONE;
+
+	if (!c->ops.symbol_at || !p->maps)
+		return api;
+	for (int i = 0; i < n; i++) {
+		for (const char *line = p->maps; line && *line;) {
+			unsigned long long lo, hi, off;
+			char path[256] = "", name[128];
+			const char *eol = strchr(line, '\n');
+			if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %255[^\n]", &lo, &hi, &off, path) == 4 &&
+			    ev->ustack[i] >= lo && ev->ustack[i] < hi) {
+				const char *b = strrchr(path, '/');
+				b = b ? b + 1 : path;
+				/* the return address is after the call: the call is in the function */
+				if (!strncmp(b, "libibverbs", 10) &&
+				    c->ops.symbol_at(c->ops.arg, ev->pid, path, ev->ustack[i] - 1 - lo + off,
+						     name, sizeof(name))) {
+					unsigned int a = api_of_symbol(name);
+					if (a)
+						api = a;
+				}
+				break;
+			}
+			line = eol ? eol + 1 : NULL;
+		}
+	}
+	return api;
+}
+
+/* The call as a USER_CALL record: the command's arguments as the kernel
+ * read them, its errno, the user stack the kernel took. */
+static void kernel_call(struct corr *c, const struct mrt_event *ev, struct mrt_event *u)
+{
+	struct corr_proc *p = proc_of(c, ev->pid);
+	double now = now_of(c);
+
+	*u = *ev;
+	u->kind = MRT_EV_USER_CALL;
+	u->opener = MRT_API_NONE;
+	u->cmd_reached = 1;
+	u->dmabuf_fd = -1;
+	u->nsteps = 0;
+	if (!p || !ev->nustack)
+		return;
+	if (!p->maps && (!p->maps_tried || now - p->maps_at >= CORR_RECHECK_S))
+		load_maps(c, p, now);
+	u->opener = api_of_stack(c, p, ev);
 }
 
 /* ---- reports ---------------------------------------------------------------- */
@@ -443,6 +515,12 @@ void corr_push(struct corr *c, const struct mrt_event *ev)
 	case MRT_EV_REG_FAILURE:
 		c->st.records++;
 		proc_of(c, ev->pid); /* now, while the process most likely still exists */
+		if (c->cfg.kernel_calls && ev->opener != MRT_SITE_UVERBS_REG_DMABUF) {
+			struct mrt_event *u = &c->kcall;
+			kernel_call(c, ev, u);
+			report(c, ev, u);
+			return;
+		}
 		if (c->cfg.join) {
 			pend(c, ev);
 			return;
@@ -487,6 +565,11 @@ void corr_tick(struct corr *c)
 void corr_flush(struct corr *c)
 {
 	flush(c, true);
+}
+
+void corr_set_kernel_calls(struct corr *c, bool on)
+{
+	c->cfg.kernel_calls = on;
 }
 
 void corr_set_join(struct corr *c, bool join)

@@ -59,6 +59,10 @@ struct corr_ops {
 	void (*read_gates)(void *arg, int pid, const struct mrt_event *ev, struct gate_facts *g);
 	/* the text of /proc/PID/maps (malloc'd, the correlator frees it), or NULL */
 	char *(*read_maps)(void *arg, int pid);
+	/* The name of the function of the ELF file `path` (as the process maps
+	 * it) that holds file offset off: buf, or NULL.  NULL op: none. */
+	const char *(*symbol_at)(void *arg, int pid, const char *path, uint64_t off, char *buf,
+				 size_t len);
 	/* One report.  nth: 0 when dedupe is off, else which occurrence of
 	 * (pid, cause) this is (1 = first).  r and what it points to are valid
 	 * only during the call. */
@@ -68,6 +72,9 @@ struct corr_ops {
 
 struct corr_config {
 	bool join; /* uprobes armed: kernel records wait for their call */
+	/* the registration calls are not probed: a REG_MR record's libibverbs
+	 * call is made from the record and the user stack the kernel took */
+	bool kernel_calls;
 	bool dedupe; /* count repeats per (pid, cause) */
 	bool keep_harmless; /* give NCCL's probes to the sink too */
 	/* root for the cgroup-id lookup of an exited process's record
@@ -102,6 +109,8 @@ void corr_free(struct corr *c);
 /* Whether kernel records wait for their libibverbs call (the uprobes can be
  * armed and disarmed while watching).  Turning it off flushes the waiting. */
 void corr_set_join(struct corr *c, bool join);
+/* corr_config.kernel_calls, as the tracer decided it. */
+void corr_set_kernel_calls(struct corr *c, bool on);
 
 /* One ring-buffer record: REG_FAILURE, USER_CALL, MLOCK_FAILURE (others
  * are explained alone; RLIMIT_SET is not a failure and is ignored). */

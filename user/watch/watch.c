@@ -550,6 +550,7 @@ int cmd_watch(int argc, char **argv)
 	bool child_done = false;
 	while (!stop) {
 		corr_set_join(w.corr, tracer_site_armed(t, "libibverbs"));
+		corr_set_kernel_calls(w.corr, tracer_kernel_calls(t));
 		int err = tracer_poll(t, 100);
 		if (reopen) {
 			reopen = 0;
