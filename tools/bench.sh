@@ -90,6 +90,7 @@ bench() {
 	b=$(printf '%s\n' "${base[@]}" | median)
 	t=$(printf '%s\n' "${traced[@]}" | median)
 	printf '%-34s %12.1f ns %12.1f ns   x%.2f\n' "$name" "$b" "$t" "$(echo "$t / $b" | bc -l)"
+	echo "    each run, ns: without ${base[*]}; with ${traced[*]}"
 }
 
 # One more run with the kernel's BPF statistics on (they cost a little
@@ -139,6 +140,7 @@ storm() {
 	drops=$(jq -s '[.[] | select(.event=="stop")][0].drops' "$OUT/watch.jsonl")
 	printf '%-34s %12.3f s  %12.3f s    x%.2f  (%s records for %s failures, drops %s)\n' \
 		"$name" "$b" "$t" "$(echo "$t / $b" | bc -l)" "$recs" "$sum" "$drops"
+	echo "    each run, s: without ${base[*]}; with ${traced[*]}"
 }
 
 footer() {
