@@ -253,7 +253,10 @@ static __always_inline void fill_ns_ids(struct mrt_event *ev)
 #define MRT_USCAN_WORDS 256 /* 2 KiB: ibv_reg_mr* -> provider -> ibv_cmd_* -> write() */
 
 struct mrt_uscan {
-	__u64 w[MRT_USCAN_WORDS];
+	__u64 w[MRT_USCAN_WORDS]; /* the stack, from the user SP up */
+	__u64 out[MRT_USTACK_MAX]; /* the return addresses found */
+	__u64 sp;
+	__u32 words, n;
 };
 
 struct {
@@ -272,51 +275,63 @@ static __always_inline bool after_call(__u64 ra)
 		return false;
 #if defined(__TARGET_ARCH_arm64)
 	__u32 insn = b[4] | (__u32)b[5] << 8 | (__u32)b[6] << 16 | (__u32)b[7] << 24;
-	return (insn & 0xfc000000) == 0x94000000 /* bl */ ||
-	       (insn & 0xfffffc1f) == 0xd63f0000 /* blr */;
+	return ((insn & 0xfc000000) == 0x94000000) /* bl */ |
+	       ((insn & 0xfffffc1f) == 0xd63f0000) /* blr */;
 #else
 	/* call rel32 (e8, 5 bytes); call r/m (ff /2) of 2, 3, 4, 6 or 7 bytes */
-	return b[3] == 0xe8 || (b[6] == 0xff && (b[7] & 0x38) == 0x10) ||
-	       (b[5] == 0xff && (b[6] & 0x38) == 0x10) || (b[4] == 0xff && (b[5] & 0x38) == 0x10) ||
-	       (b[2] == 0xff && (b[3] & 0x38) == 0x10) || (b[1] == 0xff && (b[2] & 0x38) == 0x10);
+	return (b[3] == 0xe8) | ((b[6] == 0xff) & ((b[7] & 0x38) == 0x10)) |
+	       ((b[5] == 0xff) & ((b[6] & 0x38) == 0x10)) | ((b[4] == 0xff) & ((b[5] & 0x38) == 0x10)) |
+	       ((b[2] == 0xff) & ((b[3] & 0x38) == 0x10)) | ((b[1] == 0xff) & ((b[2] & 0x38) == 0x10));
 #endif
+}
+
+/* One word of the scan (a bpf_loop callback: the verifier checks it once,
+ * not once per word). */
+static long uscan_step(__u32 i, void *unused)
+{
+	__u32 zero = 0;
+	struct mrt_uscan *b = bpf_map_lookup_elem(&uscan, &zero);
+
+	(void)unused;
+	if (!b || i >= MRT_USCAN_WORDS || i >= b->words || b->n >= MRT_USTACK_MAX)
+		return 1;
+	__u32 k = i;
+	asm volatile("" : "+r"(k)); /* the compiler would drop the mask the verifier needs */
+	__u64 w = b->w[k & (MRT_USCAN_WORDS - 1)], sp = b->sp;
+	/* user code, not the stack itself */
+	if (w < 0x10000 || w >= (1ULL << 48) || (w >= sp - 4096 && w < sp + (8 << 20)))
+		return 0;
+	if (after_call(w))
+		b->out[b->n++ & (MRT_USTACK_MAX - 1)] = w;
+	return 0;
 }
 
 static __always_inline void kernel_ustack(struct mrt_event *ev)
 {
-	__u32 zero = 0, n = 0;
+	__u32 zero = 0;
 
 	ev->nustack = 0;
 	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs) ||
-	    !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf))
-		return; /* before 5.15: the libibverbs uprobes stay armed (tracer/uprobes.c) */
+	    !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf) ||
+	    !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_loop))
+		return; /* before 5.17: the libibverbs uprobes stay armed (tracer/uprobes.c) */
 	struct mrt_uscan *b = bpf_map_lookup_elem(&uscan, &zero);
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 	if (!b || !regs)
 		return;
-	__u64 sp = PT_REGS_SP_CORE(regs);
+	b->sp = PT_REGS_SP_CORE(regs);
+	b->n = 0;
 	/* near the top of the stack 2 KiB may run past its end: then less */
-	__u32 words = MRT_USCAN_WORDS;
-	if (bpf_probe_read_user(b->w, sizeof(b->w), (void *)sp)) {
-		words = MRT_USCAN_WORDS / 4;
-		if (bpf_probe_read_user(b->w, sizeof(b->w) / 4, (void *)sp))
+	b->words = MRT_USCAN_WORDS;
+	if (bpf_probe_read_user(b->w, sizeof(b->w), (void *)b->sp)) {
+		b->words = MRT_USCAN_WORDS / 4;
+		if (bpf_probe_read_user(b->w, sizeof(b->w) / 4, (void *)b->sp))
 			return;
 	}
-	for (__u32 i = 0; i < MRT_USCAN_WORDS; i++) {
-		if (i >= words)
-			break;
-		__u64 w = b->w[i];
-		if (n >= MRT_USTACK_MAX)
-			break;
-		/* user code, not the stack itself */
-		if (w < 0x10000 || w >= (1ULL << 48) || (w >= sp - 4096 && w < sp + (8 << 20)))
-			continue;
-		if (!after_call(w))
-			continue;
-		ev->ustack[n & (MRT_USTACK_MAX - 1)] = w;
-		n++;
-	}
-	ev->nustack = n;
+	bpf_loop(MRT_USCAN_WORDS, uscan_step, NULL, 0);
+	for (__u32 i = 0; i < MRT_USTACK_MAX; i++)
+		ev->ustack[i] = i < b->n ? b->out[i] : 0;
+	ev->nustack = b->n < MRT_USTACK_MAX ? b->n : MRT_USTACK_MAX;
 }
 
 static __always_inline void send(struct mrt_event *ev)
@@ -371,6 +386,10 @@ static __always_inline void emit(struct mrt_event *ev)
 	fill_ns_ids(ev); /* for the records sent only */
 	if (ev->kind == MRT_EV_REG_FAILURE || ev->kind == MRT_EV_FAILURE)
 		fill_owner(ev); /* a trail kept only its ids (ctx_open) */
+	/* the REG_MR command's caller (ibv_reg_dmabuf_mr keeps its uprobe: a
+	 * provider may refuse it inside libibverbs) */
+	if (ev->kind == MRT_EV_REG_FAILURE && ev->opener != MRT_SITE_UVERBS_REG_DMABUF)
+		kernel_ustack(ev);
 	send(ev);
 }
 

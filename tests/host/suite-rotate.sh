@@ -150,15 +150,17 @@ stop=$(grep '"event":"stop"' "$ALL")
 check stop_no_drops jq -e '.drops==0 and .folded > 0' <<< "$stop"
 
 # ---- SIGHUP on standard output; a file that cannot be reopened ----------------
+# (the signal only once the handler is set: attaching takes seconds on a loaded machine)
+until_watching() { for _ in $(seq 300); do grep -q watching "$1" && return; sleep 0.1; done; }
 "$MRTRACE" watch --json --syscalls=on -d 3 > "$OUT/stdout.jsonl" 2> "$OUT/stdout.err" &
 p=$!
-sleep 1.5; kill -HUP "$p"; wait "$p"
+until_watching "$OUT/stdout.err"; kill -HUP "$p"; wait "$p"
 rc=$?
 check sighup_on_stdout_harmless sh -c "[ $rc = 0 ] && grep -q '\"event\":\"stop\"' '$OUT/stdout.jsonl'"
 mkdir -p "$OUT/gone"
 "$MRTRACE" watch --json --syscalls=on -d 3 -o "$OUT/gone/w.jsonl" 2> "$OUT/gone.err" &
 p=$!
-sleep 1.5; mv "$OUT/gone" "$OUT/gone.moved"; kill -HUP "$p"; wait "$p"
+until_watching "$OUT/gone.err"; mv "$OUT/gone" "$OUT/gone.moved"; kill -HUP "$p"; wait "$p"
 check reopen_failure_said grep -q 'cannot reopen' "$OUT/gone.err"
 check reopen_failure_keeps_old_file grep -q '"event":"stop"' "$OUT/gone.moved/w.jsonl"
 finish
