@@ -720,7 +720,7 @@ static void test_kernel_calls_from_the_kernel_stack(void **state)
 	assert_string_equal(got[0].api, "ibv_reg_mr_iova2");
 	assert_true(got[0].via_nccl);
 	assert_string_equal(got[0].caller, "/opt/nccl/lib/libnccl.so.2.21.5");
-	/* no stack (a kernel before 5.15 would keep the uprobes): the command's name */
+	/* no return address found on the stack: the command's name */
 	ev = kernel_rec(1900, 1902, 2000);
 	ev.nustack = 0;
 	push(c, ev);
