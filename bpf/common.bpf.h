@@ -306,6 +306,25 @@ static long uscan_step(__u32 i, void *unused)
 	return 0;
 }
 
+/* bpf_find_vma's callback: the file and offset an address lies at. */
+struct uvma {
+	__u64 addr, ino, off;
+};
+
+static long uvma_found(struct task_struct *task, struct vm_area_struct *vma, void *data)
+{
+	struct uvma *x = data;
+	struct file *f = BPF_CORE_READ(vma, vm_file);
+
+	(void)task;
+	if (!f)
+		return 0;
+	x->ino = BPF_CORE_READ(f, f_inode, i_ino);
+	x->off = x->addr - BPF_CORE_READ(vma, vm_start) +
+		 (BPF_CORE_READ(vma, vm_pgoff) << (page_shift ? page_shift : 12));
+	return 0;
+}
+
 static __always_inline void kernel_ustack(struct mrt_event *ev)
 {
 	__u32 zero = 0;
@@ -313,7 +332,8 @@ static __always_inline void kernel_ustack(struct mrt_event *ev)
 	ev->nustack = 0;
 	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs) ||
 	    !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf) ||
-	    !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_loop))
+	    !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_loop) ||
+	    !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_find_vma))
 		return; /* before 5.17: the libibverbs uprobes stay armed (tracer/uprobes.c) */
 	struct mrt_uscan *b = bpf_map_lookup_elem(&uscan, &zero);
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
@@ -329,8 +349,15 @@ static __always_inline void kernel_ustack(struct mrt_event *ev)
 			return;
 	}
 	bpf_loop(MRT_USCAN_WORDS, uscan_step, NULL, 0);
-	for (__u32 i = 0; i < MRT_USTACK_MAX; i++)
-		ev->ustack[i] = i < b->n ? b->out[i] : 0;
+	struct task_struct *task = bpf_get_current_task_btf();
+	for (__u32 i = 0; i < MRT_USTACK_MAX; i++) {
+		struct uvma x = { .addr = i < b->n ? b->out[i] : 0 };
+		ev->ustack[i] = x.addr;
+		if (x.addr)
+			bpf_find_vma(task, x.addr, uvma_found, &x, 0);
+		ev->uino[i] = x.ino;
+		ev->uoff[i] = x.off;
+	}
 	ev->nustack = b->n < MRT_USTACK_MAX ? b->n : MRT_USTACK_MAX;
 }
 

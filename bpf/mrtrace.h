@@ -178,6 +178,11 @@ struct mrt_event {
 	unsigned int ns_tid; /* numbers them (a container's); 0: not read */
 	unsigned long long storm_shape; /* non-zero: this record opened a storm
 					 * run (struct mrt_storm_key.shape) */
+	/* REG_FAILURE whose stack the kernel took: the file (inode number) each
+	 * ustack frame lies in and its offset there, found at the failure -
+	 * the process may be gone before user space can read its maps */
+	unsigned long long uino[MRT_USTACK_MAX];
+	unsigned long long uoff[MRT_USTACK_MAX];
 };
 
 /* libibverbs entry points seen by uprobes (USER_CALL events: ev.opener). */

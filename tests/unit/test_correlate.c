@@ -150,6 +150,13 @@ static const char *fake_symbol(void *arg, int pid, const char *path, uint64_t of
 	return buf;
 }
 
+/* libibverbs by inode (the tracer's files): inode 77, the same layout */
+static const char *fake_symbol_of_inode(void *arg, unsigned long long ino, uint64_t off, char *buf,
+					size_t len)
+{
+	return ino == 77 ? fake_symbol(arg, 0, "/usr/lib/libibverbs.so.1.14", off, buf, len) : NULL;
+}
+
 static void sink(void *arg, const struct report *r, unsigned long nth)
 {
 	struct got *g = &got[ngot];
@@ -190,6 +197,7 @@ static struct corr *make(bool join, bool dedupe, bool keep_harmless, const char 
 		.read_nccl = fake_nccl,
 		.read_maps = fake_maps,
 		.symbol_at = fake_symbol,
+		.symbol_of_inode = fake_symbol_of_inode,
 		.sink = sink,
 	};
 	struct corr_config cfg = {
@@ -726,13 +734,26 @@ static void test_kernel_calls_from_the_kernel_stack(void **state)
 	push(c, ev);
 	assert_int_equal(ngot, 2);
 	assert_string_equal(got[1].api, "reg_mr");
+	/* a process gone before its maps could be read: the inode and offset
+	 * the kernel found name the API */
+	ev = kernel_rec(1950, 1951, 2500);
+	ev.nustack = 2;
+	ev.ustack[0] = 0x7f4000001040ULL;
+	ev.uino[0] = 77;
+	ev.uoff[0] = 0x5040; /* in ibv_reg_mr_iova2 */
+	ev.ustack[1] = 0x7f4000009040ULL;
+	ev.uino[1] = 99; /* not a libibverbs the tracer knows */
+	ev.uoff[1] = 0x5040;
+	push(c, ev);
+	assert_int_equal(ngot, 3);
+	assert_string_equal(got[2].api, "ibv_reg_mr_iova2");
 	/* dma-buf: ibv_reg_dmabuf_mr stays probed, its record waits to be joined */
 	ev = kernel_rec(1900, 1903, 3000);
 	ev.opener = MRT_SITE_UVERBS_REG_DMABUF;
 	push(c, ev);
-	assert_int_equal(ngot, 2);
-	corr_flush(c);
 	assert_int_equal(ngot, 3);
+	corr_flush(c);
+	assert_int_equal(ngot, 4);
 	corr_free(c);
 }
 

@@ -393,11 +393,12 @@ int tracer_load_uprobes(struct tracer *t, char *err, size_t errlen)
 		if (own_maps(t, s->obj, s->progs.tp_fork_uprobes, err, errlen))
 			return -1;
 		/* the kernel takes the caller's stack at a failed REG_MR (5.17+:
-		 * bpf_task_pt_regs, bpf_loop): the registration calls need no uprobe */
+		 * bpf_task_pt_regs, bpf_loop, bpf_find_vma): the registration calls need no uprobe */
 		u->kernel_calls = tracer_site_armed(t, "reg_mr") &&
 				  libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_task_pt_regs,
 							  NULL) > 0 &&
-				  libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop, NULL) > 0;
+				  libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop, NULL) > 0 &&
+				  libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_find_vma, NULL) > 0;
 		tracer_uprobes_start(u, s, t->opts.pid);
 	}
 	if (t->plan.uprobe >= 0)

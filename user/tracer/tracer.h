@@ -36,6 +36,8 @@ const struct tracer_site *tracer_site(const struct tracer *t, int i);
 /* Whether failed registrations get their caller (user stack, API) from the
  * kernel trail instead of libibverbs uprobes (tracer/uprobes.h). */
 bool tracer_kernel_calls(const struct tracer *t);
+/* The path of a libibverbs file the tracer has seen, by inode number, or NULL. */
+const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long ino);
 /* The name of the function (.dynsym) that holds file offset file_off of the
  * ELF file at path: buf, or NULL. */
 const char *tracer_elf_symbol_at(const char *path, uint64_t file_off, char *buf, size_t len);

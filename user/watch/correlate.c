@@ -272,15 +272,16 @@ static unsigned int api_of_stack(struct corr *c, struct corr_proc *p, const stru
 	int n = ev->nustack < MRT_USTACK_MAX ? (int)ev->nustack : MRT_USTACK_MAX;
 	unsigned int api = MRT_API_NONE;
 
-	if (!c->ops.symbol_at || !p->maps)
-		return api;
 	for (int i = 0; i < n; i++) {
-		for (const char *line = p->maps; line && *line;) {
+		char name[128];
+		bool mapped = false;
+		for (const char *line = c->ops.symbol_at ? p->maps : NULL; line && *line;) {
 			unsigned long long lo, hi, off;
-			char path[256] = "", name[128];
+			char path[256] = "";
 			const char *eol = strchr(line, '\n');
 			if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %255[^\n]", &lo, &hi, &off, path) == 4 &&
 			    ev->ustack[i] >= lo && ev->ustack[i] < hi) {
+				mapped = true;
 				const char *b = strrchr(path, '/');
 				b = b ? b + 1 : path;
 				/* the return address is after the call: the call is in the function */
@@ -294,6 +295,14 @@ static unsigned int api_of_stack(struct corr *c, struct corr_proc *p, const stru
 				break;
 			}
 			line = eol ? eol + 1 : NULL;
+		}
+		/* the maps are gone (the process exited): the file and offset the
+		 * kernel found, for the libibverbs files the tracer knows */
+		if (!mapped && ev->uino[i] && c->ops.symbol_of_inode &&
+		    c->ops.symbol_of_inode(c->ops.arg, ev->uino[i], ev->uoff[i] - 1, name, sizeof(name))) {
+			unsigned int a = api_of_symbol(name);
+			if (a)
+				api = a;
 		}
 	}
 	return api;
@@ -314,6 +323,7 @@ static void kernel_call(struct corr *c, const struct mrt_event *ev, struct mrt_e
 	u->nsteps = 0;
 	if (!p || !ev->nustack)
 		return;
+	/* read now: the process may exit any moment */
 	if (!p->maps && (!p->maps_tried || now - p->maps_at >= CORR_RECHECK_S))
 		load_maps(c, p, now);
 	u->opener = api_of_stack(c, p, ev);

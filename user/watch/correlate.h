@@ -63,6 +63,10 @@ struct corr_ops {
 	 * it) that holds file offset off: buf, or NULL.  NULL op: none. */
 	const char *(*symbol_at)(void *arg, int pid, const char *path, uint64_t off, char *buf,
 				 size_t len);
+	/* The same by the inode number of a libibverbs file the tracer knows,
+	 * for a process gone before its maps were read.  NULL op: none. */
+	const char *(*symbol_of_inode)(void *arg, unsigned long long ino, uint64_t off, char *buf,
+				       size_t len);
 	/* One report.  nth: 0 when dedupe is off, else which occurrence of
 	 * (pid, cause) this is (1 = first).  r and what it points to are valid
 	 * only during the call. */
@@ -143,5 +147,8 @@ void corr_live_ops(struct corr_ops *ops);
 /* Where the live readers find /proc and the files it names ("/" default;
  * the host's root for a containerized watch, --host-root). */
 void corr_live_set_root(const char *root);
+/* Where symbol_of_inode finds a file by its inode number (the tracer's
+ * libibverbs files): path_of returns a path or NULL. */
+void corr_live_set_inodes(const char *(*path_of)(void *arg, unsigned long long ino), void *arg);
 
 #endif

@@ -126,6 +126,23 @@ static const char *live_symbol_at(void *arg, int pid, const char *path, uint64_t
 	return name;
 }
 
+static const char *(*inode_path)(void *arg, unsigned long long ino);
+static void *inode_arg;
+
+void corr_live_set_inodes(const char *(*path_of)(void *arg, unsigned long long ino), void *arg)
+{
+	inode_path = path_of;
+	inode_arg = arg;
+}
+
+static const char *live_symbol_of_inode(void *arg, unsigned long long ino, uint64_t off, char *buf,
+					size_t len)
+{
+	(void)arg;
+	const char *path = inode_path ? inode_path(inode_arg, ino) : NULL;
+	return path ? tracer_elf_symbol_at(path, off, buf, len) : NULL;
+}
+
 void corr_live_ops(struct corr_ops *ops)
 {
 	ops->now = live_now;
@@ -135,4 +152,5 @@ void corr_live_ops(struct corr_ops *ops)
 	ops->read_gates = live_read_gates;
 	ops->read_maps = live_read_maps;
 	ops->symbol_at = live_symbol_at;
+	ops->symbol_of_inode = live_symbol_of_inode;
 }

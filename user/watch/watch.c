@@ -237,6 +237,12 @@ static void on_report(void *cookie, const struct report *r, unsigned long nth)
 	}
 }
 
+/* A libibverbs file the tracer knows, by inode (correlate_live.c). */
+static const char *lib_path(void *arg, unsigned long long ino)
+{
+	return tracer_libibverbs_path(arg, ino);
+}
+
 /* Folded failures that are due (tracer_storms): a summary record each, as
  * soon as the record that opened their run has been written. */
 static int on_storm(void *cookie, const struct tracer_storm *s)
@@ -519,6 +525,7 @@ int cmd_watch(int argc, char **argv)
 		.cgroup_root = service_root(),
 	};
 	corr_live_ops(&ops);
+	corr_live_set_inodes(lib_path, t);
 	corr_live_set_root(service_root());
 	ops.sink = on_report;
 	ops.arg = &w;
