@@ -50,7 +50,7 @@ static __always_inline void call_enter(struct pt_regs *ctx, __u32 api, __u64 add
 		u->depth++;
 		return;
 	}
-	if (!task_wanted())
+	if (!task_wanted() || storm_quiet_call()) /* in a storm: common.bpf.h */
 		return;
 	u = bpf_map_lookup_elem(&ucall_zero, &zero);
 	if (!u || bpf_map_update_elem(&ucalls, &tid, u, BPF_NOEXIST))

@@ -173,6 +173,16 @@ struct mrt_event {
 	unsigned int page_shift; /* log2 of the recording kernel's page size */
 	unsigned long long ustack[MRT_USTACK_MAX];
 	struct mrt_step steps[MRT_TRAIL_MAX];
+	/* Appended (older readers stop before these). */
+	unsigned int ns_pid; /* pid and tid as the process's own pid namespace */
+	unsigned int ns_tid; /* numbers them (a container's); 0: not read */
+	unsigned long long storm_shape; /* non-zero: this record opened a storm
+					 * run (struct mrt_storm_key.shape) */
+	/* REG_FAILURE whose stack the kernel took: the file (inode number) each
+	 * ustack frame lies in and its offset there, found at the failure -
+	 * the process may be gone before user space can read its maps */
+	unsigned long long uino[MRT_USTACK_MAX];
+	unsigned long long uoff[MRT_USTACK_MAX];
 };
 
 /* libibverbs entry points seen by uprobes (USER_CALL events: ev.opener). */
@@ -205,7 +215,48 @@ enum mrt_counter {
 	MRT_CNT_CTX_FULL = 3, /* per-thread context map full */
 	MRT_CNT_REGS = 4, /* registrations seen (ok or failed) */
 	MRT_CNT_OPS = 5, /* other verbs commands seen (ok or failed) */
+	MRT_CNT_FAILURES = 6, /* failed registrations the kernel trail saw (sent or folded) */
+	MRT_CNT_FOLDED = 7, /* records folded into a storm instead of sent */
+	MRT_CNT_STORMS_FULL = 8, /* records sent unfolded: the storm table was full */
 	MRT_CNT_MAX
+};
+
+/* ---- storms: identical failures folded in the kernel --------------------
+ * A failure is identified by its key: the process, the record kind, the
+ * errno, the opener (site or libibverbs API) and the shape (a hash of the
+ * trail's (site, ret) steps and of what tells a harmless probe apart).
+ * The first failure of a key is sent in full at once and opens a run; the
+ * identical ones after it are only counted (folded) while the run lasts:
+ * as long as they come less than MRT_STORM_WINDOW_NS apart, and until user
+ * space has reported every folded one (struct mrt_storm_ack).  User
+ * space reads the table and writes the folded ones out as summary records
+ * with a count (docs/json.md, "Storms"); a failure after a quiet window
+ * opens a new run and is sent in full again. */
+#define MRT_STORM_WINDOW_NS 1000000000ULL
+
+struct mrt_storm_key {
+	unsigned int pid; /* tgid */
+	unsigned int kind; /* enum mrt_kind */
+	int err;
+	unsigned int opener;
+	unsigned long long shape;
+};
+
+/* Written by the BPF programs only. */
+struct mrt_storm {
+	unsigned long long first_ts; /* the run's first failure (sent in full) */
+	unsigned long long last_ts; /* its last failure (sent or folded) */
+	unsigned long long fold_first_ts; /* the first fold user space had not seen */
+	unsigned long long folded; /* folded since the key appeared: only grows */
+	unsigned long long sent; /* runs opened (records sent in full): only grows */
+};
+
+/* Written by user space only: how many of `folded` it has reported, and
+ * when (bpf_ktime_get_ns clock), and the last failure's time then. */
+struct mrt_storm_ack {
+	unsigned long long folded;
+	unsigned long long at_ns;
+	unsigned long long last_ts;
 };
 
 #endif

@@ -5,9 +5,11 @@
  * A registration opens a context keyed by thread id at its outermost site
  * (the uverbs command handler, or ib_umem_get when the handler cannot be
  * probed).  Nested sites append steps.  When the outermost site returns, the
- * context is closed: on error it becomes exactly one ring-buffer event; on
+ * context is closed: on error it becomes exactly one ring-buffer event, or
+ * is folded into a storm of identical ones (emit(), common.bpf.h); on
  * success it is dropped.  Nothing is emitted per step, so the ring buffer
- * sees one record per failed registration, whatever the trail length.
+ * sees at most one record per failed registration, whatever the trail
+ * length.
  */
 #ifndef MRTRACE_TRAIL_BPF_H
 #define MRTRACE_TRAIL_BPF_H
@@ -69,7 +71,9 @@ static __always_inline struct mrt_ctx *ctx_open(__u32 site)
 	c->ev.kind = MRT_EV_REG_FAILURE;
 	c->ev.opener = site;
 	c->ev.dmabuf_fd = -1;
-	fill_task(&c->ev);
+	/* the rest (uid, cgroup, comm) when the record is sent: most trails
+	 * end in success, and a storm's folded ones are never sent */
+	fill_ids(&c->ev);
 	return c;
 }
 

@@ -1,62 +1,206 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# tools/bench.sh - what mrtrace costs the machine it watches, as ratios
-# measured side by side in one run (never absolute gates; never part of
-# `make test`).  Each case alternates runs without and with mrtrace
-# attached and reports the median ns per operation and the ratio.
+# tools/bench.sh - the whole cost story of mrtrace, side by side in one run:
+# every case alternates runs without and with `mrtrace watch` attached and
+# reports the medians and their ratio (ratios are what travels between
+# machines; nothing here is a gate, and `make test` never runs it).
 #
-#   getppid, --syscalls=on   the cost every process pays while the syscall
-#                            tracepoints are armed (docs/design.md section 5: ~40 ns)
-#   getppid, default         the default on a kernel with registration sites:
-#                            no syscall tracepoint, so ~1.0
-#   reg (uprobe)             ibv_reg_mr_iova2 through a stand-in libibverbs
-#                            with mrtrace's uprobes attached
+# Usage: tools/bench.sh [--host | --vm]     (make bench: both)
+#        tools/bench.sh --in-guest          the VM part, inside the guest
+# Env:   RUNS=5                     runs per side and case
+#        KERNEL=6.12                the guest kernel (tests/vm/run.sh)
+#
+# This machine (no RDMA, no kprobes here: docs/design.md section 5):
+#   getppid, --syscalls=on   what every syscall pays while the syscall
+#                            tracepoints are armed (~40 ns)
+#   getppid, --syscalls=off  the default where registration sites exist: 1.0
+#   mlock+munlock            the path the tracepoints watch
+#   ibv_reg_mr_iova2         through a stand-in libibverbs: the uprobes' cost
+#   mlock storm              20,000 failing mlock() from one process: folded
+#                            in the kernel (bpf/mrtrace.h, "storms")
+#   consumer                 records/s user space explains (no BPF)
+# The 6.12 guest (soft-RoCE, every registration site armed), under QEMU/TCG
+# (emulation: BPF, trampolines and uprobe traps cost relatively more there
+# than on hardware):
+#   reg+dereg 64 KiB, 4 MiB  ibv_reg_mr_iova2 + ibv_dereg_mr, succeeding
+#   getppid                  a syscall-heavy loop: no site on its path
+#   O_DIRECT 64 KiB read     /dev/nullb0: the kernel pins the user pages of
+#                            every read (pin_user_pages_fast is armed)
+#   storm                    20,000 failing registrations as nobody under a
+#                            64 KiB limit (tests/vm/cases/storm.sh asserts it)
+# For each side: attach time (start to "watching"), peak RSS of watch, and
+# per-program BPF run time from the kernel's own statistics
+# (kernel.bpf_stats_enabled: run_cnt, run_time_ns), taken in one extra run
+# per case so that they do not weigh on the ratios.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MRTRACE=$TOP/build/mrtrace
 LOOP=$TOP/build/tests/helpers/bench_loop
-OUT=$TOP/build/bench
-RUNS=${RUNS:-5}
-mkdir -p "$OUT"
-make -s -C "$TOP" build/tests/helpers/bench_loop build/tests/helpers/libibverbs_fake >/dev/null
-cp "$TOP/build/tests/helpers/libibverbs_fake" "$OUT/libibverbs.so.1"
+STORM=$TOP/build/tests/helpers/storm
+MODE=${1:---all}
+NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
+
+case $MODE in
+--all | --host | --vm | --in-guest) ;;
+*) sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 2 ;;
+esac
+
+if [ "$MODE" = --in-guest ]; then
+	OUT=$VM_OUT
+	RUNS=${RUNS:-5}
+else
+	OUT=$TOP/build/bench
+	RUNS=${RUNS:-5}
+	mkdir -p "$OUT"
+fi
+command -v bc >/dev/null || { echo "bench: needs bc (apt-get install bc)"; exit 1; }
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-with_mrtrace() { # with_mrtrace "WATCH ARGS" CMD...: run CMD while mrtrace watches
-	local args=$1; shift
-	"$MRTRACE" watch $args > /dev/null 2> "$OUT/watch.err" &
-	local w=$!
-	for _ in $(seq 100); do grep -q watching "$OUT/watch.err" && break; sleep 0.1; done
-	"$@"
-	kill -INT $w; wait $w
+# ns per operation from a helper's line ("getppid 41.2" or "... ns_per_op=41.2")
+ns_of() { awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^ns_per_op=/) { sub(/^ns_per_op=/, "", $i); print $i; exit } print $2 }'; }
+
+WPID= WSTART= WREADY= ATTACH_MS=() HWM_KB=()
+watch_start() { # WATCH-ARGS...: mrtrace watch --json in the background, until it watches
+	local t0=${EPOCHREALTIME/./} i
+	WSTART=${EPOCHREALTIME%.*}
+	"$MRTRACE" watch --json -o "$OUT/watch.jsonl" "$@" 2> "$OUT/watch.err" &
+	WPID=$!
+	for i in $(seq 1200); do grep -q watching "$OUT/watch.err" && break; sleep 0.05; done
+	WREADY=$(( ${EPOCHREALTIME%.*} + 1 ))
+	ATTACH_MS+=($(( (${EPOCHREALTIME/./} - t0) / 1000 )))
 }
-bench() { # bench NAME "WATCH ARGS" LOOP-ARGS...
-	local name=$1 args=$2; shift 2
-	local base=() traced=()
-	export BENCH_DELAY=${BENCH_DELAY:-}
-	[ -n "$BENCH_DELAY" ] || unset BENCH_DELAY
-	for _ in $(seq "$RUNS"); do
-		base+=("$("$LOOP" "$@" | awk '{print $2}')")
-		traced+=("$(with_mrtrace "$args" "$LOOP" "$@" | awk '{print $2}')")
-	done
-	local b t
+watch_stop() {
+	HWM_KB+=($(awk '/^VmHWM:/ {print $2}' "/proc/$WPID/status" 2>/dev/null || echo 0))
+	kill -INT "$WPID"
+	wait "$WPID"
+}
+
+# bench NAME "WATCH ARGS" CMD...: CMD prints ns per operation.  RUNS runs
+# without, then one watch and RUNS runs with it (a start per run would
+# dominate under emulation: attaching every site takes seconds there), then
+# one more with the kernel's BPF statistics on.
+bench() {
+	local name=$1 args=$2 base=() traced=() b t
+	shift 2
+	for _ in $(seq "$RUNS"); do base+=("$("$@" | ns_of)"); done
+	watch_start $args
+	for _ in $(seq "$RUNS"); do traced+=("$("$@" | ns_of)"); done
+	bpf_stats "$name" "$@"
+	watch_stop
 	b=$(printf '%s\n' "${base[@]}" | median)
 	t=$(printf '%s\n' "${traced[@]}" | median)
-	printf '%-34s %10.1f ns %10.1f ns   x%.2f  (+%.1f ns)\n' "$name" "$b" "$t" \
-		"$(echo "$t / $b" | bc -l)" "$(echo "$t - $b" | bc -l)"
+	printf '%-34s %12.1f ns %12.1f ns   x%.2f\n' "$name" "$b" "$t" "$(echo "$t / $b" | bc -l)"
+	echo "    each run, ns: without ${base[*]}; with ${traced[*]}"
 }
-command -v bc >/dev/null || { echo "bench: needs bc (apt-get install bc)"; exit 1; }
-echo "kernel $(uname -r), median of $RUNS alternating runs"
-printf '%-34s %13s %13s   %s\n' "operation" "without" "with mrtrace" "ratio"
-bench "getppid, --syscalls=on" "--syscalls=on" getppid 3000000
-bench "getppid, --syscalls=off" "--syscalls=off" getppid 3000000
-bench "mlock+munlock, --syscalls=on" "--syscalls=on" mlock 300000
-BENCH_DELAY=3 bench "ibv_reg_mr_iova2 (uprobe)" "--syscalls=off" reg "$OUT/libibverbs.so.1" 300000
 
-# ---- the consumer: what user space explains per second ---------------------
-# Synthetic records (a trail fixture and its libibverbs call) through the
-# correlator, the explanation engine and the output, to /dev/null; /proc of
-# this process read once (tools/bench-consumer.c).  No BPF.
-make -s -C "$TOP" build/bench-consumer >/dev/null
-echo
-"$TOP/build/bench-consumer" "${CONSUMER_RECORDS:-20000}"
+# One more run with the kernel's BPF statistics on (they cost a little
+# themselves): per program of this watch, its runs per operation and ns.
+STATS=$OUT/bpf-stats.txt
+: > "$STATS"
+bpf_stats() {
+	local name=$1 was n
+	shift
+	command -v bpftool >/dev/null || return 0
+	was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null) || return 0
+	sysctl -qw kernel.bpf_stats_enabled=1
+	n=$("$@" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^n=/) { sub(/^n=/, "", $i); print $i; exit } }')
+	bpftool prog show --json > "$OUT/progs.json" 2>/dev/null
+	sysctl -qw kernel.bpf_stats_enabled="$was"
+	n=${n:-$(printf '%s\n' "$@" | tail -1)}
+	# this watch's programs: loaded while it started (other tracers on this
+	# machine may run programs of the same names; one that starts within
+	# the same seconds would be counted too)
+	jq -r --arg c "$name" --argjson n "$n" --argjson t "$WSTART" --argjson r "$WREADY" '
+		[.[] | select(.run_cnt? and .run_cnt > 0 and .loaded_at >= $t and .loaded_at <= $r and
+			(.name|test("^(fentry|fexit|kprobe|kretprobe|tp|up|uret)_")))]
+		| sort_by(-.run_time_ns) | .[] | select(.run_cnt / $n >= 0.01)
+		| "  \($c): \(.name): \(.run_cnt / $n * 100 | round / 100) runs/op, \(.run_time_ns / .run_cnt | round) ns/run, \(.run_time_ns / $n | round) ns/op"' \
+		"$OUT/progs.json" >> "$STATS" 2>/dev/null
+}
+
+# storm NAME "WATCH ARGS" CMD...: CMD fails N times and prints "... n=N ...
+# secs=S"; the time ratio, and what watch made of the last one.
+storm() {
+	local name=$1 args=$2 base=() traced=() b t recs sum line pid drops
+	shift 2
+	for _ in $(seq "$RUNS"); do base+=("$("$@" | sed -n 's/.* secs=\([0-9.]*\) .*/\1/p')"); done
+	watch_start $args
+	for _ in $(seq "$RUNS"); do
+		line=$("$@")
+		traced+=("$(echo "$line" | sed -n 's/.* secs=\([0-9.]*\) .*/\1/p')")
+	done
+	sleep 2.5 # the last summaries
+	bpf_stats "$name" "$@"
+	watch_stop
+	b=$(printf '%s\n' "${base[@]}" | median)
+	t=$(printf '%s\n' "${traced[@]}" | median)
+	pid=$(echo "$line" | sed -n 's/^pid=\([0-9]*\) .*/\1/p')
+	recs=$(jq -c "select(.pid==$pid and (.event|test(\"failure\")))" "$OUT/watch.jsonl" | wc -l)
+	sum=$(jq -s "[.[] | select(.pid==$pid and (.event|test(\"failure\"))) | (.count // 1)] | add" "$OUT/watch.jsonl")
+	drops=$(jq -s '[.[] | select(.event=="stop")][0].drops' "$OUT/watch.jsonl")
+	printf '%-34s %12.3f s  %12.3f s    x%.2f  (%s records for %s failures, drops %s)\n' \
+		"$name" "$b" "$t" "$(echo "$t / $b" | bc -l)" "$recs" "$sum" "$drops"
+	echo "    each run, s: without ${base[*]}; with ${traced[*]}"
+}
+
+footer() {
+	local a r
+	a=$(printf '%s\n' "${ATTACH_MS[@]}" | median)
+	r=$(printf '%s\n' "${HWM_KB[@]}" | sort -n | tail -1)
+	printf '%-34s %s ms (median of %d starts)\n' "attach (start to watching)" "$a" "${#ATTACH_MS[@]}"
+	printf '%-34s %.1f MiB (VmHWM, the largest)\n' "watch peak RSS" "$(echo "$r / 1024" | bc -l)"
+	echo "BPF run time (kernel.bpf_stats_enabled, one extra run per case):"
+	cat "$STATS"
+}
+
+header() {
+	echo "$1: kernel $(uname -r), $(nproc) CPUs, $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo), $(date -u +%Y-%m-%d); medians of $RUNS runs per side"
+	printf '%-34s %15s %15s   %s\n' "operation" "without" "with mrtrace" "ratio"
+}
+
+# ============================ inside the VM ============================
+if [ "$MODE" = --in-guest ]; then
+	. "$TOP/tests/vm/guest-lib.sh"
+	header "guest"
+	bench "reg+dereg 64 KiB" "" "$STORM" reg rxe0 65536 3000
+	bench "reg+dereg 4 MiB" "" "$STORM" reg rxe0 4194304 1000
+	bench "getppid (no site on its path)" "" "$LOOP" getppid 300000
+	if modprobe null_blk nr_devices=1 2>/dev/null && [ -b /dev/nullb0 ]; then
+		bench "O_DIRECT 64 KiB read (pins pages)" "" "$LOOP" odirect /dev/nullb0 10000
+	else
+		echo "O_DIRECT: no null_blk here; skipped"
+	fi
+	storm "storm: 20,000 failed registrations" "" \
+		prlimit --memlock=65536:65536 $NOBODY "$STORM" reg rxe0 1048576 20000
+	footer
+	exit 0
+fi
+
+# ============================ on the host ============================
+make -s -C "$TOP" all build/tests/helpers/bench_loop build/tests/helpers/libibverbs_fake \
+	build/tests/helpers/storm build/bench-consumer >/dev/null || exit 1
+cp "$TOP/build/tests/helpers/libibverbs_fake" "$OUT/libibverbs.so.1"
+rc=0
+if [ "$MODE" != --vm ]; then
+	header "host"
+	bench "getppid, --syscalls=on" "--syscalls=on" "$LOOP" getppid 3000000
+	bench "getppid, --syscalls=off" "--syscalls=off" "$LOOP" getppid 3000000
+	bench "mlock+munlock, --syscalls=on" "--syscalls=on" "$LOOP" mlock 300000
+	# mrtrace finds a library a process loaded by rescanning every 2 s
+	BENCH_DELAY=3 bench "ibv_reg_mr_iova2 (uprobe)" "--syscalls=off" "$LOOP" reg "$OUT/libibverbs.so.1" 300000
+	storm "storm: 20,000 failed mlock" "--syscalls=on" \
+		prlimit --memlock=65536:65536 $NOBODY "$STORM" mlock 1048576 20000
+	footer
+	# the consumer: synthetic records (a trail fixture and its libibverbs
+	# call) through the correlator, the explanation engine and the output,
+	# to /dev/null; /proc read once (tools/bench-consumer.c).  No BPF.
+	echo
+	"$TOP/build/bench-consumer" "${CONSUMER_RECORDS:-20000}" || rc=1
+fi
+if [ "$MODE" != --host ]; then
+	echo
+	make -s -C "$TOP" build/tests/helpers/bench_loop build/tests/helpers/storm >/dev/null
+	VM_QUIET=1 "$TOP/tests/vm/run.sh" --kernel "${KERNEL:-6.12}" --out "$OUT/vm" \
+		--env "RUNS=$RUNS" "$TOP/tools/bench.sh" --in-guest || rc=1
+fi
+exit $rc

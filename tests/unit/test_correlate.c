@@ -133,6 +133,30 @@ static char *fake_maps(void *arg, int pid)
 	return strdup(buf);
 }
 
+/* libibverbs' functions by file offset, as its .dynsym would say */
+static const char *fake_symbol(void *arg, int pid, const char *path, uint64_t off, char *buf,
+			       size_t len)
+{
+	(void)arg;
+	(void)pid;
+	if (!strstr(path, "/libibverbs.so"))
+		return NULL;
+	if (off >= 0x2000 && off < 0x3000)
+		snprintf(buf, len, "ibv_cmd_reg_mr");
+	else if (off >= 0x5000 && off < 0x6000)
+		snprintf(buf, len, "ibv_reg_mr_iova2");
+	else
+		return NULL;
+	return buf;
+}
+
+/* libibverbs by inode (the tracer's files): inode 77, the same layout */
+static const char *fake_symbol_of_inode(void *arg, unsigned long long ino, uint64_t off, char *buf,
+					size_t len)
+{
+	return ino == 77 ? fake_symbol(arg, 0, "/usr/lib/libibverbs.so.1.14", off, buf, len) : NULL;
+}
+
 static void sink(void *arg, const struct report *r, unsigned long nth)
 {
 	struct got *g = &got[ngot];
@@ -172,6 +196,8 @@ static struct corr *make(bool join, bool dedupe, bool keep_harmless, const char 
 		.read_context = fake_context,
 		.read_nccl = fake_nccl,
 		.read_maps = fake_maps,
+		.symbol_at = fake_symbol,
+		.symbol_of_inode = fake_symbol_of_inode,
 		.sink = sink,
 	};
 	struct corr_config cfg = {
@@ -676,6 +702,61 @@ static void test_maps_read_again_for_new_library(void **state)
 	corr_free(c);
 }
 
+/* Registration calls not probed (the kernel trail takes the stack): a
+ * REG_MR record is reported at once, with its call made from the record -
+ * the API from the libibverbs function on its stack, the caller from the
+ * first frame outside the plumbing - while a dma-buf record still waits for
+ * its uprobe'd call. */
+static void test_kernel_calls_from_the_kernel_stack(void **state)
+{
+	(void)state;
+	struct corr *c = make(true, false, false, NULL);
+	struct mrt_event ev;
+
+	corr_set_kernel_calls(c, true);
+	add_proc(1900, 5000, 65536, true);
+	ev = kernel_rec(1900, 1901, 1000);
+	ev.nustack = 4;
+	ev.ustack[0] = LIB_LO + 0x2100; /* in ibv_cmd_reg_mr */
+	ev.ustack[1] = 0x7f3000000040ULL; /* nowhere mapped: skipped */
+	ev.ustack[2] = LIB_LO + 0x5100; /* in ibv_reg_mr_iova2 */
+	ev.ustack[3] = NCCL_LO + 0x40;
+	push(c, ev);
+	assert_int_equal(ngot, 1); /* no wait for a call that never comes */
+	assert_true(got[0].has_uev);
+	assert_int_equal(got[0].uev_tid, 1901);
+	assert_string_equal(got[0].api, "ibv_reg_mr_iova2");
+	assert_true(got[0].via_nccl);
+	assert_string_equal(got[0].caller, "/opt/nccl/lib/libnccl.so.2.21.5");
+	/* no return address found on the stack: the command's name */
+	ev = kernel_rec(1900, 1902, 2000);
+	ev.nustack = 0;
+	push(c, ev);
+	assert_int_equal(ngot, 2);
+	assert_string_equal(got[1].api, "reg_mr");
+	/* a process gone before its maps could be read: the inode and offset
+	 * the kernel found name the API */
+	ev = kernel_rec(1950, 1951, 2500);
+	ev.nustack = 2;
+	ev.ustack[0] = 0x7f4000001040ULL;
+	ev.uino[0] = 77;
+	ev.uoff[0] = 0x5040; /* in ibv_reg_mr_iova2 */
+	ev.ustack[1] = 0x7f4000009040ULL;
+	ev.uino[1] = 99; /* not a libibverbs the tracer knows */
+	ev.uoff[1] = 0x5040;
+	push(c, ev);
+	assert_int_equal(ngot, 3);
+	assert_string_equal(got[2].api, "ibv_reg_mr_iova2");
+	/* dma-buf: ibv_reg_dmabuf_mr stays probed, its record waits to be joined */
+	ev = kernel_rec(1900, 1903, 3000);
+	ev.opener = MRT_SITE_UVERBS_REG_DMABUF;
+	push(c, ev);
+	assert_int_equal(ngot, 3);
+	corr_flush(c);
+	assert_int_equal(ngot, 4);
+	corr_free(c);
+}
+
 /* ---- what reaches the sink --------------------------------------------------------------- */
 
 static void test_repeats_counted_per_pid_and_cause(void **state)
@@ -828,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_reused_pid_not_confused),
 		cmocka_unit_test(test_cache_eviction),
 		cmocka_unit_test(test_maps_read_again_for_new_library),
+		cmocka_unit_test(test_kernel_calls_from_the_kernel_stack),
 		cmocka_unit_test(test_repeats_counted_per_pid_and_cause),
 		cmocka_unit_test(test_repeats_table_full_explains_in_full),
 		cmocka_unit_test(test_harmless_probes),

@@ -2,7 +2,9 @@
 /* test_outfile.c - the records' stream (core/outfile.h): write errors are
  * kept and reported, the descriptor is close-on-exec, the file is appended
  * to, planted symlinks and other users' files in sticky directories are
- * refused, and the bytes that leave are valid UTF-8 (JSON) or free of
+ * refused (also when SIGHUP reopens it), a record leaves in one write, a
+ * reopen follows logrotate's rename and a truncation leaves no hole, and
+ * the bytes that leave are valid UTF-8 (JSON) or free of
  * control characters (text), also when a sequence is cut between writes. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -184,6 +187,109 @@ static void test_unwritable(void **state)
 	assert_null(outfile_open(dir, OUTFILE_JSON, err, sizeof(err)));
 }
 
+/* logrotate's create mode (rename, SIGHUP) and copytruncate; a reopen
+ * that cannot open the name keeps the old file. */
+static void test_reopen_follows_rotation(void **state)
+{
+	(void)state;
+	char err[512], sub[128], gone[160], path[200], moved[200];
+	snprintf(sub, sizeof(sub), "%s/logs", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	snprintf(path, sizeof(path), "%s/w.jsonl", sub);
+	snprintf(moved, sizeof(moved), "%s/w.jsonl.1", sub);
+	FILE *w = fopen(path, "w");
+	fputs("before\n", w);
+	fclose(w);
+
+	FILE *f = outfile_open(path, OUTFILE_JSON, err, sizeof(err));
+	assert_non_null(f);
+	assert_int_equal(outfile_record(f, "one\n", 4), 0);
+	assert_string_equal(slurp(path), "before\none\n");   /* appended, at once */
+	assert_int_equal(rename(path, moved), 0);
+	assert_int_equal(outfile_record(f, "two\n", 4), 0);   /* still the renamed one */
+	assert_int_equal(outfile_reopen(f, err, sizeof(err)), 0);
+	assert_int_equal(outfile_record(f, "three\n", 6), 0);
+	assert_string_equal(slurp(moved), "before\none\ntwo\n");
+	assert_string_equal(slurp(path), "three\n");
+	/* truncated behind its back (copytruncate): the next line at 0, no NULs */
+	assert_int_equal(truncate(path, 0), 0);
+	assert_int_equal(outfile_record(f, "four\n", 5), 0);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 5);
+	/* the directory gone: the reopen fails and says so, the old file goes on */
+	snprintf(gone, sizeof(gone), "%s/logs.gone", dir);
+	assert_int_equal(rename(sub, gone), 0);
+	assert_int_equal(outfile_reopen(f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "records keep going to the old file"));
+	assert_int_equal(outfile_record(f, "five\n", 5), 0);
+	assert_false(outfile_failed(f));
+	assert_int_equal(outfile_close(f, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/w.jsonl", gone);
+	assert_string_equal(slurp(path), "four\nfive\n");
+}
+
+/* A reopen checks what it opens as the first open did: a symlink planted
+ * in a sticky directory after a rotation is refused, the old file kept. */
+static void test_reopen_refuses_planted_link(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();   /* needs a link of another user */
+	char err[512], sticky[160], path[200], moved[200], target[200];
+	snprintf(sticky, sizeof(sticky), "%s/sticky2", dir);
+	assert_int_equal(mkdir(sticky, 01777), 0);
+	assert_int_equal(chmod(sticky, 01777), 0);
+	snprintf(path, sizeof(path), "%s/w.log", sticky);
+	snprintf(moved, sizeof(moved), "%s/w.log.1", sticky);
+	snprintf(target, sizeof(target), "%s/victim", dir);
+	FILE *f = outfile_open(path, OUTFILE_TEXT, err, sizeof(err));
+	assert_non_null(f);
+	assert_int_equal(outfile_record(f, "a\n", 2), 0);
+	assert_int_equal(rename(path, moved), 0);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(lchown(path, 65534, 65534), 0);
+	assert_int_equal(outfile_reopen(f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "symbolic link"));
+	assert_int_equal(access(target, F_OK), -1);   /* nothing created through it */
+	assert_int_equal(outfile_record(f, "b\n", 2), 0);
+	assert_int_equal(outfile_close(f, err, sizeof(err)), 0);
+	assert_string_equal(slurp(moved), "a\nb\n");
+}
+
+/* One record, one write(2), however long: standard output is a datagram
+ * socket here, so every write is one message that the test can count. */
+static void test_record_one_write(void **state)
+{
+	(void)state;
+	int sv[2];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	int big = 1 << 20;
+	setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &big, sizeof(big));
+	setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
+	fflush(stdout);
+	int saved = dup(STDOUT_FILENO);
+	assert_true(dup2(sv[0], STDOUT_FILENO) >= 0);
+	char err[256];
+	FILE *f = outfile_open(NULL, OUTFILE_JSON, err, sizeof(err));
+	assert_non_null(f);
+	static char rec[20001];   /* longer than stdio's buffer */
+	memset(rec, 'x', sizeof(rec) - 1);
+	rec[sizeof(rec) - 2] = '\n';
+	fputs("held", f);   /* what the stream holds leaves first, on its own */
+	assert_int_equal(outfile_record(f, rec, sizeof(rec) - 1), 0);
+	assert_int_equal(outfile_close(f, err, sizeof(err)), 0);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(sv[0]);
+	static char got[40000];
+	assert_int_equal(recv(sv[1], got, sizeof(got), 0), 4);
+	assert_int_equal(recv(sv[1], got, sizeof(got), 0), (int)sizeof(rec) - 1);
+	assert_int_equal(recv(sv[1], got, sizeof(got), 0), 0);   /* nothing else */
+	close(sv[1]);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -211,6 +317,9 @@ int main(void)
 		cmocka_unit_test(test_append_cloexec),
 		cmocka_unit_test(test_sticky_dir),
 		cmocka_unit_test(test_unwritable),
+		cmocka_unit_test(test_reopen_follows_rotation),
+		cmocka_unit_test(test_reopen_refuses_planted_link),
+		cmocka_unit_test(test_record_one_write),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

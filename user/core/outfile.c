@@ -24,6 +24,7 @@ struct outfile {
 	char held[4];          /* a UTF-8 sequence cut by the end of a chunk */
 	size_t nheld;
 	char name[PATH_MAX];   /* for messages */
+	char path[PATH_MAX];   /* to reopen by; "" for standard output */
 	struct outfile *next;
 };
 
@@ -259,6 +260,8 @@ FILE *outfile_open(const char *path, enum outfile_kind kind, char *err, size_t e
 	o->is_stdout = std;
 	o->kind = kind;
 	snprintf(o->name, sizeof(o->name), "%s", std ? "standard output" : path);
+	if (!std)
+		snprintf(o->path, sizeof(o->path), "%s", path);
 	if (std)
 		fflush(stdout);   /* what stdio holds for fd 1 goes first */
 	cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
@@ -287,6 +290,33 @@ int outfile_failed(FILE *f)
 {
 	struct outfile *o = find(f);
 	return ferror(f) || (o && o->err);
+}
+
+int outfile_record(FILE *f, const char *buf, size_t len)
+{
+	struct outfile *o = find(f);
+	if (!o)   /* a plain stream: no promise beyond stdio's */
+		return fwrite(buf, 1, len, f) == len && !fflush(f) ? 0 : -1;
+	if (fflush(f) || o->err)
+		return -1;
+	/* straight to emit(): stdio would cut a record longer than its buffer */
+	return emit(o, buf, len, false);
+}
+
+int outfile_reopen(FILE *f, char *err, size_t errlen)
+{
+	struct outfile *o = find(f);
+	if (!o || o->is_stdout)
+		return 0;
+	fflush(f);   /* what was written before the signal goes to the old file */
+	char why[PATH_MAX + 256];
+	int fd = open_path(o->path, why, sizeof(why));
+	if (fd < 0)
+		return fail(err, errlen, "cannot reopen: %s; the records keep going to the old file", why);
+	if (close(o->fd) && !o->err)
+		o->err = errno;   /* a write the old file lost, reported at close */
+	o->fd = fd;
+	return 0;
 }
 
 int outfile_close(FILE *f, char *err, size_t errlen)

@@ -16,6 +16,12 @@
  *   - every write error (ENOSPC, EIO, /dev/full, a closed pipe), including
  *     on flush and close, is remembered: outfile_failed() says to stop, and
  *     outfile_close() returns it with a message for a non-zero exit;
+ *   - outfile_record() writes one record (a whole line or lines) in one
+ *     write(2): a reader, logrotate's copy or a truncation sees whole
+ *     records, never a torn one;
+ *   - outfile_reopen() (watch, on SIGHUP) opens FILE by its name again,
+ *     with every check above, and puts it in place of the old one:
+ *     logrotate's rename ("create") mode loses nothing;
  *   - the bytes are checked on the way out: in JSON a byte that is not
  *     UTF-8 becomes \\xNN; in text every control character but newline
  *     and tab, and invalid UTF-8, is escaped (core/escape.h) - a last line
@@ -33,6 +39,13 @@ enum outfile_kind { OUTFILE_TEXT, OUTFILE_JSON };
 FILE *outfile_open(const char *path, enum outfile_kind kind, char *err, size_t errlen);
 /* Whether a write to f has failed (the records since are lost). */
 int outfile_failed(FILE *f);
+/* One record of len bytes in one write(2), after what f holds.  0, or -1
+ * (the error is kept: outfile_failed() and outfile_close() say it). */
+int outfile_record(FILE *f, const char *buf, size_t len);
+/* Opens f's file by its name again (the same checks) and writes there from
+ * now on; nothing to do for standard output.  0, or -1 with a message in
+ * err: the records keep going to the old file. */
+int outfile_reopen(FILE *f, char *err, size_t errlen);
 /* Flushes and closes f (standard output's descriptor stays open).  0, or
  * -1 with err ("writing FILE: No space left on device"). */
 int outfile_close(FILE *f, char *err, size_t errlen);

@@ -8,7 +8,7 @@
 
 const char *report_api(const struct mrt_event *ev, const struct mrt_event *uev)
 {
-	if (uev)
+	if (uev && uev->opener != MRT_API_NONE)
 		return api_name(uev->opener);
 	switch (ev->kind) {
 	case MRT_EV_MLOCK_FAILURE:

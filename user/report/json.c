@@ -92,6 +92,10 @@ static struct json_object *raw_to_json(const struct mrt_event *ev)
 	add_i64(o, "sysno", ev->syscall); /* enum mrt_syscall */
 	add_u64(o, "page_shift", ev->page_shift);
 	add_i64(o, "cmd_reached", ev->cmd_reached);
+	if (ev->ns_pid) {
+		add_u64(o, "ns_pid", ev->ns_pid);
+		add_u64(o, "ns_tid", ev->ns_tid);
+	}
 	add_u64(ml, "limit_cur", ev->ml.limit_cur);
 	add_u64(ml, "limit_max", ev->ml.limit_max);
 	add_u64(ml, "pinned_pages_before", ev->ml.pinned_pages_before);
@@ -262,7 +266,8 @@ static struct json_object *user_call_to_json(const struct report *r, const struc
 	struct json_object *o = json_object_new_object();
 	char acc[160];
 
-	add_str(o, "api", api_name(u->opener));
+	if (u->opener != MRT_API_NONE) /* a call made from a kernel record may not know it */
+		add_str(o, "api", api_name(u->opener));
 	add_i64(o, "tid", u->tid);
 	if (u->opener == MRT_API_REG_DMABUF_MR) {
 		add_u64(o, "offset", u->cmd_start);
@@ -302,6 +307,15 @@ struct json_object *report_to_json(const struct report *r)
 	add_u64(o, "ts_ns", ev->ts_ns);
 	add_i64(o, "pid", ev->pid);
 	add_i64(o, "tid", ev->tid);
+	if (ev->ns_pid) { /* as the process's own pid namespace numbers them */
+		add_i64(o, "ns_pid", ev->ns_pid);
+		add_i64(o, "ns_tid", ev->ns_tid);
+	}
+	if (r->count) { /* a storm's summary: absent means 1 */
+		add_u64(o, "count", r->count);
+		add_u64(o, "first_ts_ns", r->first_ts_ns);
+		add_u64(o, "last_ts_ns", r->last_ts_ns);
+	}
 	add_str(o, "comm", ev->comm);
 	add_i64(o, "uid", ev->uid);
 	add_str(o, "api", r->api);
@@ -424,6 +438,10 @@ int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, si
 		ev->page_shift = json_object_get_int(x);
 	if (json_object_object_get_ex(raw, "cmd_reached", &x))
 		ev->cmd_reached = json_object_get_int(x);
+	if (json_object_object_get_ex(raw, "ns_pid", &x))
+		ev->ns_pid = json_object_get_int64(x);
+	if (json_object_object_get_ex(raw, "ns_tid", &x))
+		ev->ns_tid = json_object_get_int64(x);
 	if (json_object_object_get_ex(raw, "comm", &x) && json_object_is_type(x, json_type_string))
 		snprintf(ev->comm, sizeof(ev->comm), "%s", json_object_get_string(x));
 	if (!json_object_object_get_ex(raw, "ml", &ml) || !json_object_is_type(ml, json_type_object)) {

@@ -27,6 +27,13 @@ struct report {
 	const char *api; /* "ibv_reg_mr" / "ibv_reg_dmabuf_mr" / ... */
 	bool have_gates; /* MRT_EV_FAILURE: facts read at the failure */
 	struct gate_facts gates;
+	/* A storm's summary (docs/json.md, "Storms"): count identical failures
+	 * folded in the kernel, the first and last at these times (ns, the
+	 * clock of ts_ns).  0: an ordinary record, standing for itself. */
+	unsigned long long count, first_ts_ns, last_ts_ns;
+	/* Set by the writer, for text: the wall-clock time and host ("" or
+	 * NULL: not printed). */
+	const char *when;
 };
 
 /* Fills r for a kernel record ev joined with the libibverbs call uev (NULL:
@@ -61,8 +68,13 @@ struct report_repeats {
  * first.  When the table is full a new pair is not remembered and every one
  * of its failures counts as a first (explained in full: nothing is lost). */
 unsigned long report_repeats_count(struct report_repeats *t, unsigned int pid, int cause);
+/* The same for n failures at once (a storm summary): the occurrence of the
+ * last of them. */
+unsigned long report_repeats_add(struct report_repeats *t, unsigned int pid, int cause,
+				 unsigned long n);
 
-/* The one line for the nth (> 1) failure of a process with that cause. */
+/* The one line for the nth (> 1) failure of a process with that cause (a
+ * storm summary: the last of its r->count failures is the nth). */
 void report_print_repeat(FILE *out, const struct report *r, unsigned long nth);
 
 /* Builds the JSON object for a report (docs/design.md section 6, docs/json.md).

@@ -91,6 +91,12 @@ static void print_nccl(FILE *out, const struct nccl_info *n, const struct verdic
 		fprintf(out, "    ! %s\n", esc(n->lint.f[i].message));
 }
 
+/* The time a storm summary spans (its failures were folded in the kernel). */
+static double storm_secs(const struct report *r)
+{
+	return r->last_ts_ns > r->first_ts_ns ? (r->last_ts_ns - r->first_ts_ns) / 1e9 : 0;
+}
+
 void report_print_text(FILE *out, const struct report *r, bool verbose)
 {
 	const struct mrt_event *ev = r->ev;
@@ -108,6 +114,14 @@ void report_print_text(FILE *out, const struct report *r, bool verbose)
 	fprintf(out, "%s: pid %u (%s) tid %u uid %u: %s (errno %d)%s%s\n", what, ev->pid, esc(ev->comm),
 		ev->tid, ev->uid, errno_name(r->v.err), r->v.err, r->api ? " from " : "",
 		r->api ? r->api : "");
+	if (r->when && *r->when)
+		fprintf(out, "  at: %s\n", esc(r->when));
+	/* inside a container NCCL prints its own namespace's pid:tid */
+	if (ev->ns_pid && (ev->ns_pid != ev->pid || ev->ns_tid != ev->tid))
+		fprintf(out, "  in its pid namespace: pid %u tid %u\n", ev->ns_pid, ev->ns_tid);
+	if (r->count)
+		fprintf(out, "  storm: x%llu identical failures in %.3f s (folded in the kernel)\n",
+			r->count, storm_secs(r));
 	if (r->uev && r->ua.resolved)
 		fprintf(out, "  called from: %s%s\n", r->ua.caller[0] ? esc(r->ua.caller) : "(unresolved)",
 			r->ua.via_nccl ? " (NCCL is on the stack)" : "");
@@ -134,7 +148,12 @@ void report_print_repeat(FILE *out, const struct report *r, unsigned long nth)
 {
 	const struct mrt_event *ev = r->ev;
 
-	fprintf(out, "again: pid %u tid %u %s (%s), #%lu of this cause: %s\n", ev->pid, ev->tid,
-		cause_name(r->v.cause), errno_name(r->v.err), nth, r->v.summary);
+	if (r->count) /* a storm: count identical failures at once */
+		fprintf(out, "again: pid %u tid %u %s (%s) x%llu in %.3f s, #%lu of this cause: %s\n",
+			ev->pid, ev->tid, cause_name(r->v.cause), errno_name(r->v.err), r->count,
+			storm_secs(r), nth, r->v.summary);
+	else
+		fprintf(out, "again: pid %u tid %u %s (%s), #%lu of this cause: %s\n", ev->pid,
+			ev->tid, cause_name(r->v.cause), errno_name(r->v.err), nth, r->v.summary);
 	fflush(out);
 }

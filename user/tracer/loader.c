@@ -21,6 +21,7 @@
 
 #include "core/pages.h"
 #include "tracer/log.h"
+#include "tracer/tracer.h"
 #include "tracer/priv.h"
 #include "regpath.skel.h"
 #include "syscalls.skel.h"
@@ -31,6 +32,9 @@ static const char *const shared_names[SHARED_MAPS] = {
 	[SHARED_COUNTERS] = "counters",
 	[SHARED_WATCHED] = "watched_tgids",
 	[SHARED_CGROUP] = "cgroup_filter",
+	[SHARED_STORMS] = "storms",
+	[SHARED_STORM_ACKS] = "storm_acks",
+	[SHARED_FOLD_NOTES] = "fold_notes",
 };
 
 /* The .rodata every object carries (bpf/common.bpf.h). */
@@ -388,6 +392,13 @@ int tracer_load_uprobes(struct tracer *t, char *err, size_t errlen)
 		u->skel = s; /* from here the object is the uprobes' (closed with them) */
 		if (own_maps(t, s->obj, s->progs.tp_fork_uprobes, err, errlen))
 			return -1;
+		/* the kernel takes the caller's stack at a failed REG_MR (5.17+:
+		 * bpf_task_pt_regs, bpf_loop, bpf_find_vma): the registration calls need no uprobe */
+		u->kernel_calls = tracer_site_armed(t, "reg_mr") &&
+				  libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_task_pt_regs,
+							  NULL) > 0 &&
+				  libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop, NULL) > 0 &&
+				  libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_find_vma, NULL) > 0;
 		tracer_uprobes_start(u, s, t->opts.pid);
 	}
 	if (t->plan.uprobe >= 0)

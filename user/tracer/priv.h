@@ -21,6 +21,9 @@ enum tracer_shared_map {
 	SHARED_COUNTERS,
 	SHARED_WATCHED,
 	SHARED_CGROUP,
+	SHARED_STORMS, /* storms, storm_acks, fold_notes: user/tracer/storms.c */
+	SHARED_STORM_ACKS,
+	SHARED_FOLD_NOTES,
 	SHARED_MAPS,
 };
 

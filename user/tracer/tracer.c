@@ -78,6 +78,19 @@ const struct tracer_site *tracer_site(const struct tracer *t, int i)
 	return i >= 0 && i < t->plan.n ? &t->plan.sites[i] : NULL;
 }
 
+const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long ino)
+{
+	for (int i = 0; i < t->up.nlibs; i++)
+		if (t->up.libs[i].ino == ino)
+			return t->up.libs[i].path;
+	return NULL;
+}
+
+bool tracer_kernel_calls(const struct tracer *t)
+{
+	return t->up.kernel_calls;
+}
+
 bool tracer_site_armed(const struct tracer *t, const char *name)
 {
 	for (int i = 0; i < t->plan.n; i++)

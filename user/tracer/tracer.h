@@ -12,7 +12,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "mrtrace.h"
 #include "tracer/opts.h"
 #include "tracer/site.h"
 
@@ -31,6 +33,14 @@ void tracer_close(struct tracer *t);
 /* The sites, in report order, as armed (or not, and why). */
 int tracer_site_count(const struct tracer *t);
 const struct tracer_site *tracer_site(const struct tracer *t, int i);
+/* Whether failed registrations get their caller (user stack, API) from the
+ * kernel trail instead of libibverbs uprobes (tracer/uprobes.h). */
+bool tracer_kernel_calls(const struct tracer *t);
+/* The path of a libibverbs file the tracer has seen, by inode number, or NULL. */
+const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long ino);
+/* The name of the function (.dynsym) that holds file offset file_off of the
+ * ELF file at path: buf, or NULL. */
+const char *tracer_elf_symbol_at(const char *path, uint64_t file_off, char *buf, size_t len);
 bool tracer_site_armed(const struct tracer *t, const char *name);
 int tracer_armed_count(const struct tracer *t, bool openers_only);
 const char *tracer_kernel(const struct tracer *t); /* uname -r */
@@ -59,5 +69,22 @@ int tracer_watch_tgid(struct tracer *t, int tgid);
 
 /* Counters (enum mrt_counter, MRT_CNT_MAX of them) summed over CPUs. */
 void tracer_counters(const struct tracer *t, unsigned long long out[]);
+
+/* Storms (bpf/mrtrace.h): failures the kernel folded instead of sending. */
+struct tracer_storm {
+	struct mrt_storm_key key;
+	unsigned long long count; /* folded failures not reported yet */
+	unsigned long long first_ts_ns, last_ts_ns; /* the first and last of them */
+	unsigned long long run_ts_ns; /* the run's first failure, sent in full */
+};
+typedef int (*tracer_storm_fn)(void *cookie, const struct tracer_storm *s);
+/* Hands fn every key with folded failures that are due: unreported ones,
+ * once MRT_STORM_WINDOW_NS has passed since the run began and since their
+ * key was last reported (all: every unreported one, at the end of a run).
+ * fn returns 0 when it wrote them (they are acknowledged to the kernel),
+ * non-zero to be asked again next time.  Keys quiet for a minute are
+ * forgotten (user/tracer/storms.c).  The failures acknowledged, or a
+ * negative errno. */
+int tracer_storms(struct tracer *t, bool all, tracer_storm_fn fn, void *cookie);
 
 #endif

@@ -30,6 +30,7 @@
 #include "proc/jobfile.h"
 #include "tracer/log.h"
 #include "tracer/site.h"
+#include "tracer/tracer.h"
 #include "libibverbs.skel.h"
 
 #define SCAN_PERIOD_S 2.0
@@ -48,12 +49,15 @@ static const char *const default_libs[] = {
 struct upoint {
 	const char *sym;
 	bool ret_only;
+	bool kernel_gives; /* what the kernel trail gives: left out with kernel_calls */
 };
 
 static const struct upoint points[] = {
-	{ "ibv_reg_mr", false },	{ "ibv_reg_mr_iova", false },
-	{ "ibv_reg_mr_iova2", false },	{ "ibv_reg_dmabuf_mr", false },
-	{ "ibv_cmd_reg_mr", true },	{ "ibv_cmd_reg_dmabuf_mr", true },
+	{ "ibv_reg_mr", false, true },	{ "ibv_reg_mr_iova", false, true },
+	{ "ibv_reg_mr_iova2", false, true },
+	/* a provider without dma-buf support refuses it inside libibverbs */
+	{ "ibv_reg_dmabuf_mr", false, false },
+	{ "ibv_cmd_reg_mr", true, true },	{ "ibv_cmd_reg_dmabuf_mr", true, false },
 	/* once per process: a device that could not be listed or opened never
 	 * reaches the kernel's uverbs code */
 	{ "ibv_get_device_list", false }, { "ibv_open_device", false },
@@ -225,6 +229,8 @@ static int attach_lib(struct tracer_uprobes *u, int fd, const char *shown)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	lib = &u->libs[u->nlibs];
 	for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++) {
+		if (u->kernel_calls && points[i].kernel_gives)
+			continue;
 		uint64_t off = tracer_elf_symbol_offset(path, points[i].sym);
 		if (!off)
 			continue;
@@ -373,6 +379,64 @@ void tracer_uprobes_describe(const struct tracer_uprobes *u, struct tracer_site 
 					esc(u->libs[i].path), u->libs[i].nfuncs);
 	if (!funcs)
 		snprintf(s->note, len, "%s", u->error);
+	else if (u->kernel_calls && off < len)
+		snprintf(s->note + off, len - off,
+			 "; ibv_reg_mr, ibv_reg_mr_iova, ibv_reg_mr_iova2, ibv_cmd_reg_mr not attached: "
+			 "reg_mr's kernel trail is armed and takes the caller's stack and API at a "
+			 "failure (no uprobe on a successful registration)");
+}
+
+/* ---- ELF: file offset -> the function that holds it ------------------------ */
+
+const char *tracer_elf_symbol_at(const char *path, uint64_t file_off, char *buf, size_t len)
+{
+	const char *found = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e) {
+		close(fd);
+		return NULL;
+	}
+	uint64_t vaddr = 0;
+	bool mapped = false;
+	size_t nph = 0;
+	if (!elf_getphdrnum(e, &nph))
+		for (size_t i = 0; i < nph && !mapped; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(e, i, &ph) && ph.p_type == PT_LOAD && file_off >= ph.p_offset &&
+			    file_off < ph.p_offset + ph.p_filesz) {
+				vaddr = file_off - ph.p_offset + ph.p_vaddr;
+				mapped = true;
+			}
+		}
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while (mapped && !found && (scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t n = sh.sh_size / sh.sh_entsize;
+		for (size_t i = 0; d && i < n; i++) {
+			GElf_Sym sym;
+			if (!gelf_getsym(d, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF || vaddr < sym.st_value ||
+			    vaddr >= sym.st_value + sym.st_size)
+				continue;
+			const char *name = elf_strptr(e, sh.sh_link, sym.st_name);
+			if (name) {
+				snprintf(buf, len, "%s", name);
+				found = buf;
+				break;
+			}
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return found;
 }
 
 void tracer_uprobes_close(struct tracer_uprobes *u)

@@ -30,6 +30,11 @@ struct tracer_uprobes {
 	int nlinks;
 	struct bpf_link *links[UPROBE_LINKS_MAX];
 	char error[200]; /* why nothing could be armed */
+	/* The kernel trail of ib_uverbs_reg_mr is armed and takes the caller's
+	 * stack at a failure (common.bpf.h, kernel_ustack): ibv_reg_mr,
+	 * ibv_reg_mr_iova, ibv_reg_mr_iova2 and ibv_cmd_reg_mr are not probed
+	 * (nothing on the success path of a registration). */
+	bool kernel_calls;
 	double last_scan, last_full_scan;
 };
 

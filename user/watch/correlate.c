@@ -31,6 +31,15 @@ struct corr_proc {
 	double maps_at;
 };
 
+/* The record that opened a storm run, to be reported again with a count. */
+struct storm_slot {
+	bool used, alone; /* alone: a libibverbs call without kernel record */
+	bool has_uev;
+	double used_at;
+	struct mrt_storm_key key;
+	struct mrt_event ev, uev;
+};
+
 struct corr {
 	struct corr_ops ops;
 	struct corr_config cfg;
@@ -39,7 +48,9 @@ struct corr {
 	struct pending pending[CORR_PENDING_MAX];
 	struct corr_proc procs[CORR_PROCS_MAX];
 	struct report_repeats repeats;
+	struct storm_slot storms[CORR_STORMS_MAX];
 	struct report r; /* the one being handed to the sink */
+	struct mrt_event kcall; /* a libibverbs call made from a kernel record */
 	struct gate_facts gates; /* of the failure being reported */
 	/* threads whose device context the kernel just refused: libibverbs'
 	 * ibv_open_device then returns NULL too, and that record adds nothing */
@@ -237,9 +248,141 @@ static void attribute(struct corr *c, struct corr_proc *p, const struct mrt_even
 		ustack_attribute_maps(p->maps, ips, n, ua);
 }
 
+/* ---- a libibverbs call from the kernel's record ------------------------------ */
+
+static unsigned int api_of_symbol(const char *name)
+{
+	if (!strcmp(name, "ibv_reg_mr") || !strcmp(name, "__ibv_reg_mr"))
+		return MRT_API_REG_MR;
+	if (!strcmp(name, "ibv_reg_mr_iova") || !strcmp(name, "__ibv_reg_mr_iova"))
+		return MRT_API_REG_MR_IOVA;
+	if (!strcmp(name, "ibv_reg_mr_iova2"))
+		return MRT_API_REG_MR_IOVA2;
+	if (!strcmp(name, "ibv_reg_dmabuf_mr"))
+		return MRT_API_REG_DMABUF_MR;
+	return MRT_API_NONE;
+}
+
+/* The API the application called: the outermost libibverbs registration
+ * function among the return addresses the kernel found on the user stack
+ * (bpf/common.bpf.h, kernel_ustack).  A tail call leaves no frame:
+ * ibv_reg_mr that ends in ibv_reg_mr_iova2 is named ibv_reg_mr_iova2. */
+static unsigned int api_of_stack(struct corr *c, struct corr_proc *p, const struct mrt_event *ev)
+{
+	int n = ev->nustack < MRT_USTACK_MAX ? (int)ev->nustack : MRT_USTACK_MAX;
+	unsigned int api = MRT_API_NONE;
+
+	for (int i = 0; i < n; i++) {
+		char name[128];
+		bool mapped = false;
+		for (const char *line = c->ops.symbol_at ? p->maps : NULL; line && *line;) {
+			unsigned long long lo, hi, off;
+			char path[256] = "";
+			const char *eol = strchr(line, '\n');
+			if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %255[^\n]", &lo, &hi, &off, path) == 4 &&
+			    ev->ustack[i] >= lo && ev->ustack[i] < hi) {
+				mapped = true;
+				const char *b = strrchr(path, '/');
+				b = b ? b + 1 : path;
+				/* the return address is after the call: the call is in the function */
+				if (!strncmp(b, "libibverbs", 10) &&
+				    c->ops.symbol_at(c->ops.arg, ev->pid, path, ev->ustack[i] - 1 - lo + off,
+						     name, sizeof(name))) {
+					unsigned int a = api_of_symbol(name);
+					if (a)
+						api = a;
+				}
+				break;
+			}
+			line = eol ? eol + 1 : NULL;
+		}
+		/* the maps are gone (the process exited): the file and offset the
+		 * kernel found, for the libibverbs files the tracer knows */
+		if (!mapped && ev->uino[i] && c->ops.symbol_of_inode &&
+		    c->ops.symbol_of_inode(c->ops.arg, ev->uino[i], ev->uoff[i] - 1, name, sizeof(name))) {
+			unsigned int a = api_of_symbol(name);
+			if (a)
+				api = a;
+		}
+	}
+	return api;
+}
+
+/* The call as a USER_CALL record: the command's arguments as the kernel
+ * read them, its errno, the user stack the kernel took. */
+static void kernel_call(struct corr *c, const struct mrt_event *ev, struct mrt_event *u)
+{
+	struct corr_proc *p = proc_of(c, ev->pid);
+	double now = now_of(c);
+
+	*u = *ev;
+	u->kind = MRT_EV_USER_CALL;
+	u->opener = MRT_API_NONE;
+	u->cmd_reached = 1;
+	u->dmabuf_fd = -1;
+	u->nsteps = 0;
+	if (!p || !ev->nustack)
+		return;
+	/* read now: the process may exit any moment */
+	if (!p->maps && (!p->maps_tried || now - p->maps_at >= CORR_RECHECK_S))
+		load_maps(c, p, now);
+	u->opener = api_of_stack(c, p, ev);
+}
+
 /* ---- reports ---------------------------------------------------------------- */
 
-static void report(struct corr *c, const struct mrt_event *ev, const struct mrt_event *uev)
+static void storm_key_of(const struct mrt_event *ev, struct mrt_storm_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->pid = ev->pid;
+	k->kind = ev->kind;
+	k->err = ev->err;
+	k->opener = ev->opener;
+	k->shape = ev->storm_shape;
+}
+
+static bool same_key(const struct mrt_storm_key *a, const struct mrt_storm_key *b)
+{
+	return a->pid == b->pid && a->kind == b->kind && a->err == b->err &&
+	       a->opener == b->opener && a->shape == b->shape;
+}
+
+static struct storm_slot *storm_find(struct corr *c, const struct mrt_storm_key *k)
+{
+	for (int i = 0; i < CORR_STORMS_MAX; i++)
+		if (c->storms[i].used && same_key(&c->storms[i].key, k))
+			return &c->storms[i];
+	return NULL;
+}
+
+/* A record that opened a storm run: kept (in the slot of its key, a free
+ * one or the least recently used) for the summaries of its run. */
+static void storm_keep(struct corr *c, const struct mrt_event *ev, const struct mrt_event *uev)
+{
+	struct mrt_storm_key k;
+	struct storm_slot *s;
+
+	storm_key_of(ev, &k);
+	if (!(s = storm_find(c, &k))) {
+		s = &c->storms[0];
+		for (int i = 0; i < CORR_STORMS_MAX && s->used; i++)
+			if (!c->storms[i].used || c->storms[i].used_at < s->used_at)
+				s = &c->storms[i];
+	}
+	s->used = true;
+	s->key = k;
+	s->used_at = now_of(c);
+	s->ev = *ev;
+	s->alone = uev == ev;
+	s->has_uev = uev && uev != ev;
+	if (s->has_uev)
+		s->uev = *uev;
+}
+
+/* storm: NULL for an ordinary record, else the summary's numbers (r->count
+ * and the times) */
+static void report_as(struct corr *c, const struct mrt_event *ev, const struct mrt_event *uev,
+		      const struct report *storm)
 {
 	struct corr_proc *p = proc_of(c, ev->pid);
 	const struct proc_context *ctx;
@@ -258,7 +401,14 @@ static void report(struct corr *c, const struct mrt_event *ev, const struct mrt_
 		c->ops.read_gates(c->ops.arg, ev->pid, ev, &c->gates);
 		g = &c->gates;
 	}
+	if (!storm && ev->storm_shape)
+		storm_keep(c, ev, uev);
 	report_explain(r, ev, uev, ctx, nccl, g);
+	if (storm) {
+		r->count = storm->count;
+		r->first_ts_ns = storm->first_ts_ns;
+		r->last_ts_ns = storm->last_ts_ns;
+	}
 	if (uev)
 		attribute(c, p, uev, &r->ua);
 	if (r->v.harmless) {
@@ -267,9 +417,19 @@ static void report(struct corr *c, const struct mrt_event *ev, const struct mrt_
 			return;
 	}
 	if (c->cfg.dedupe)
-		nth = report_repeats_count(&c->repeats, ev->pid, r->v.cause);
+		nth = report_repeats_add(&c->repeats, ev->pid, r->v.cause,
+					 storm ? (unsigned long)storm->count : 1);
 	c->st.reported++;
+	if (storm) {
+		c->st.summaries++;
+		c->st.folded += storm->count;
+	}
 	c->ops.sink(c->ops.arg, r, nth);
+}
+
+static void report(struct corr *c, const struct mrt_event *ev, const struct mrt_event *uev)
+{
+	report_as(c, ev, uev, NULL);
 }
 
 /* The oldest waiting record that satisfies `due`, or NULL. */
@@ -365,6 +525,12 @@ void corr_push(struct corr *c, const struct mrt_event *ev)
 	case MRT_EV_REG_FAILURE:
 		c->st.records++;
 		proc_of(c, ev->pid); /* now, while the process most likely still exists */
+		if (c->cfg.kernel_calls && ev->opener != MRT_SITE_UVERBS_REG_DMABUF) {
+			struct mrt_event *u = &c->kcall;
+			kernel_call(c, ev, u);
+			report(c, ev, u);
+			return;
+		}
 		if (c->cfg.join) {
 			pend(c, ev);
 			return;
@@ -411,9 +577,58 @@ void corr_flush(struct corr *c)
 	flush(c, true);
 }
 
+void corr_set_kernel_calls(struct corr *c, bool on)
+{
+	c->cfg.kernel_calls = on;
+}
+
 void corr_set_join(struct corr *c, bool join)
 {
 	if (c->cfg.join && !join)
 		flush(c, true);
 	c->cfg.join = join;
+}
+
+int corr_storm(struct corr *c, const struct mrt_storm_key *key, unsigned long long count,
+	       unsigned long long first_ts_ns, unsigned long long last_ts_ns, bool force)
+{
+	struct report numbers = { .count = count, .first_ts_ns = first_ts_ns, .last_ts_ns = last_ts_ns };
+	struct storm_slot *s = storm_find(c, key);
+	static struct mrt_event ev, uev; /* copies: the slot may be reused by the report */
+
+	if (!count)
+		return 0;
+	/* the run's own first record still waits for its call: after it */
+	for (int i = 0; i < CORR_PENDING_MAX && !force; i++) {
+		struct mrt_storm_key k;
+		if (!c->pending[i].used || !c->pending[i].ev.storm_shape)
+			continue;
+		storm_key_of(&c->pending[i].ev, &k);
+		if (same_key(&k, key))
+			return -1;
+	}
+	if (!s && !force)
+		return -1;
+	if (s) {
+		s->used_at = now_of(c);
+		ev = s->ev;
+		if (s->has_uev)
+			uev = s->uev;
+	} else {
+		/* its record was lost (ring buffer full): what the key says */
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = key->kind;
+		ev.pid = ev.tid = key->pid;
+		ev.err = key->err;
+		ev.opener = key->opener;
+		ev.dmabuf_fd = -1;
+		c->st.summaries_unmatched++;
+	}
+	ev.ts_ns = last_ts_ns; /* the summary speaks as of its last failure */
+	ev.storm_shape = 0;
+	if (s ? s->alone : ev.kind == MRT_EV_USER_CALL)
+		report_as(c, &ev, &ev, &numbers);
+	else
+		report_as(c, &ev, s && s->has_uev ? &uev : NULL, &numbers);
+	return 0;
 }

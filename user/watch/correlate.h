@@ -11,7 +11,10 @@
  *    mappings for the user stack) is read once per process, keyed by pid
  *    and the process's start time, not once per record;
  *  - repeats: with dedupe on, the sink learns which occurrence of its
- *    (process, cause) a report is.
+ *    (process, cause) a report is;
+ *  - storms: the kernel folds identical failures (bpf/mrtrace.h); the
+ *    record that opened a run is kept, and corr_storm() reports the folded
+ *    ones as that record again, with their count (report.count).
  *
  * The clock, the /proc readers and the sink are injected (struct corr_ops),
  * so the unit tests need no /proc, no BPF and no sleep; corr_live_ops()
@@ -36,6 +39,8 @@
  * CORR_REFRESH_S (the numbers it prints as "now" and the inferred verdicts
  * use: VmPin, limits); NCCL data is read once per process. */
 #define CORR_PROCS_MAX 32
+/* Records kept for storm summaries: the last one of each storm key. */
+#define CORR_STORMS_MAX 128
 #define CORR_RECHECK_S 1.0
 #define CORR_REFRESH_S 10.0
 
@@ -54,6 +59,14 @@ struct corr_ops {
 	void (*read_gates)(void *arg, int pid, const struct mrt_event *ev, struct gate_facts *g);
 	/* the text of /proc/PID/maps (malloc'd, the correlator frees it), or NULL */
 	char *(*read_maps)(void *arg, int pid);
+	/* The name of the function of the ELF file `path` (as the process maps
+	 * it) that holds file offset off: buf, or NULL.  NULL op: none. */
+	const char *(*symbol_at)(void *arg, int pid, const char *path, uint64_t off, char *buf,
+				 size_t len);
+	/* The same by the inode number of a libibverbs file the tracer knows,
+	 * for a process gone before its maps were read.  NULL op: none. */
+	const char *(*symbol_of_inode)(void *arg, unsigned long long ino, uint64_t off, char *buf,
+				       size_t len);
 	/* One report.  nth: 0 when dedupe is off, else which occurrence of
 	 * (pid, cause) this is (1 = first).  r and what it points to are valid
 	 * only during the call. */
@@ -63,6 +76,9 @@ struct corr_ops {
 
 struct corr_config {
 	bool join; /* uprobes armed: kernel records wait for their call */
+	/* the registration calls are not probed: a REG_MR record's libibverbs
+	 * call is made from the record and the user stack the kernel took */
+	bool kernel_calls;
 	bool dedupe; /* count repeats per (pid, cause) */
 	bool keep_harmless; /* give NCCL's probes to the sink too */
 	/* root for the cgroup-id lookup of an exited process's record
@@ -83,6 +99,9 @@ struct corr_stats {
 	unsigned long nccl_reads;
 	unsigned long maps_reads;
 	unsigned long gone; /* processes first seen after they exited */
+	unsigned long summaries; /* storm summaries given to the sink (in reported) */
+	unsigned long folded; /* failures those summaries stand for */
+	unsigned long summaries_unmatched; /* ...of which without their first record */
 };
 
 struct corr;
@@ -94,6 +113,8 @@ void corr_free(struct corr *c);
 /* Whether kernel records wait for their libibverbs call (the uprobes can be
  * armed and disarmed while watching).  Turning it off flushes the waiting. */
 void corr_set_join(struct corr *c, bool join);
+/* corr_config.kernel_calls, as the tracer decided it. */
+void corr_set_kernel_calls(struct corr *c, bool on);
 
 /* One ring-buffer record: REG_FAILURE, USER_CALL, MLOCK_FAILURE (others
  * are explained alone; RLIMIT_SET is not a failure and is ignored). */
@@ -104,6 +125,16 @@ void corr_tick(struct corr *c);
 
 /* Reports every waiting record (at the end of a run). */
 void corr_flush(struct corr *c);
+
+/* Failures the kernel folded (a storm, tracer_storms()): count of them,
+ * the first and last at first_ts_ns and last_ts_ns, identical to the last
+ * record reported under key.  Reported as that record with report.count
+ * set: 0.  -1 when that record has not been reported yet (it waits for its
+ * libibverbs call): ask again.  With force (the end of a run) a key whose
+ * record never came (lost with a full ring buffer) is reported from the
+ * key alone. */
+int corr_storm(struct corr *c, const struct mrt_storm_key *key, unsigned long long count,
+	       unsigned long long first_ts_ns, unsigned long long last_ts_ns, bool force);
 
 /* Records waiting for their call now. */
 int corr_pending(const struct corr *c);
@@ -116,5 +147,8 @@ void corr_live_ops(struct corr_ops *ops);
 /* Where the live readers find /proc and the files it names ("/" default;
  * the host's root for a containerized watch, --host-root). */
 void corr_live_set_root(const char *root);
+/* Where symbol_of_inode finds a file by its inode number (the tracer's
+ * libibverbs files): path_of returns a path or NULL. */
+void corr_live_set_inodes(const char *(*path_of)(void *arg, unsigned long long ino), void *arg);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "core/procfs.h"
 #include "core/slurp.h"
+#include "tracer/tracer.h"
 
 static double live_now(void *arg)
 {
@@ -92,6 +93,56 @@ static char *live_read_maps(void *arg, int pid)
 	return maps;
 }
 
+/* The library as the process maps it (through its root: a container's own
+ * libibverbs).  Names are cached: a process in trouble fails again and again
+ * from the same few return addresses. */
+static const char *live_symbol_at(void *arg, int pid, const char *path, uint64_t off, char *buf,
+				  size_t len)
+{
+	static struct {
+		int pid;
+		uint64_t off;
+		char path[256], name[128];
+		bool found;
+	} cache[32];
+	static unsigned next;
+	char full[600];
+
+	(void)arg;
+	for (unsigned i = 0; i < 32; i++)
+		if (cache[i].pid == pid && cache[i].off == off && !strcmp(cache[i].path, path)) {
+			snprintf(buf, len, "%s", cache[i].name);
+			return cache[i].found ? buf : NULL;
+		}
+	snprintf(full, sizeof(full), "%s/proc/%d/root%s", strcmp(live_root, "/") ? live_root : "", pid,
+		 path);
+	const char *name = tracer_elf_symbol_at(full, off, buf, len);
+	unsigned i = next++ % 32;
+	cache[i].pid = pid;
+	cache[i].off = off;
+	snprintf(cache[i].path, sizeof(cache[i].path), "%s", path);
+	snprintf(cache[i].name, sizeof(cache[i].name), "%s", name ? name : "");
+	cache[i].found = name != NULL;
+	return name;
+}
+
+static const char *(*inode_path)(void *arg, unsigned long long ino);
+static void *inode_arg;
+
+void corr_live_set_inodes(const char *(*path_of)(void *arg, unsigned long long ino), void *arg)
+{
+	inode_path = path_of;
+	inode_arg = arg;
+}
+
+static const char *live_symbol_of_inode(void *arg, unsigned long long ino, uint64_t off, char *buf,
+					size_t len)
+{
+	(void)arg;
+	const char *path = inode_path ? inode_path(inode_arg, ino) : NULL;
+	return path ? tracer_elf_symbol_at(path, off, buf, len) : NULL;
+}
+
 void corr_live_ops(struct corr_ops *ops)
 {
 	ops->now = live_now;
@@ -100,4 +151,6 @@ void corr_live_ops(struct corr_ops *ops)
 	ops->read_nccl = live_read_nccl;
 	ops->read_gates = live_read_gates;
 	ops->read_maps = live_read_maps;
+	ops->symbol_at = live_symbol_at;
+	ops->symbol_of_inode = live_symbol_of_inode;
 }

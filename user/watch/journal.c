@@ -165,6 +165,12 @@ int journal_report(const char *socket_path, const struct report *r, const char *
 	journal_add(&e, "MRTRACE_ERRNO", errno_name(r->v.err));
 	journal_addf(&e, "MRTRACE_PID", "%u", ev->pid);
 	journal_addf(&e, "MRTRACE_TID", "%u", ev->tid);
+	if (ev->ns_pid) {
+		journal_addf(&e, "MRTRACE_NS_PID", "%u", ev->ns_pid);
+		journal_addf(&e, "MRTRACE_NS_TID", "%u", ev->ns_tid);
+	}
+	if (r->count) /* a storm summary: this many identical failures */
+		journal_addf(&e, "MRTRACE_COUNT", "%llu", r->count);
 	journal_add(&e, "MRTRACE_COMM", ev->comm);
 	journal_addf(&e, "MRTRACE_UID", "%u", ev->uid);
 	journal_add(&e, "MRTRACE_CERTAINTY", r->v.certainty == CERT_PROVEN ? "proven" : "inferred");

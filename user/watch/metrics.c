@@ -82,9 +82,14 @@ void metrics_sites(const char *const mech_names[METRICS_MECHS], const int armed[
 
 void metrics_failure(const char *cause, const char *op, bool harmless)
 {
+	metrics_failures(cause, op, harmless, 1);
+}
+
+void metrics_failures(const char *cause, const char *op, bool harmless, unsigned long long n)
+{
 	m.dirty = true;
 	if (harmless) {
-		m.probes++;
+		m.probes += n;
 		return;
 	}
 	int i = 0;
@@ -97,7 +102,7 @@ void metrics_failure(const char *cause, const char *op, bool harmless)
 		m.npairs++;
 	}
 	if (i < m.npairs)
-		m.pairs[i].n++;
+		m.pairs[i].n += n;
 	for (i = 0; i < m.ncauses && strcmp(m.last[i].cause, cause); i++)
 		;
 	if (i == m.ncauses && m.ncauses < CAUSES_MAX)

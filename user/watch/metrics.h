@@ -37,6 +37,8 @@ void metrics_sites(const char *const mech_names[METRICS_MECHS], const int armed[
 		   int total, bool regpath_armed);
 /* One explained failure (harmless: NCCL's probe, counted apart). */
 void metrics_failure(const char *cause, const char *op, bool harmless);
+/* n of them at once (a storm summary stands for n failures). */
+void metrics_failures(const char *cause, const char *op, bool harmless, unsigned long long n);
 /* The BPF counters: registrations seen, drops, untracked, trail overflows. */
 void metrics_counters(unsigned long long regs, unsigned long long drops,
 		      unsigned long long untracked, unsigned long long overflows);

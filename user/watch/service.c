@@ -360,7 +360,7 @@ void service_report(const struct report *r)
 {
 	const char *op = r->api ? r->api : "?";
 
-	metrics_failure(cause_name(r->v.cause), op, r->v.harmless);
+	metrics_failures(cause_name(r->v.cause), op, r->v.harmless, r->count ? r->count : 1);
 	if (S.journal == JOURNAL_YES) {
 		struct k8s_names k;
 		bool have_k8s = k8s_of(r, &k);

@@ -26,6 +26,7 @@
 #include "watch/correlate.h"
 #include "watch/probes.h"
 #include "watch/service.h"
+#include "watch/stamp.h"
 
 struct watch_args {
 	int pid;
@@ -71,7 +72,7 @@ static const struct argp_option watch_opts[] = {
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line (docs/json.md)", 0 },
 	{ "output", 'o', "FILE", 0,
 	  "Append the records to FILE instead of stdout (keeps a command's own output out "
-	  "of the JSON stream with -- CMD)", 0 },
+	  "of the JSON stream with -- CMD); SIGHUP reopens it (log rotation)", 0 },
 	{ "verbose", 'v', NULL, 0, "Show each event's kernel trail", 0 },
 	{ "list-probes", OPT_LIST, NULL, 0,
 	  "Print every site, whether it is armed and how, then exit", 0 },
@@ -125,17 +126,25 @@ static error_t watch_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, reopen;
 static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
 }
 
+static void on_hangup(int sig)
+{
+	(void)sig;
+	reopen = 1;
+}
+
 struct watch_state {
 	struct watch_args *a;
 	struct corr *corr; /* records -> reports (join, /proc cache, repeats) */
 	unsigned long long drops_reported;
+	bool final; /* the end of the run: every storm is summed up */
+	double storms_at; /* last sweep of the storm table */
 };
 
 static FILE *out; /* records go here: stdout or -o FILE (core/outfile.h) */
@@ -151,11 +160,55 @@ static int close_out(int rc)
 	return rc ? rc : 1;
 }
 
+/* Every record leaves in one write (core/outfile.h): whole lines whatever
+ * log rotation does meanwhile.  A failed write stops the run (the loop
+ * checks outfile_failed) and close_out() says so. */
+static void write_record(const char *text, size_t len)
+{
+	outfile_record(out, text, len);
+}
+
 static void print_json(struct json_object *o)
 {
 	service_stamp(o);
-	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	fflush(out);
+	stamp_json(o);
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	size_t n = strlen(s);
+	char *line = malloc(n + 1);
+
+	if (!line) {
+		fprintf(stderr, "mrtrace watch: out of memory: a record is lost\n");
+		return;
+	}
+	memcpy(line, s, n);
+	line[n] = '\n';
+	write_record(line, n + 1);
+	free(line);
+}
+
+/* A text record: formatted in memory, then written at once. */
+static void print_text(const struct report *r, unsigned long nth, bool verbose)
+{
+	struct report stamped = *r;
+	char when[400], t[64];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		fprintf(stderr, "mrtrace watch: out of memory: a record is lost\n");
+		return;
+	}
+	stamp_time(r->ev->ts_ns, t, sizeof(t));
+	snprintf(when, sizeof(when), "%s on %s", t, stamp_host());
+	stamped.when = when;
+	if (nth > 1)
+		report_print_repeat(m, &stamped, nth);
+	else
+		report_print_text(m, &stamped, verbose);
+	fclose(m);
+	write_record(text, len);
+	free(text);
 }
 
 static double mono_s(void)
@@ -179,18 +232,45 @@ static void on_report(void *cookie, const struct report *r, unsigned long nth)
 		service_annotate(o, r);
 		print_json(o);
 		json_object_put(o);
-	} else if (nth > 1) {
-		report_print_repeat(out, r, nth);
 	} else {
-		report_print_text(out, r, w->a->verbose);
+		print_text(r, nth, w->a->verbose);
 	}
+}
+
+/* A libibverbs file the tracer knows, by inode (correlate_live.c). */
+static const char *lib_path(void *arg, unsigned long long ino)
+{
+	return tracer_libibverbs_path(arg, ino);
+}
+
+/* Folded failures that are due (tracer_storms): a summary record each, as
+ * soon as the record that opened their run has been written. */
+static int on_storm(void *cookie, const struct tracer_storm *s)
+{
+	struct watch_state *w = cookie;
+
+	return corr_storm(w->corr, &s->key, s->count, s->first_ts_ns, s->last_ts_ns, w->final);
+}
+
+static void sweep_storms(struct tracer *t, struct watch_state *w, bool final)
+{
+	double now = mono_s();
+
+	if (!final && now - w->storms_at < 0.2)
+		return;
+	w->storms_at = now;
+	w->final = final;
+	tracer_storms(t, final, on_storm, w);
 }
 
 static void print_rlimit(const struct mrt_event *ev)
 {
 	struct json_object *o = json_object_new_object();
 	json_object_object_add(o, "event", json_object_new_string("memlock_limit_set"));
+	json_object_object_add(o, "ts_ns", json_object_new_uint64(ev->ts_ns));
 	json_object_object_add(o, "pid", json_object_new_int(ev->pid));
+	if (ev->ns_pid)
+		json_object_object_add(o, "ns_pid", json_object_new_int64(ev->ns_pid));
 	json_object_object_add(o, "comm", json_object_new_string(ev->comm));
 	json_object_object_add(o, "target_pid", json_object_new_int64(ev->cmd_start));
 	/* RLIM_INFINITY as "unlimited", as in every other record */
@@ -330,13 +410,20 @@ static void print_stop(const struct tracer *t, const struct watch_state *w, doub
 		json_object_object_add(o, "context_map_full", json_object_new_uint64(c[MRT_CNT_CTX_FULL]));
 		json_object_object_add(o, "registrations_seen", json_object_new_uint64(c[MRT_CNT_REGS]));
 		json_object_object_add(o, "join_table_full", json_object_new_uint64(cs->flushed_early));
+		json_object_object_add(o, "failures_seen", json_object_new_uint64(c[MRT_CNT_FAILURES]));
+		json_object_object_add(o, "folded", json_object_new_uint64(c[MRT_CNT_FOLDED]));
+		json_object_object_add(o, "storm_summaries", json_object_new_uint64(cs->summaries));
+		json_object_object_add(o, "storm_table_full",
+				       json_object_new_uint64(c[MRT_CNT_STORMS_FULL]));
 		print_json(o);
 		json_object_put(o);
 	}
 	fprintf(stderr,
 		"mrtrace: stopped after %.1f s: %lu reported, %llu registrations seen, "
+		"%llu failed (%llu records folded into storms), "
 		"%llu lost (ring buffer full), %llu untracked (context map full)\n",
-		secs, cs->reported, c[MRT_CNT_REGS], c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL]);
+		secs, cs->reported, c[MRT_CNT_REGS], c[MRT_CNT_FAILURES], c[MRT_CNT_FOLDED],
+		c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL]);
 	if (cs->flushed_early)
 		fprintf(stderr, "mrtrace: %lu kernel records reported before their libibverbs call "
 				"could join them (%d were already waiting)\n",
@@ -385,6 +472,7 @@ int cmd_watch(int argc, char **argv)
 		fprintf(stderr, "mrtrace watch: %s\n", oerr);
 		return 2;
 	}
+	stamp_init(service_root());
 	if (a.ncmd && (child = spawn_held(a.cmd, &release_fd)) < 0) {
 		fprintf(stderr, "mrtrace watch: cannot start %s: %s\n", a.cmd[0], strerror(errno));
 		return 2;
@@ -437,6 +525,7 @@ int cmd_watch(int argc, char **argv)
 		.cgroup_root = service_root(),
 	};
 	corr_live_ops(&ops);
+	corr_live_set_inodes(lib_path, t);
 	corr_live_set_root(service_root());
 	ops.sink = on_report;
 	ops.arg = &w;
@@ -453,6 +542,8 @@ int cmd_watch(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	struct sigaction hup = { .sa_handler = on_hangup };
+	sigaction(SIGHUP, &hup, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	service_armed(t);
 	print_start(t, &a, child);
@@ -466,8 +557,15 @@ int cmd_watch(int argc, char **argv)
 	bool child_done = false;
 	while (!stop) {
 		corr_set_join(w.corr, tracer_site_armed(t, "libibverbs"));
+		corr_set_kernel_calls(w.corr, tracer_kernel_calls(t));
 		int err = tracer_poll(t, 100);
+		if (reopen) {
+			reopen = 0;
+			if (outfile_reopen(out, oerr, sizeof(oerr)))
+				fprintf(stderr, "mrtrace watch: %s\n", oerr);
+		}
 		corr_tick(w.corr);
+		sweep_storms(t, &w, false);
 		report_new_libs(t, &w, tracer_housekeeping(t));
 		warn_drops(t, &w);
 		service_tick(t);
@@ -495,6 +593,7 @@ int cmd_watch(int argc, char **argv)
 	}
 	tracer_consume(t);
 	corr_flush(w.corr);
+	sweep_storms(t, &w, true); /* after every first record, every count */
 	print_stop(t, &w, mono_s() - t0);
 	service_stopped(t);
 	corr_free(w.corr);

@@ -1,0 +1,166 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/host/suite-rotate.sh - `mrtrace watch -o FILE` under log rotation,
+# with failures arriving all the time: mlock failures (this host has no
+# RDMA; mlock is held to the same limit) from processes in a pid namespace
+# of their own, one failure each, and a storm of identical ones from one
+# process (folded in the kernel, counted in the records).
+#
+#   - -o appends: what the file held before is kept;
+#   - logrotate's create mode: the file is renamed while records are being
+#     written, then SIGHUP; the records before land in the renamed file,
+#     those after it in a new one, and not one is lost;
+#   - logrotate's copytruncate: at a quiet moment the file is copied and
+#     truncated; the next records start at offset 0 (no hole of NUL bytes)
+#     and none is lost; then copies and truncations while records are being
+#     written: no NUL byte, no torn line (losing the lines written between
+#     a copy and its truncation is copytruncate's own, documented window);
+#   - every line of every file parses as JSON; every record carries the
+#     wall-clock time (RFC 3339), the host name and the mrtrace version;
+#     every failure its pid as the process's own pid namespace numbers it
+#     (ns_pid: the pid the process itself printed);
+#   - the failures' counts add up to exactly the failures made.
+# Ends with "rotate: N passed, M failed".
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+MRTRACE=$TOP/build/mrtrace
+MLOCKER=$TOP/build/tests/helpers/mlocker
+STORM=$TOP/build/tests/helpers/storm
+OUT=$TOP/build/host-tests/rotate
+rm -rf "$OUT"; mkdir -p "$OUT"
+PASS=0 FAIL=0
+ok() { PASS=$((PASS + 1)); echo "ok $1"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
+check() { # check NAME CMD...
+	local n=$1; shift
+	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
+}
+finish() { echo "rotate: $PASS passed, $FAIL failed"; [ "$FAIL" = 0 ]; exit $?; }
+[ "$(id -u)" = 0 ] || { echo "needs root"; FAIL=1; finish; }
+for b in "$MRTRACE" "$MLOCKER" "$STORM"; do
+	[ -x "$b" ] || { echo "missing $b: run 'make host'"; FAIL=1; finish; }
+done
+command -v jq >/dev/null || { echo "needs jq"; FAIL=1; finish; }
+
+LOG=$OUT/watch.jsonl
+CTL=$OUT/ctl # the generator (nobody) and this script meet here
+mkdir -m 0777 "$CTL"
+PER_PHASE=25 # processes failing once each, per phase
+STORM_N=3000 # failures of the one storming process, per phase
+
+# The generator: phases a..d, each when told; its processes print their own
+# (namespace) pids.  Runs as nobody under a 64 KiB limit, in a new pid
+# namespace, as `watch -- CMD` so that only its failures are traced.
+cat > "$OUT/gen.sh" <<EOF
+set -u
+for phase in a b c d; do
+	while [ ! -e "$CTL/go.\$phase" ]; do sleep 0.05; done
+	for i in \$(seq $PER_PHASE); do "$MLOCKER" 1048576; done > "$CTL/singles.\$phase" 2>&1
+	"$STORM" mlock 1048576 $STORM_N > "$CTL/storm.\$phase" 2>&1
+	touch "$CTL/done.\$phase"
+done
+EOF
+go() { touch "$CTL/go.$1"; }
+wait_done() { # PHASE
+	local i
+	for i in $(seq 600); do [ -e "$CTL/done.$1" ] && return 0; sleep 0.1; done
+	echo "phase $1 did not finish"; return 1
+}
+# failures recorded in FILES (summary records stand for their count)
+failures_in() { cat "$@" 2>/dev/null | jq -s '[.[] | select(.event=="mlock_failure") | (.count // 1)] | add // 0'; }
+wait_failures() { # N FILE...: until the files hold N failures (summaries come a second late)
+	local n=$1 i; shift
+	for i in $(seq 150); do [ "$(failures_in "$@")" -ge "$n" ] && return 0; sleep 0.1; done
+	echo "$(failures_in "$@") failures recorded, $n made"; return 1
+}
+PHASE=$((PER_PHASE + STORM_N))
+
+echo '{"event":"from_before","note":"a line an earlier run left"}' > "$LOG"
+"$MRTRACE" watch --json --syscalls=on -o "$LOG" -- unshare --pid --fork -- \
+	prlimit --memlock=65536:65536 setpriv --reuid=nobody --regid=nogroup --clear-groups -- \
+	bash "$OUT/gen.sh" > "$OUT/watch.stdout" 2> "$OUT/watch.err" &
+WPID=$!
+for i in $(seq 300); do grep -q watching "$OUT/watch.err" && break; sleep 0.1; done
+check watch_starts grep -q watching "$OUT/watch.err"
+check appends_keeps_earlier_line sh -c "head -1 '$LOG' | grep -q from_before"
+check nothing_on_stdout test ! -s "$OUT/watch.stdout"
+
+# ---- phase a: plain writing ------------------------------------------------
+go a; wait_done a
+check phase_a_recorded wait_failures $PHASE "$LOG"
+
+# ---- phase b: rename while records are written, then SIGHUP -----------------
+go b
+sleep 0.2
+mv "$LOG" "$LOG.1"
+sleep 0.1 # records keep going to the renamed file until the signal
+kill -HUP "$WPID"
+wait_done b
+check phase_b_split_none_lost wait_failures $((2 * PHASE)) "$LOG.1" "$LOG"
+check reopened_new_file test -s "$LOG"
+check renamed_file_got_records sh -c "[ \$(grep -c . '$LOG.1') -gt \$((PER_PHASE + 1)) ]"
+
+# ---- phase c: copytruncate at a quiet moment --------------------------------
+cp "$LOG" "$LOG.2" && truncate -s 0 "$LOG"
+go c; wait_done c
+check phase_c_none_lost wait_failures $((3 * PHASE)) "$LOG.1" "$LOG.2" "$LOG"
+check truncated_file_starts_at_zero sh -c "head -c 1 '$LOG' | grep -q '{'"
+
+# ---- phase d: copytruncate while records are written -----------------------
+go d
+for i in 1 2 3 4 5; do
+	sleep 0.15
+	cp "$LOG" "$LOG.3.$i" && truncate -s 0 "$LOG"
+done
+wait_done d
+wait "$WPID" # the generator is done: watch writes its last summaries and stops
+check watch_exit_status_of_command test $? = 0
+FILES=("$LOG.1" "$LOG.2" "$LOG".3.* "$LOG")
+
+# ---- every file: whole JSON lines, no NUL ------------------------------------
+for f in "${FILES[@]}"; do
+	n=$(basename "$f")
+	check "no_nul_$n" sh -c "[ \$(tr -d '\\000' < '$f' | wc -c) = \$(wc -c < '$f') ]"
+	check "every_line_parses_$n" sh -c "jq -c . '$f' > /dev/null"
+	check "ends_with_newline_$n" sh -c "[ ! -s '$f' ] || [ \"\$(tail -c 1 '$f' | od -An -c | tr -d ' ')\" = '\\n' ]"
+done
+ALL=$OUT/all.jsonl
+cat "${FILES[@]}" | grep -v from_before > "$ALL"
+total=$(failures_in "$ALL")
+check copytruncate_loses_at_most_its_window sh -c "[ $total -le $((4 * PHASE)) ] && [ $total -gt $((3 * PHASE)) ]"
+echo "note: $total of $((4 * PHASE)) failures recorded across ${#FILES[@]} files ($(jq -s '[.[] | select(.count)] | length' "$ALL") storm summaries)"
+
+# ---- what every record carries ------------------------------------------------
+check every_record_has_time jq -e -s 'all(.[]; .time|test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}Z$"))' "$ALL"
+check every_record_has_host jq -e -s --arg h "$(hostname)" 'all(.[]; .host==$h)' "$ALL"
+check every_record_has_version jq -e -s 'all(.[]; (.mrtrace_version|length)>0 and .schema=="mrtrace-watch/1")' "$ALL"
+check time_follows_clock jq -e -s --arg d "$(date -u +%Y-%m-%d)" 'all(.[]; .time|startswith($d))' "$ALL"
+check start_and_stop_once sh -c "[ \$(grep -c '\"event\":\"start\"' '$ALL') = 1 ] && [ \$(grep -c '\"event\":\"stop\"' '$ALL') = 1 ]"
+# ns_pid: the pid each process printed, seen from inside its namespace
+printed=$(cat "$CTL"/singles.* | sed -n 's/^pid=\([0-9]*\) .*/\1/p' | sort -n | tr '\n' ' ')
+recorded=$(jq -r 'select(.event=="mlock_failure" and (has("count")|not) and .comm=="mlocker") | .ns_pid' "$ALL" | sort -n | tr '\n' ' ')
+check ns_pid_is_the_pid_inside test "$printed" = "$recorded"
+check ns_pid_differs_from_pid jq -e -s '[.[] | select(.event=="mlock_failure")] | length > 0 and all(.[]; .ns_pid != .pid and .ns_tid == .ns_pid)' "$ALL"
+# the storms: each process's records add up to its failures
+storms=$(jq -s -c '[.[] | select(.event=="mlock_failure" and .comm=="storm")] | group_by(.pid) | map([.[] | (.count // 1)] | add)' "$ALL")
+echo "note: storm failures recorded per process: $storms"
+check storms_summed jq -e -n --argjson s "$storms" --argjson n "$STORM_N" '($s|length)>=3 and ($s[0:3]|all(. == $n))'
+check storm_summary_members jq -e -s '[.[] | select(.count)] | length >= 3 and all(.[]; .first_ts_ns <= .last_ts_ns and .ts_ns == .last_ts_ns and .count >= 1)' "$ALL"
+stop=$(grep '"event":"stop"' "$ALL")
+check stop_no_drops jq -e '.drops==0 and .folded > 0' <<< "$stop"
+
+# ---- SIGHUP on standard output; a file that cannot be reopened ----------------
+# (the signal only once the handler is set: attaching takes seconds on a loaded machine)
+until_watching() { for _ in $(seq 300); do grep -q watching "$1" && return; sleep 0.1; done; }
+"$MRTRACE" watch --json --syscalls=on -d 3 > "$OUT/stdout.jsonl" 2> "$OUT/stdout.err" &
+p=$!
+until_watching "$OUT/stdout.err"; kill -HUP "$p"; wait "$p"
+rc=$?
+check sighup_on_stdout_harmless sh -c "[ $rc = 0 ] && grep -q '\"event\":\"stop\"' '$OUT/stdout.jsonl'"
+mkdir -p "$OUT/gone"
+"$MRTRACE" watch --json --syscalls=on -d 3 -o "$OUT/gone/w.jsonl" 2> "$OUT/gone.err" &
+p=$!
+until_watching "$OUT/gone.err"; mv "$OUT/gone" "$OUT/gone.moved"; kill -HUP "$p"; wait "$p"
+check reopen_failure_said grep -q 'cannot reopen' "$OUT/gone.err"
+check reopen_failure_keeps_old_file grep -q '"event":"stop"' "$OUT/gone.moved/w.jsonl"
+finish

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/vm/cases/storm.sh - a storm of identical failures is folded in the
+# kernel (bpf/mrtrace.h, docs/json.md "Storms"): one process, as nobody
+# under a 64 KiB memlock limit, fails 20,000 registrations on soft-RoCE as
+# fast as it can, twice (two processes).  mrtrace must lose nothing (drops
+# 0), each storm's records' counts must add up to exactly its 20,000
+# failures and both to the kernel's own failures_seen, the first failure must
+# come in full at once, and the storm must run at least half as fast with
+# mrtrace watching as without it.
+# vm-timeout: 400
+. "$TOP/tests/vm/mrt-lib.sh"
+STORM=$TOP/build/tests/helpers/storm
+N=20000
+SIZE=1048576 # 256 pages: over the 64 KiB limit, refused before any pinning
+
+secs_of() { sed -n 's/.* secs=\([0-9.]*\) .*/\1/p' "$1"; }
+run_storm() { # NAME: the storm as nobody under 64 KiB, its line in NAME.txt
+	with_memlock 65536 as_nobody "$STORM" reg rxe0 "$SIZE" "$N" > "$CASE_OUT/$1.txt" 2>&1
+	cat "$CASE_OUT/$1.txt"
+}
+
+# the storm alone, the time to beat
+run_storm base
+check base_all_failed grep -q "failed=$N errno=12 " "$CASE_OUT/base.txt"
+
+check watch_starts mrt_start watch
+run_storm watched
+pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$CASE_OUT/watched.txt")
+check watched_all_failed grep -q "failed=$N errno=12 " "$CASE_OUT/watched.txt"
+# the first failure is written at once, before the storm's summaries
+check first_failure_reported mrt_wait_event "$pid" 20
+# a second storm under the same watch: another process, its own count
+run_storm watched2
+pid2=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$CASE_OUT/watched2.txt")
+# the summaries of the last second come within two sweeps of the window
+sleep 3
+check watch_stops mrt_stop
+run_storm base2
+
+# The machine is shared and emulated: other load only ever adds time, so the
+# fastest run of each side is the best measure of its own cost.
+base=$(secs_of "$CASE_OUT/base.txt") base2=$(secs_of "$CASE_OUT/base2.txt")
+watched=$(secs_of "$CASE_OUT/watched.txt") watched2=$(secs_of "$CASE_OUT/watched2.txt")
+note "storm of $N: $base s and $base2 s without mrtrace, $watched s and $watched2 s with it"
+check storm_at_least_half_speed awk -v b="$base" -v c="$base2" -v w="$watched" -v x="$watched2" \
+	'BEGIN { m = b < c ? b : c; v = w < x ? w : x; printf "ratio %.2f\n", v / m; exit !(v <= 2 * m) }'
+
+recs=$(jq -c "select((.event==\"reg_failure\" or .event==\"nccl_probe\") and .pid==$pid)" "$MRT_OUT")
+stop=$(grep -m1 '"event":"stop"' "$MRT_OUT")
+note "records for the storm: $(printf '%s\n' "$recs" | grep -c .), $(printf '%s\n' "$recs" | jq -s '[.[] | select(.count)] | length') of them summaries; stop: $(echo "$stop" | jq -c '{drops,failures_seen,folded,kernel_events,storm_summaries,reported}')"
+jq_true no_drops "$stop" '.drops==0 and .context_map_full==0 and .storm_table_full==0'
+jq_true failures_seen_all "$stop" ".failures_seen==2*$N"
+check counts_add_up test "$(printf '%s\n' "$recs" | jq -s '[.[] | (.count // 1)] | add')" = "$N"
+check counts_add_up_second test "$(jq -s "[.[] | select((.event==\"reg_failure\" or .event==\"nccl_probe\") and .pid==$pid2) | (.count // 1)] | add" "$MRT_OUT")" = "$N"
+jq_true few_records "$(printf '%s\n' "$recs" | jq -s -c '{n: length}')" '.n <= 200'
+first=$(printf '%s\n' "$recs" | head -1)
+jq_true first_in_full "$first" '(has("count")|not) and .cause=="memlock_limit" and .user_call.reached_kernel==true and (.trail|length)>0'
+jq_true summaries_shaped "$(printf '%s\n' "$recs" | jq -s -c '[.[] | select(.count)]')" \
+	'length>=1 and all(.[]; .count>=1 and .first_ts_ns<=.last_ts_ns and .ts_ns==.last_ts_ns and .cause=="memlock_limit" and .user_call.reached_kernel==true)'
+jq_true summaries_after_first "$(printf '%s\n' "$recs" | jq -s -c '{first: .[0].ts_ns, s: [.[] | select(.count) | .first_ts_ns]}')" \
+	'.first as $f | all(.s[]; . > $f)'
+jq_true stamped "$first" '(.time|test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}Z$")) and (.host|length>0) and .ns_pid==.pid and .ns_tid==.tid and (.mrtrace_version|length>0)'
