@@ -23,24 +23,18 @@
 # Ends with "rotate: N passed, M failed".
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-MRTRACE=$TOP/build/mrtrace
+MRTRACE=${MRTRACE:-$TOP/build/mrtrace}   # make asan runs it against build-asan/
 MLOCKER=$TOP/build/tests/helpers/mlocker
 STORM=$TOP/build/tests/helpers/storm
-OUT=$TOP/build/host-tests/rotate
+OUT=${HOST_OUT:-$TOP/build/host-tests}/rotate
 rm -rf "$OUT"; mkdir -p "$OUT"
-PASS=0 FAIL=0
-ok() { PASS=$((PASS + 1)); echo "ok $1"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $1${2:+: $2}"; }
-check() { # check NAME CMD...
-	local n=$1; shift
-	local o; o=$("$@" 2>&1) && ok "$n" || bad "$n" "$(printf '%s' "$o" | tail -3 | tr '\n' ' ')"
-}
+. "$TOP/tests/host/lib.sh"
 finish() { echo "rotate: $PASS passed, $FAIL failed"; [ "$FAIL" = 0 ]; exit $?; }
-[ "$(id -u)" = 0 ] || { echo "needs root"; FAIL=1; finish; }
+[ "$(id -u)" = 0 ] || host_abort rotate "rotate tests need root"
 for b in "$MRTRACE" "$MLOCKER" "$STORM"; do
-	[ -x "$b" ] || { echo "missing $b: run 'make host'"; FAIL=1; finish; }
+	[ -x "$b" ] || host_abort rotate "missing $b: run 'make host'"
 done
-command -v jq >/dev/null || { echo "needs jq"; FAIL=1; finish; }
+command -v jq >/dev/null || host_abort rotate "needs jq"
 
 LOG=$OUT/watch.jsonl
 CTL=$OUT/ctl # the generator (nobody) and this script meet here

@@ -2,9 +2,9 @@
 # tests/vm/cases/storm.sh - a storm of identical failures is folded in the
 # kernel (bpf/mrtrace.h, docs/json.md "Storms"): one process, as nobody
 # under a 64 KiB memlock limit, fails 20,000 registrations on soft-RoCE as
-# fast as it can, twice (two processes).  mrtrace must lose nothing (drops
+# fast as it can, four times (four processes; two have their counts checked).  mrtrace must lose nothing (drops
 # 0), each storm's records' counts must add up to exactly its 20,000
-# failures and both to the kernel's own failures_seen, the first failure must
+# failures and all of them to the kernel's own failures_seen, the first failure must
 # come in full at once, and the storm must run at least half as fast with
 # mrtrace watching as without it.
 # vm-timeout: 400
@@ -29,27 +29,32 @@ pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$CASE_OUT/watched.txt")
 check watched_all_failed grep -q "failed=$N errno=12 " "$CASE_OUT/watched.txt"
 # the first failure is written at once, before the storm's summaries
 check first_failure_reported mrt_wait_event "$pid" 20
-# a second storm under the same watch: another process, its own count
+# a second storm under the same watch: another process, its own count;
+# two more only for the timing
 run_storm watched2
 pid2=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$CASE_OUT/watched2.txt")
+run_storm watched3
+run_storm watched4
 # the summaries of the last second come within two sweeps of the window
 sleep 3
 check watch_stops mrt_stop
-run_storm base2
+for r in base2 base3 base4; do run_storm $r; done
 
-# The machine is shared and emulated: other load only ever adds time, so the
-# fastest run of each side is the best measure of its own cost.
-base=$(secs_of "$CASE_OUT/base.txt") base2=$(secs_of "$CASE_OUT/base2.txt")
-watched=$(secs_of "$CASE_OUT/watched.txt") watched2=$(secs_of "$CASE_OUT/watched2.txt")
-note "storm of $N: $base s and $base2 s without mrtrace, $watched s and $watched2 s with it"
-check storm_at_least_half_speed awk -v b="$base" -v c="$base2" -v w="$watched" -v x="$watched2" \
-	'BEGIN { m = b < c ? b : c; v = w < x ? w : x; printf "ratio %.2f\n", v / m; exit !(v <= 2 * m) }'
+# The machine is emulated (TCG) and may be shared: other load only ever
+# adds time, so the fastest of four runs of each side is the best measure
+# of its own cost (two runs a side still gave 2.0-2.2 now and then).
+fastest() { for r in "$@"; do secs_of "$CASE_OUT/$r.txt"; done | sort -g | head -1; }
+note "storm of $N without mrtrace: $(for r in base base2 base3 base4; do printf '%s s ' "$(secs_of "$CASE_OUT/$r.txt")"; done)"
+note "storm of $N with mrtrace: $(for r in watched watched2 watched3 watched4; do printf '%s s ' "$(secs_of "$CASE_OUT/$r.txt")"; done)"
+check storm_at_least_half_speed awk -v m="$(fastest base base2 base3 base4)" \
+	-v v="$(fastest watched watched2 watched3 watched4)" \
+	'BEGIN { printf "ratio %.2f\n", v / m; exit !(m > 0 && v <= 2 * m) }'
 
 recs=$(jq -c "select((.event==\"reg_failure\" or .event==\"nccl_probe\") and .pid==$pid)" "$MRT_OUT")
 stop=$(grep -m1 '"event":"stop"' "$MRT_OUT")
 note "records for the storm: $(printf '%s\n' "$recs" | grep -c .), $(printf '%s\n' "$recs" | jq -s '[.[] | select(.count)] | length') of them summaries; stop: $(echo "$stop" | jq -c '{drops,failures_seen,folded,kernel_events,storm_summaries,reported}')"
 jq_true no_drops "$stop" '.drops==0 and .context_map_full==0 and .storm_table_full==0'
-jq_true failures_seen_all "$stop" ".failures_seen==2*$N"
+jq_true failures_seen_all "$stop" ".failures_seen==4*$N"
 check counts_add_up test "$(printf '%s\n' "$recs" | jq -s '[.[] | (.count // 1)] | add')" = "$N"
 check counts_add_up_second test "$(jq -s "[.[] | select((.event==\"reg_failure\" or .event==\"nccl_probe\") and .pid==$pid2) | (.count // 1)] | add" "$MRT_OUT")" = "$N"
 jq_true few_records "$(printf '%s\n' "$recs" | jq -s -c '{n: length}')" '.n <= 200'
