@@ -287,21 +287,25 @@ static __always_inline void method_exit(struct ib_uverbs_file *ufile, long ret)
 	ctx_close(c, ret);
 }
 
-/* A zeroed record in the ring buffer for a failure that needs no trail (the
- * trail's zero template, ctx_zero, is never written). */
+/* Scratch for a failure that needs no trail: built here, then sent through
+ * emit() like every record (stamped, folded into its storm, counted). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct mrt_event);
+} standalone_buf SEC(".maps");
+
+/* A zeroed record (the trail's zero template, ctx_zero, is never
+ * written). */
 static __always_inline struct mrt_event *event_reserve(void)
 {
 	__u32 zero = 0;
 	struct mrt_ctx *z = bpf_map_lookup_elem(&ctx_zero, &zero);
-	struct mrt_event *ev;
+	struct mrt_event *ev = bpf_map_lookup_elem(&standalone_buf, &zero);
 
-	if (!z)
+	if (!z || !ev)
 		return NULL;
-	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
-	if (!ev) {
-		count(MRT_CNT_DROPS);
-		return NULL;
-	}
 	bpf_probe_read_kernel(ev, sizeof(*ev), &z->ev);
 	return ev;
 }
@@ -312,8 +316,8 @@ static __always_inline struct mrt_event *event_reserve(void)
  * user space finds the mount by the device number. */
 /* A failure that is its own record (no trail: the syscall is the whole
  * operation): the common members and its one step; NULL when the task is
- * not watched or the ring buffer is full (counted there).  The caller adds
- * what is particular and sends it with standalone_send. */
+ * not watched.  The caller adds
+ * what is particular and sends it with standalone_send (emit). */
 static __always_inline struct mrt_event *standalone_begin(__u32 op, __u16 site, long ret,
 							  __u64 a0, __u64 a1)
 {
@@ -343,8 +347,7 @@ static __always_inline struct mrt_event *standalone_begin(__u32 op, __u16 site, 
 
 static __always_inline void standalone_send(struct mrt_event *ev)
 {
-	count(MRT_CNT_EVENTS);
-	bpf_ringbuf_submit(ev, 0);
+	emit(ev);
 }
 
 static __always_inline void shm_failed(struct file *file, int mode, __s64 offset, __s64 len,
