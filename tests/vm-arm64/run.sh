@@ -186,14 +186,9 @@ build_initramfs || { warn "cannot build the initramfs"; exit 125; }
 
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/mrtrace-vm-arm64.XXXXXX")
 QPID='' TAIL_PID=''
-cleanup() {
-	local p
-	for p in "$(cat "$RUN/qemu.pid" 2>/dev/null)" "$QPID" "$TAIL_PID"; do
-		[ -n "$p" ] && kill "$p" 2>/dev/null || true
-	done
-	rm -rf "$RUN"
-}
-trap cleanup EXIT
+# shellcheck source=tests/vm/boot-lib.sh
+. "$TOP/tests/vm/boot-lib.sh"
+trap vm_cleanup EXIT
 trap 'warn "interrupted"; exit 130' INT TERM HUP
 
 # -cpu max: every granule (4K, 16K, 64K) and the newest ISA; pauth-impdef
@@ -221,95 +216,6 @@ if [ -n "$INTERACTIVE" ]; then
 	exit "$rc"
 fi
 
-since() { local d=$(( ${EPOCHREALTIME/./} - $1 )); printf '%d.%02d' $((d / 1000000)) $(( d % 1000000 / 10000 )); }
-
-# Timestamps the console into serial.log (and the terminal unless quiet),
-# notes when the script started, kills qemu after STALL s of silence.
-stamp_serial() {
-	local line r killed='' started=''
-	while :; do
-		r=0; IFS= read -r -t "$STALL" line || r=$?
-		if [ $r -gt 128 ]; then
-			if [ -z "$killed" ]; then
-				line="HOST: no serial output for ${STALL}s, killing qemu"
-				printf '[+%7s] %s\n' "$(since "$Q0")" "$line" >> "$OUT/serial.log"
-				[ -n "$QUIET" ] || printf '[+%7s] %s\n' "$(since "$Q0")" "$line"
-				killed=1; echo stall >> "$RUN/stamp"
-				kill "$(cat "$RUN/qemu.pid" 2>/dev/null)" 2>/dev/null || kill "$QPID" 2>/dev/null
-			else
-				kill -KILL "$(cat "$RUN/qemu.pid" 2>/dev/null)" 2>/dev/null
-			fi
-			continue
-		fi
-		[ $r = 0 ] || [ -n "$line" ] || break
-		line=${line%$'\r'}
-		line=$(printf '[+%7s] %s' "$(since "$Q0")" "$line")
-		printf '%s\n' "$line" >> "$OUT/serial.log"
-		[ -n "$QUIET" ] || printf '%s\n' "$line"
-		if [ -z "$started" ] && [[ $line == *"vm-init["*"]: running "* ]]; then
-			started=1; echo "started $(since "$Q0")" >> "$RUN/stamp"
-		fi
-		[ $r = 0 ] || break
-	done
-}
-
-set +e
-attempt=0
-while :; do
-	attempt=$((attempt + 1))
-	rm -f "$RUN/qemu.pid" "$RUN/stamp" "$RUN/serial.fifo" "$OUT"/.vm-started "$OUT"/.vm-status "$OUT"/.vm-setup-error
-	mkfifo "$RUN/serial.fifo"
-	say "kernel $KVER (try $attempt), TCG mem=${MEM}M smp=$SMP, stall ${STALL}s, timeout ${TIMEOUT}s: ${ARGV[*]}"
-	Q0=${EPOCHREALTIME/./}
-	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" -monitor none -serial stdio \
-		</dev/null >"$RUN/serial.fifo" 2>&1 &
-	QPID=$!
-	if [ -n "$QUIET" ]; then
-		tail -n +1 -s 0.2 -f --pid="$QPID" "$OUT/script.log" &
-		TAIL_PID=$!
-	fi
-	stamp_serial < "$RUN/serial.fifo"
-	wait "$QPID"; qrc=$?
-	QPID=
-	if [ -n "$TAIL_PID" ]; then wait "$TAIL_PID" 2>/dev/null || true; TAIL_PID=; fi
-	WALL=$(since "$Q0")
-	[ $qrc = 124 ] && echo timeout >> "$RUN/stamp"
-	[ -f "$OUT/.vm-started" ] && break
-	[ "$attempt" -gt "$RETRIES" ] && break
-	warn "boot $attempt never reached the script (qemu rc $qrc); retrying; its console is in $OUT/serial.try$attempt.log"
-	[ -f "$OUT/.vm-setup-error" ] && warn "guest setup error: $(cat "$OUT/.vm-setup-error")"
-	mv -f "$OUT/serial.log" "$OUT/serial.try$attempt.log" 2>/dev/null || true
-done
-
-BOOT=$(awk '$1 == "started" { print $2 }' "$RUN/stamp" 2>/dev/null)
-if [ -f "$OUT/.vm-status" ] && [[ $(cat "$OUT/.vm-status") =~ ^[0-9]+$ ]]; then
-	rc=$(cat "$OUT/.vm-status")
-	msg="script exit $rc"
-else
-	if grep -qE 'stall|timeout' "$RUN/stamp" 2>/dev/null; then
-		rc=124
-		grep -q stall "$RUN/stamp" && why="no serial output for ${STALL}s" || why="overall timeout ${TIMEOUT}s"
-	else
-		rc=125
-		why="VM ended without a status (qemu rc $qrc)"
-		grep -qE 'Kernel panic|Oops|BUG:' "$OUT/serial.log" 2>/dev/null &&
-			why="$why; kernel: $(grep -m1 -E 'Kernel panic|Oops|BUG:' "$OUT/serial.log" | cut -c1-160)"
-	fi
-	[ -f "$OUT/.vm-setup-error" ] && why="$why; guest setup error: $(cat "$OUT/.vm-setup-error")"
-	if [ -f "$OUT/.vm-started" ]; then msg="FAILED: script started but did not finish: $why"
-	else msg="FAILED: boot never reached the script: $why"; fi
-fi
-[ -n "$BOOT" ] && BOOT=${BOOT}s || BOOT=n/a
-summary="kernel $KVER, boot-to-script $BOOT, wall ${WALL}s (try $attempt), $msg"
-if [ -n "$QUIET" ]; then
-	if [ "$rc" != 0 ]; then
-		warn "$summary"
-		warn "out dir $OUT (serial.log, script.log)"
-	elif [ -n "$OUT_IS_TEMP" ]; then
-		rm -rf -- "$OUT"
-	fi
-else
-	say "$summary"
-	say "out dir $OUT"
-fi
-exit "$rc"
+# Watch the console, retry an early-boot failure, exit with the verdict
+# (tests/vm/boot-lib.sh, shared with the other architecture's runner).
+vm_boot

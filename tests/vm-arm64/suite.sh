@@ -17,8 +17,10 @@
 #
 # Results: $BUILD/vm-<kernel>/ (wiped first): checks.txt, cases/<name>/,
 # script.log, serial.log.  The last line printed is exactly
-# "vm-arm64-<kernel>: N passed, M failed"; the exit status is non-zero if
-# anything failed, the VM hung or crashed, or no check ran.
+# "vm-arm64-<kernel>: N passed, M failed, K skipped" (SKIP lines as on
+# x86: a check that cannot hold on this kernel, with the reason); the exit
+# status is non-zero if anything failed, the VM hung or crashed, or no check
+# ran.
 set -uo pipefail
 
 help() { sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; }
@@ -37,28 +39,15 @@ for c in "$@"; do
 	fi
 done
 NAME=vm-arm64-$KERNEL
+# shellcheck source=tests/vm/suite-lib.sh
+. "$TOP/tests/vm/suite-lib.sh"
 OUT=$TOP/$BUILD/vm-$KERNEL
-mkdir -p "$TOP/$BUILD"
-exec 9>"$OUT.lock"
-if ! flock -n 9; then
-	echo "suite: another $NAME run holds $OUT.lock; waiting for it" >&2
-	flock 9
-fi
-rm -rf -- "$OUT"
-mkdir -p "$OUT"
+suite_claim "$OUT" "$NAME"
 CASE_TIMEOUT=${CASE_TIMEOUT:-180}
 export CASE_TIMEOUT
-# The VM must outlive all of its cases' timeouts (the cases' own
-# "# vm-timeout" lines, read by the guest runner as on x86).
-if [ -z "${TIMEOUT:-}" ]; then
-	TIMEOUT=300
-	for c in "${CASES[@]}"; do
-		t=$(sed -n 's/^#[[:space:]]*vm-timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$c" | head -n 1)
-		TIMEOUT=$(( TIMEOUT + ${t:-$CASE_TIMEOUT} + 10 ))
-	done
-	[ $TIMEOUT -ge 1200 ] || TIMEOUT=1200
-fi
-export TIMEOUT
+# The cases' own "# vm-timeout" lines count as on x86 (the guest runner is
+# tests/vm/suite.sh's).
+suite_vm_timeout 1200 "${CASES[@]}"
 export VM_QUIET=${VM_QUIET-1}
 
 T0=${EPOCHREALTIME/./}
@@ -67,26 +56,4 @@ T0=${EPOCHREALTIME/./}
 vm_rc=$?
 wall=$(( (${EPOCHREALTIME/./} - T0) / 10000 ))
 
-checks=$OUT/checks.txt
-touch "$checks"
-if [ $vm_rc != 0 ]; then
-	case $vm_rc in
-	124) why="hung (no console output for ${STALL:-300}s or over ${TIMEOUT}s)" ;;
-	125) why="crashed or failed to set up" ;;
-	*) why="runner exit $vm_rc" ;;
-	esac
-	echo "FAIL $NAME:vm $why; see $OUT/serial.log" >> "$checks"
-fi
-for c in "${CASES[@]}"; do
-	name=$(basename "$c" .sh)
-	grep -q "^$name rc=" "$OUT/cases-done.txt" 2>/dev/null ||
-		echo "FAIL $name:not-finished (the VM ended first)" >> "$checks"
-done
-grep -qE '^(ok|FAIL) ' "$checks" || echo "FAIL $NAME:no-checks no check ran" >> "$checks"
-
-pass=$(grep -c '^ok ' "$checks")
-fail=$(grep -c '^FAIL ' "$checks")
-echo "--- $NAME results ($OUT/checks.txt), wall $((wall / 100)).$(printf %02d $((wall % 100)))s"
-grep -E '^(ok|FAIL|note) ' "$checks"
-echo "$NAME: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+suite_results "$NAME" "$OUT" "$vm_rc" "$wall" 300 "" "${CASES[@]}"

@@ -127,29 +127,13 @@ else
 		fi
 	done
 fi
+# shellcheck source=tests/vm/suite-lib.sh
+. "$TOP/tests/vm/suite-lib.sh"
 OUT=$TOP/build/vm-$KERNEL
-mkdir -p "$TOP/build"
-# Several developers share this tree: a second run for the same kernel
-# would wipe the first one's results mid-run. Queue behind it instead.
-exec 9>"$OUT.lock"
-if ! flock -n 9; then
-	echo "suite: another vm-$KERNEL run holds $OUT.lock; waiting for it" >&2
-	flock 9
-fi
-rm -rf -- "$OUT"
-mkdir -p "$OUT"
+suite_claim "$OUT" "vm-$KERNEL"
 CASE_TIMEOUT=${CASE_TIMEOUT:-180}
 export CASE_TIMEOUT
-# The VM must be allowed to outlive all of its cases' timeouts.
-if [ -z "${TIMEOUT:-}" ]; then
-	TIMEOUT=300
-	for c in "${CASES[@]}"; do
-		t=$(sed -n 's/^#[[:space:]]*vm-timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$c" | head -n 1)
-		TIMEOUT=$(( TIMEOUT + ${t:-$CASE_TIMEOUT} + 10 ))
-	done
-	[ $TIMEOUT -ge 900 ] || TIMEOUT=900
-fi
-export TIMEOUT
+suite_vm_timeout 900 "${CASES[@]}"
 export VM_QUIET=${VM_QUIET-1}
 
 checks=$OUT/checks.txt
@@ -182,27 +166,5 @@ T0=${EPOCHREALTIME/./}
 vm_rc=$?
 wall=$(( (${EPOCHREALTIME/./} - T0) / 10000 ))
 
-# Results the guest could not write: the VM's own failure, cases that never
-# finished, an empty run.
-if [ $vm_rc != 0 ]; then
-	case $vm_rc in
-	124) why="hung (no console output for ${STALL:-240}s or over ${TIMEOUT}s)" ;;
-	125) why="crashed or failed to set up" ;;
-	*) why="runner exit $vm_rc" ;;
-	esac
-	echo "FAIL vm-$KERNEL:vm $why; see $OUT/serial.log" >> "$checks"
-fi
-for c in "${CASES[@]}"; do
-	name=$(basename "$c" .sh)
-	grep -q "^$name rc=" "$OUT/cases-done.txt" 2>/dev/null ||
-		echo "FAIL $name:not-finished (the VM ended first)" >> "$checks"
-done
-grep -qE '^(ok|FAIL|SKIP) ' "$checks" || echo "FAIL vm-$KERNEL:no-checks no check ran" >> "$checks"
-
-pass=$(grep -c '^ok ' "$checks")
-fail=$(grep -c '^FAIL ' "$checks")
-skipped=$(grep -c '^SKIP ' "$checks")
-echo "--- vm-$KERNEL results ($OUT/checks.txt), kernel $(basename "$(cat "$OUT/fetch.out")"), wall $((wall / 100)).$(printf %02d $((wall % 100)))s"
-grep -E '^(ok|FAIL|SKIP|note) ' "$checks"
-echo "vm-$KERNEL: $pass passed, $fail failed, $skipped skipped"
-[ "$fail" = 0 ]
+suite_results "vm-$KERNEL" "$OUT" "$vm_rc" "$wall" 240 \
+	"kernel $(basename "$(cat "$OUT/fetch.out")")" "${CASES[@]}"

@@ -3,6 +3,7 @@
 # mrprobe registers on soft-RoCE under the limits below while mrtrace watch
 # runs system-wide; every assertion reads mrtrace's JSON record.
 #   - nobody, 64 KiB limit, 16 MiB malloc'd buffer    -> memlock_limit, 4097 pages
+#     (page counts follow the guest's page size: 1025 with arm64's 16 KiB)
 #   - nobody, limit 0                                  -> memlock_zero (EPERM)
 #   - root without CAP_IPC_LOCK, 64 KiB limit          -> memlock_limit, capable() false
 #   - nobody, 40 MiB limit, three 16 MiB MRs           -> third fails, 32 MiB already pinned by 2 MRs
@@ -18,6 +19,8 @@ jq_true cap_armed "$start" '.sites[] | select(.site=="cap_ipc_lock") | .armed'
 note "mechanisms: $(echo "$start" | jq -r '[.sites[] | select(.armed) | "\(.site)=\(.mechanism)"] | join(" ")')"
 
 M16=$((16 << 20))
+PAGE=$(getconf PAGESIZE)
+P16=$((M16 / PAGE))   # pages in 16 MiB: 4096 with 4 KiB pages
 
 # 1. the common container default: 64 KiB, unprivileged, a malloc'd 16 MiB buffer
 probe nobody64k with_memlock 65536 as_nobody -- --size 16M --mem malloc
@@ -25,7 +28,7 @@ check nobody64k_probe_failed test "$PROBE_RC" = 1
 check nobody64k_reported mrt_wait_event "$PROBE_PID"
 ev=$(mrt_event "$PROBE_PID")
 jq_true nobody64k_cause "$ev" '.cause=="memlock_limit" and .errno==12 and .errno_name=="ENOMEM"'
-jq_true nobody64k_numbers "$ev" ".evidence.memlock_limit_bytes==65536 and .evidence.requested_pages==4097 and .evidence.pinned_bytes_before==0 and .len==$M16"
+jq_true nobody64k_numbers "$ev" ".evidence.memlock_limit_bytes==65536 and .evidence.requested_pages==$((P16 + 1)) and .evidence.pinned_bytes_before==0 and .len==$M16"
 jq_true nobody64k_no_cap "$ev" '.evidence.cap_ipc_lock==false and .evidence.cap_ipc_lock_checked==true'
 jq_true nobody64k_who "$ev" '.uid==65534 and .comm=="mrprobe" and .tid>0'
 jq_true nobody64k_api_from_uprobe "$ev" ".api==\"ibv_reg_mr_iova2\" and .user_call.reached_kernel==true and .user_call.length==$M16 and .user_call.tid==.tid"
@@ -43,7 +46,7 @@ probe rootnocap with_memlock 65536 no_ipc_lock -- --size 16M
 check rootnocap_reported mrt_wait_event "$PROBE_PID"
 ev=$(mrt_event "$PROBE_PID")
 jq_true rootnocap_cause "$ev" '.cause=="memlock_limit" and .errno==12 and .uid==0'
-jq_true rootnocap_cap_false "$ev" '.evidence.cap_ipc_lock==false and .evidence.cap_ipc_lock_checked==true and .evidence.requested_pages==4096'
+jq_true rootnocap_cap_false "$ev" ".evidence.cap_ipc_lock==false and .evidence.cap_ipc_lock_checked==true and .evidence.requested_pages==$P16"
 
 # 4. cumulative: 40 MiB allows two 16 MiB MRs; the third sees 32 MiB pinned
 probe cumulative with_memlock 41943040 as_nobody -- --size 16M --count 3 --keep-going
@@ -51,7 +54,7 @@ check cumulative_reported mrt_wait_event "$PROBE_PID"
 ev=$(mrt_event "$PROBE_PID")
 check cumulative_one_report test "$(printf '%s\n' "$ev" | grep -c .)" = 1
 jq_true cumulative_cause "$ev" '.cause=="memlock_limit" and .errno==12'
-jq_true cumulative_pinned "$ev" ".evidence.pinned_bytes_before==$((32 << 20)) and .evidence.requested_pages==4096 and .evidence.memlock_limit_bytes==41943040"
+jq_true cumulative_pinned "$ev" ".evidence.pinned_bytes_before==$((32 << 20)) and .evidence.requested_pages==$P16 and .evidence.memlock_limit_bytes==41943040"
 jq_true cumulative_live_mrs "$ev" '.evidence.live_mrs_seen==2 and (.summary|test("by 2 MRs"))'
 probe_results() { jq -r 'select(.event=="mr") | .result' "$CASE_OUT/$1.probe.jsonl" | tr '\n' ' '; }
 two_ok_then_fail() { [ "$(probe_results cumulative)" = "OK OK FAIL " ]; }

@@ -10,10 +10,15 @@ P=${MRPROBE:-$TOP/build/mrprobe}
 D=${CASE_OUT:-$VM_OUT/mrprobe}
 mkdir -p "$D"
 M="$P -d rxe0 --json"   # word-split on purpose below
+# The guest's page size (4 KiB on x86, 16 KiB on arm64's -16k kernels): the
+# page counts below are computed from it, as $page and p16 in jq.
+PAGE=$(getconf PAGESIZE)
+P16=$(((16 << 20) / PAGE))
 
-# jq helpers over the slurped JSON lines of one run.
+# jq helpers over the slurped JSON lines of one run; p16: pages in 16 MiB.
 JQDEFS='def mr($i): map(select(.event == "mr" and .index == $i))[0];
-	def ev($e): map(select(.event == $e))[0];'
+	def ev($e): map(select(.event == $e))[0];
+	def p16: 16777216 / $page;'
 
 # expect NAME RC JQ CMD...: run CMD; pass if it exits RC and the jq
 # expression JQ (with mr(i) and ev(name)) holds for its output. The output
@@ -28,7 +33,7 @@ expect() {
 		echo "exit status $rc, expected $want"
 		return 1
 	fi
-	jq -e -s "$JQDEFS $expr" "$D/$name.json" > /dev/null || {
+	jq -e -s --argjson page "$PAGE" "$JQDEFS $expr" "$D/$name.json" > /dev/null || {
 		echo "not true of the output: $expr"
 		return 1
 	}
@@ -37,7 +42,7 @@ expect() {
 
 # ---- success as root, with NCCL's call and flags ---------------------------
 check root_registers expect root_registers 0 \
-	'mr(0).result == "OK" and mr(0).pages == 4096 and mr(0).api == "ibv_reg_mr_iova2"
+	'mr(0).result == "OK" and mr(0).pages == p16 and mr(0).api == "ibv_reg_mr_iova2"
 	 and mr(0).access == 7 and mr(0).cumulative_bytes == 16777216
 	 and ev("summary").ok == 1' \
 	$M
@@ -80,14 +85,14 @@ check cumulative_third_ENOMEM expect cumulative_third_ENOMEM 1 \
 	 and mr(1).vmpin_bytes == 33554432 and mr(2).errno_name == "ENOMEM"
 	 and ev("summary").first_fail_index == 2' \
 	$M --memlock 40M --as-nobody --count 3
-# malloc's unaligned start costs a page: 4097 pages do not fit in 16 MiB.
+# malloc's unaligned start costs a page: 4097 pages (p16 + 1) do not fit in 16 MiB.
 check malloc_pins_4097_pages expect malloc_pins_4097_pages 0 \
-	'mr(0).pages == 4097 and (mr(0).addr % 4096) != 0 and mr(0).result == "OK"' \
+	'mr(0).pages == p16 + 1 and (mr(0).addr % $page) != 0 and mr(0).result == "OK"' \
 	$M --mem malloc --size 16M
 check malloc_16m_over_16m_ENOMEM expect malloc_16m_over_16m_ENOMEM 1 \
-	'mr(0).pages == 4097 and mr(0).errno_name == "ENOMEM"' \
+	'mr(0).pages == p16 + 1 and mr(0).errno_name == "ENOMEM"' \
 	$M --mem malloc --size 16M --memlock 16M --as-nobody
-check anon_16m_fits_16m expect anon_16m_fits_16m 0 'mr(0).pages == 4096 and mr(0).result == "OK"' \
+check anon_16m_fits_16m expect anon_16m_fits_16m 0 'mr(0).pages == p16 and mr(0).result == "OK"' \
 	$M --size 16M --memlock 16M --as-nobody
 
 # --find-max under 40 MiB: the answer plus what was already pinned must be
@@ -95,7 +100,7 @@ check anon_16m_fits_16m expect anon_16m_fits_16m 0 'mr(0).pages == 4096 and mr(0
 check find_max_40m expect find_max_40m 0 \
 	'ev("find_max") as $f | $f.fail_errno_name == "ENOMEM" and ($f.hit_cap | not)
 	 and (41943040 - $f.max_bytes - $f.pinned_before_bytes) >= 0
-	 and (41943040 - $f.max_bytes - $f.pinned_before_bytes) < 4096' \
+	 and (41943040 - $f.max_bytes - $f.pinned_before_bytes) < $page' \
 	with_memlock 41943040 as_nobody $M --find-max
 note "find-max under 40 MiB: $(jq -r 'select(.event == "find_max") |
 	"max \(.max_bytes) B (\(.max_pages) pages) + \(.pinned_before_bytes) B already pinned = \(.total_bytes) B of \(.memlock_limit_bytes) B, next fails \(.fail_errno_name), \(.trials) trials"' \
@@ -139,7 +144,7 @@ check remote_write_alone_EINVAL expect remote_write_alone_EINVAL 1 \
 check iova_page_offset_EINVAL expect iova_page_offset_EINVAL 1 \
 	'mr(0).errno_name == "EINVAL" and (mr(0).iova - mr(0).addr) == 16' $M --iova-offset 16
 check iova_whole_page_shift_ok expect iova_whole_page_shift_ok 0 'mr(0).result == "OK"' \
-	$M --iova-offset 4096
+	$M --iova-offset "$PAGE"
 
 # ---- dma-buf: rxe has no reg_user_mr_dmabuf ----------------------------------
 # NCCL's init probe ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0); NCCL takes
@@ -171,7 +176,7 @@ text_output() {
 	local rc=$?
 	cat "$D/text.txt"
 	[ $rc = 1 ] &&
-		grep -q '^#0 .*(4096 pages).*FAIL ENOMEM (12) Cannot allocate memory' "$D/text.txt" &&
+		grep -q "^#0 .*($P16 pages).*FAIL ENOMEM (12) Cannot allocate memory" "$D/text.txt" &&
 		grep -q '^summary: 0 of 1 registrations OK, 1 failed (first: #0 ENOMEM)' "$D/text.txt"
 }
 check text_output text_output
