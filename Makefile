@@ -216,6 +216,8 @@ install: all
 	$(Q)install -m 0644 contrib/nhc/mrtrace.nhc $(D)$(DATADIR)/nhc/mrtrace.nhc
 	$(Q)install -m 0644 deploy/k8s/*.yaml deploy/k8s/Containerfile $(D)$(DATADIR)/k8s/
 	$(Q)install -m 0644 docs/deploy.md $(D)$(DOCDIR)/deploy.md
+	$(Q)# external BTF for kernels whose modules have none (docs/design.md section 8)
+	$(Q)install -d $(D)$(DATADIR)/btf && install -m 0644 btf/*.btf $(D)$(DATADIR)/btf/
 	$(Q)# an existing configuration is the operator's: never overwritten
 	$(Q)[ -e $(D)$(SYSCONFDIR)/mrtrace/mrtrace.conf ] || \
 		install -m 0644 contrib/mrtrace.conf $(D)$(SYSCONFDIR)/mrtrace/mrtrace.conf

@@ -134,11 +134,15 @@ fi
 check no_leftover_programs test "$(our_progs)" -le "$PROGS_BEFORE"
 
 # ---- -p PID --------------------------------------------------------------
-prlimit --memlock=65536:65536 $NOBODY sh -c "sleep 2; exec '$MLOCKER' 3145728" > "$OUT/p.txt" 2>&1 &
+# the target fails only once watch is watching (a fixed sleep lost the
+# race on a loaded host)
+rm -f "$OUT/p.go"
+prlimit --memlock=65536:65536 $NOBODY sh -c "while [ ! -e '$OUT/p.go' ]; do sleep 0.05; done; exec '$MLOCKER' 3145728" > "$OUT/p.txt" 2>&1 &
 target=$!
 sleep 0.3
 tpid=$(pgrep -P "$target" -x sh || echo "$target")
 if start_watch pid -p "$target"; then
+	touch "$OUT/p.go"
 	prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > /dev/null 2>&1 # other process
 	wait "$target"
 	sleep 0.5
@@ -147,6 +151,7 @@ if start_watch pid -p "$target"; then
 	check pid_filter_one_event test "$n" = 1
 	jq_true pid_filter_right_one "$(jq -c 'select(.event=="mlock_failure")' "$W")" ".len==3145728 and .pid==$target"
 fi
+touch "$OUT/p.go"; wait "$target" 2>/dev/null # a watch that did not start leaves no waiter
 
 # ---- -c CGROUP: only processes in that cgroup v2 subtree ----------------
 CG2=$(awk '$3=="cgroup2" {print $2; exit}' /proc/self/mounts)

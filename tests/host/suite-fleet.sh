@@ -182,6 +182,8 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 		./usr/share/mrtrace/k8s/daemonset.yaml ./usr/share/mrtrace/k8s/service.yaml
 		./usr/share/mrtrace/k8s/configmap.yaml ./usr/share/mrtrace/k8s/namespace.yaml
 		./usr/share/mrtrace/k8s/Containerfile"
+	# the external BTF files for kernels without module BTF
+	want="$want $(cd "$TOP" && ls btf/*.btf | sed 's|^|./usr/share/mrtrace/|')"
 	missing=
 	for f in $want; do grep -qxF "$f" "$OUT/files.txt" || missing="$missing $f"; done
 	check install_file_list test -z "$missing"
