@@ -550,6 +550,9 @@ static void test_malformed_members(void **state)
 	expect_error("raw.ml", "7", "raw.ml");
 	/* a step's ret outside a kernel return (INT_MIN overflowed where the
 	 * text negates it), a site number beyond the table */
+	/* a page size no kernel has (the fuzzer's shift of 112) */
+	expect_error("raw.page_shift", "112", "raw.page_shift");
+	expect_error("raw.page_shift", "\"4K\"", "raw.page_shift");
 	expect_error("raw.steps", "[[1,-2147483648,0,0,0]]", "raw.steps[0]");
 	expect_error("raw.steps", "[[1,-4096,0,0,0]]", "raw.steps[0]");
 	expect_error("raw.steps", "[[65535,-12,0,0,0]]", "raw.steps[0]");

@@ -111,7 +111,8 @@ enum mrt_op op_from_name(const char *name); /* MRT_OP_NONE when unknown */
  * number in it (records from before page_shift existed: 4 KiB). */
 static inline uint64_t event_page_size(const struct mrt_event *ev)
 {
-	return 1ULL << (ev->page_shift ? ev->page_shift : 12);
+	/* page_shift comes from the kernel, or from a record replay checked */
+	return 1ULL << (ev->page_shift && ev->page_shift < 64 ? ev->page_shift : 12);
 }
 
 /* "ibv_reg_mr_iova2" for an enum mrt_api value. */

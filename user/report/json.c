@@ -434,8 +434,18 @@ int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, si
 	ev->syscall = syscall_from_json(ev->syscall);
 	/* recordings made before the record carried it come from x86_64 */
 	ev->page_shift = LEGACY_PAGE_SHIFT;
-	if (json_object_object_get_ex(raw, "page_shift", &x))
+	if (json_object_object_get_ex(raw, "page_shift", &x)) {
+		/* 4 KiB to 64 KiB pages: every kernel mrtrace runs on (a shift
+		 * past 63 would be undefined where sizes are computed); 0 in a
+		 * record no kernel site filled (a libibverbs call alone) */
+		long long v = json_object_is_type(x, json_type_int) ? json_object_get_int64(x) : -1;
+		if (v != 0 && (v < 12 || v > 16)) {
+			snprintf(err, errlen,
+				 "raw.page_shift: must be 12..16 (4 KiB to 64 KiB pages), or 0");
+			return -1;
+		}
 		ev->page_shift = json_object_get_int(x);
+	}
 	if (json_object_object_get_ex(raw, "cmd_reached", &x))
 		ev->cmd_reached = json_object_get_int(x);
 	if (json_object_object_get_ex(raw, "ns_pid", &x))
