@@ -250,6 +250,14 @@ static __always_inline void fill_ns_ids(struct mrt_event *ev)
  * when it points just after a call instruction (a return address); user
  * space keeps those inside executable mappings and names the libibverbs
  * function each lies in (the API the application called). */
+/* Built only with -DMRT_KERNEL_USTACK, and not by default: its two
+ * callbacks (bpf_loop's, bpf_find_vma's) are subprograms referenced from
+ * emit(), which every program inlines, and a kernel before 5.13 refuses any
+ * program holding such a reference ("number of funcs in func_info doesn't
+ * match number of subprogs") - on 5.10 every object failed to load.  It
+ * returns as a flavour of the reg_mr opener chosen by the site planner
+ * (like find_vma's), not as part of emit(). */
+#ifdef MRT_KERNEL_USTACK
 #define MRT_USCAN_WORDS 256 /* 2 KiB: ibv_reg_mr* -> provider -> ibv_cmd_* -> write() */
 
 struct mrt_uscan {
@@ -360,6 +368,12 @@ static __always_inline void kernel_ustack(struct mrt_event *ev)
 	}
 	ev->nustack = b->n < MRT_USTACK_MAX ? b->n : MRT_USTACK_MAX;
 }
+#else
+static __always_inline void kernel_ustack(struct mrt_event *ev)
+{
+	ev->nustack = 0;
+}
+#endif /* MRT_KERNEL_USTACK */
 
 static __always_inline void send(struct mrt_event *ev)
 {
