@@ -17,3 +17,10 @@ jq_true() { # jq_true NAME JSON EXPR
 }
 # host_abort NAME WHY: the runner cannot run at all; one failure, counted
 host_abort() { echo "$2"; echo "$1: 0 passed, 1 failed"; exit 1; }
+# as user nobody, no groups: NOBODY CMD...
+NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
+wait_line() { # FILE REGEX SECONDS: until a line of FILE matches, or fail
+	local i
+	for i in $(seq $(( $3 * 10 ))); do grep -Eq -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+	return 1
+}

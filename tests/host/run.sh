@@ -15,12 +15,6 @@ MLOCKER=$TOP/build/tests/helpers/mlocker
 OUT=${HOST_OUT:-$TOP/build/host-tests}
 rm -rf "$OUT"; mkdir -p "$OUT"
 . "$TOP/tests/host/lib.sh"
-NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
-wait_line() { # FILE REGEX SECONDS
-	local i
-	for i in $(seq $(( $3 * 10 ))); do grep -Eq -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
-	return 1
-}
 # start_watch NAME ARGS...: mrtrace watch --json in the background
 start_watch() {
 	local name=$1; shift

@@ -31,12 +31,6 @@ finish() {
 	[ "$FAIL" = 0 ]
 	exit
 }
-NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
-wait_line() { # FILE REGEX SECONDS
-	local i
-	for i in $(seq $(( $3 * 10 ))); do grep -Eq -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
-	return 1
-}
 # start_watch NAME ARGS...: mrtrace watch --json (no configuration file)
 start_watch() {
 	local name=$1; shift
