@@ -250,14 +250,13 @@ static __always_inline void fill_ns_ids(struct mrt_event *ev)
  * when it points just after a call instruction (a return address); user
  * space keeps those inside executable mappings and names the libibverbs
  * function each lies in (the API the application called). */
-/* Built only with -DMRT_KERNEL_USTACK, and not by default: its two
- * callbacks (bpf_loop's, bpf_find_vma's) are subprograms referenced from
- * emit(), which every program inlines, and a kernel before 5.13 refuses any
- * program holding such a reference ("number of funcs in func_info doesn't
- * match number of subprogs") - on 5.10 every object failed to load.  It
- * returns as a flavour of the reg_mr opener chosen by the site planner
- * (like find_vma's), not as part of emit(). */
-#ifdef MRT_KERNEL_USTACK
+/* Reached from one flavour of the REG_MR exit only (emit_from(ev, true),
+ * regpath.bpf.c), which the site planner arms on 5.17+ (feature
+ * "kernel_ustack", user/tracer/facts.c): its two callbacks (bpf_loop's,
+ * bpf_find_vma's) are subprograms, and a kernel before 5.13 refuses a
+ * program that holds such a reference ("number of funcs in func_info
+ * doesn't match number of subprogs").  Every other program is built
+ * without them, so 5.10 loads the rest of the object. */
 #define MRT_USCAN_WORDS 256 /* 2 KiB: ibv_reg_mr* -> provider -> ibv_cmd_* -> write() */
 
 struct mrt_uscan {
@@ -368,12 +367,6 @@ static __always_inline void kernel_ustack(struct mrt_event *ev)
 	}
 	ev->nustack = b->n < MRT_USTACK_MAX ? b->n : MRT_USTACK_MAX;
 }
-#else
-static __always_inline void kernel_ustack(struct mrt_event *ev)
-{
-	ev->nustack = 0;
-}
-#endif /* MRT_KERNEL_USTACK */
 
 static __always_inline void send(struct mrt_event *ev)
 {
@@ -387,7 +380,7 @@ static __always_inline void send(struct mrt_event *ev)
  * (ts_ns held the time its call began until now), then folded into its
  * storm or sent, and counted as sent, lost (ring buffer full) or folded.
  * Runs on failures only: the success path never comes here. */
-static __always_inline void emit(struct mrt_event *ev)
+static __always_inline void emit_from(struct mrt_event *ev, const bool ustack)
 {
 	__u64 began = ev->ts_ns, now = bpf_ktime_get_ns();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
@@ -427,11 +420,18 @@ static __always_inline void emit(struct mrt_event *ev)
 	fill_ns_ids(ev); /* for the records sent only */
 	if (ev->kind == MRT_EV_REG_FAILURE || ev->kind == MRT_EV_FAILURE)
 		fill_owner(ev); /* a trail kept only its ids (ctx_open) */
-	/* the REG_MR command's caller (ibv_reg_dmabuf_mr keeps its uprobe: a
-	 * provider may refuse it inside libibverbs) */
-	if (ev->kind == MRT_EV_REG_FAILURE && ev->opener != MRT_SITE_UVERBS_REG_DMABUF)
+	/* the REG_MR command's caller, from its exit's ustack flavour only
+	 * (ibv_reg_dmabuf_mr keeps its uprobe: a provider may refuse it inside
+	 * libibverbs); ustack is a constant, so every other program is built
+	 * without kernel_ustack() and its callbacks */
+	if (ustack && ev->kind == MRT_EV_REG_FAILURE && ev->opener == MRT_SITE_UVERBS_REG_MR)
 		kernel_ustack(ev);
 	send(ev);
+}
+
+static __always_inline void emit(struct mrt_event *ev)
+{
+	emit_from(ev, false);
 }
 
 /* Pages a range [addr, addr + len) spans, counted as ib_umem_get counts

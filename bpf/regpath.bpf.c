@@ -49,14 +49,19 @@ static __always_inline void reg_mr_enter(struct uverbs_attr_bundle *attrs)
 	}
 }
 
-static __always_inline void opener_exit(__u16 site, long ret)
+static __always_inline void opener_exit_from(__u16 site, long ret, const bool ustack)
 {
 	struct mrt_ctx *c = ctx_get();
 
 	if (!c)
 		return;
 	step_add(c, site, (int)ret, 0, 0, 0);
-	ctx_close(c, ret);
+	ctx_close_from(c, ret, ustack);
+}
+
+static __always_inline void opener_exit(__u16 site, long ret)
+{
+	opener_exit_from(site, ret, false);
 }
 
 SEC("fentry/ib_uverbs_reg_mr")
@@ -84,6 +89,24 @@ SEC("kretprobe/ib_uverbs_reg_mr")
 int BPF_KRETPROBE(kretprobe_reg_mr, int ret)
 {
 	opener_exit(MRT_SITE_UVERBS_REG_MR, ret);
+	return 0;
+}
+
+/* The exit's ustack flavour (5.17+, chosen by the planner: feature
+ * "kernel_ustack"): a failed REG_MR also carries its caller's user stack,
+ * taken here (common.bpf.h, kernel_ustack), so libibverbs' registration
+ * calls need no uprobe and a successful registration pays for none. */
+SEC("fexit/ib_uverbs_reg_mr")
+int BPF_PROG(fexit_reg_mr_ustack, struct uverbs_attr_bundle *attrs, int ret)
+{
+	opener_exit_from(MRT_SITE_UVERBS_REG_MR, ret, true);
+	return 0;
+}
+
+SEC("kretprobe/ib_uverbs_reg_mr")
+int BPF_KRETPROBE(kretprobe_reg_mr_ustack, int ret)
+{
+	opener_exit_from(MRT_SITE_UVERBS_REG_MR, ret, true);
 	return 0;
 }
 

@@ -109,8 +109,9 @@ static __always_inline void step_add(struct mrt_ctx *c, __u16 site, int ret, __u
 }
 
 /* Close one level of the context at an opener's exit; the outermost level
- * emits the event when the registration failed. */
-static __always_inline void ctx_close(struct mrt_ctx *c, long ret)
+ * emits the event when the registration failed (with the caller's user
+ * stack taken in the kernel when ustack: emit_from()). */
+static __always_inline void ctx_close_from(struct mrt_ctx *c, long ret, const bool ustack)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 
@@ -119,9 +120,14 @@ static __always_inline void ctx_close(struct mrt_ctx *c, long ret)
 	count(c->ev.kind == MRT_EV_FAILURE ? MRT_CNT_OPS : MRT_CNT_REGS);
 	if (ret < 0 && ret >= -MAX_ERRNO) {
 		c->ev.err = (int)-ret;
-		emit(&c->ev);
+		emit_from(&c->ev, ustack);
 	}
 	bpf_map_delete_elem(&trail_ctx, &tid);
+}
+
+static __always_inline void ctx_close(struct mrt_ctx *c, long ret)
+{
+	ctx_close_from(c, ret, false);
 }
 
 /* Pointer-returning functions: the errno, or 0 on success. */

@@ -615,6 +615,39 @@ static void plan_arms_what_each_recorded_kernel_armed(void **state)
 	plan_matches_list_probes("debian-7.2-rxe-mlx5.facts", "newest.txt");
 }
 
+/* 5.17+: reg_mr's exit takes the caller's user stack at a failure (its
+ * ustack flavour) and the libibverbs registration uprobes stand down;
+ * before, the plain exit and the uprobes.  A demotion to kprobes keeps the
+ * flavour (its kretprobe takes the stack too). */
+static void reg_mr_takes_the_stack_where_the_kernel_can(void **state)
+{
+	(void)state;
+	load_facts("debian-6.12-rxe-mlx5.facts");
+	tracer_plan_regpath(&plan, &facts, true);
+	assert_site("reg_mr", MECH_FENTRY, "ib_uverbs", "");
+	assert_string_equal(cand_of("reg_mr")->fexit, "fexit_reg_mr_ustack");
+	assert_string_equal(cand_of("reg_mr")->fentry, "fentry_reg_mr");
+	assert_true(tracer_reg_mr_takes_stack(&plan));
+	tracer_plan_demote(&plan, 0, &facts, "fexit attach refused");
+	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", "fexit attach refused");
+	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr_ustack");
+	assert_true(tracer_reg_mr_takes_stack(&plan));
+
+	load_facts("debian-5.10-rxe-mlx5.facts");
+	tracer_plan_regpath(&plan, &facts, true);
+	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", NULL);
+	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr");
+	assert_false(tracer_reg_mr_takes_stack(&plan));
+
+	/* a 5.17+ kernel where reg_mr cannot be armed: nothing takes the stack */
+	load_facts("debian-6.12-rxe-mlx5.facts");
+	facts.kprobes = false;
+	refuse_trampolines();
+	tracer_plan_regpath(&plan, &facts, true);
+	assert_site("reg_mr", MECH_NONE, "ib_uverbs", NULL);
+	assert_false(tracer_reg_mr_takes_stack(&plan));
+}
+
 /* --syscalls=on and off override the automatic choice. */
 static void syscalls_policy(void **state)
 {
@@ -650,6 +683,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(kernel_72_resolves_the_pinning_entry_under_its_new_name),
 		cmocka_unit_test(failed_load_demotes_one_site),
 		cmocka_unit_test(plan_arms_what_each_recorded_kernel_armed),
+		cmocka_unit_test(reg_mr_takes_the_stack_where_the_kernel_can),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

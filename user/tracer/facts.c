@@ -430,6 +430,12 @@ int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err
 	scan_types(f, btfs);
 	/* bpf_find_vma (5.17): its callback cannot even be loaded before */
 	add_feature(f, "find_vma", btf_enum_has(btfs->vmlinux, "bpf_func_id", "BPF_FUNC_find_vma"));
+	/* the caller's stack at a failed REG_MR (bpf/common.bpf.h, kernel_ustack):
+	 * the stack pointer, a loop over its words, the mapping of each (5.17+) */
+	add_feature(f, "kernel_ustack",
+		    btf_enum_has(btfs->vmlinux, "bpf_func_id", "BPF_FUNC_task_pt_regs") &&
+			    btf_enum_has(btfs->vmlinux, "bpf_func_id", "BPF_FUNC_loop") &&
+			    btf_enum_has(btfs->vmlinux, "bpf_func_id", "BPF_FUNC_find_vma"));
 	btf_set_free(btfs);
 	tracer_log_expect(false);
 	free(btfs);

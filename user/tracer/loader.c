@@ -9,12 +9,6 @@
  * are handed those maps before they load. */
 #include "tracer/loader.h"
 
-#ifdef MRT_KERNEL_USTACK
-#define MRT_KERNEL_USTACK_BUILT 1
-#else
-#define MRT_KERNEL_USTACK_BUILT 0
-#endif
-
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -398,14 +392,9 @@ int tracer_load_uprobes(struct tracer *t, char *err, size_t errlen)
 		u->skel = s; /* from here the object is the uprobes' (closed with them) */
 		if (own_maps(t, s->obj, s->progs.tp_fork_uprobes, err, errlen))
 			return -1;
-		/* the kernel takes the caller's stack at a failed REG_MR (5.17+:
-		 * bpf_task_pt_regs, bpf_loop, bpf_find_vma): the registration calls need no uprobe.
-		 * Only in a build with MRT_KERNEL_USTACK (bpf/common.bpf.h says why). */
-		u->kernel_calls = MRT_KERNEL_USTACK_BUILT && tracer_site_armed(t, "reg_mr") &&
-				  libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_task_pt_regs,
-							  NULL) > 0 &&
-				  libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop, NULL) > 0 &&
-				  libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_find_vma, NULL) > 0;
+		/* reg_mr armed in its ustack flavour (5.17+) takes the caller's
+		 * stack at a failed REG_MR: the registration calls need no uprobe */
+		u->kernel_calls = tracer_reg_mr_takes_stack(&t->plan);
 		tracer_uprobes_start(u, s, t->opts.pid);
 	}
 	if (t->plan.uprobe >= 0)

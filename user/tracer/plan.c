@@ -372,6 +372,15 @@ struct tracer_site *tracer_plan_site(struct tracer_plan *p, const char *name)
 	return NULL;
 }
 
+bool tracer_reg_mr_takes_stack(const struct tracer_plan *p)
+{
+	for (int i = 0; i < p->nreg; i++)
+		if (!strcmp(p->sites[i].name, "reg_mr"))
+			return p->sites[i].mech != MECH_NONE && p->cand[i].needs &&
+			       !strcmp(p->cand[i].needs, "kernel_ustack");
+	return false;
+}
+
 const char *tracer_mech_name(enum mech m)
 {
 	switch (m) {

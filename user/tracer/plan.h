@@ -57,6 +57,11 @@ int tracer_plan_armed(const struct tracer_plan *p, bool openers_only);
 /* The site called `name`, or NULL. */
 struct tracer_site *tracer_plan_site(struct tracer_plan *p, const char *name);
 
+/* Whether reg_mr is armed in the flavour whose exit takes the caller's user
+ * stack at a failure (candidate needing "kernel_ustack", 5.17+): then the
+ * libibverbs registration calls are not probed (tracer/uprobes.c). */
+bool tracer_reg_mr_takes_stack(const struct tracer_plan *p);
+
 /* Disarms site i with a note (printf-style). */
 void tracer_plan_disarm(struct tracer_plan *p, int i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -13,8 +13,15 @@
 		"ib_umem_get_cq_buf*"
 
 const struct tracer_site_def tracer_reg_sites[] = {
-	{ "reg_mr", "ib_uverbs_reg_mr", "REG_MR command args (start, iova, access) and final errno",
-	  true, "fentry_reg_mr", "fexit_reg_mr", "kprobe_reg_mr", "kretprobe_reg_mr",
+	/* two flavours of the exit: with the caller's user stack taken in the
+	 * kernel at a failure (5.17+), or without (libibverbs uprobes give it) */
+	{ "reg_mr", "ib_uverbs_reg_mr",
+	  "REG_MR command args (start, iova, access) and final errno; at a failure, the "
+	  "caller's user stack (5.17+)",
+	  true, "fentry_reg_mr", "fexit_reg_mr_ustack", "kprobe_reg_mr", "kretprobe_reg_mr_ustack",
+	  .kernels = "5.17+: the caller's stack taken in the kernel", .needs = "kernel_ustack",
+	  .more = { { "ib_uverbs_reg_mr", "before 5.17: the caller from libibverbs uprobes",
+		      "fentry_reg_mr", "fexit_reg_mr", "kprobe_reg_mr", "kretprobe_reg_mr" } },
 	  .type = "uverbs_attr_bundle", .critical = "the REG_MR command",
 	  .without = "EINVAL causes (access flags, iova) cannot be told apart" },
 	{ "uverbs_ioctl", "ib_uverbs_cmd_verbs",
