@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -19,6 +20,8 @@
 #include <bpf/libbpf.h>
 
 #include "core/tracefs.h"
+#include "core/version.h"
+#include "tracer/factscache.h"
 #include "tracer/log.h"
 #include "tracer/sites.h"
 
@@ -303,9 +306,20 @@ found:
 		out[0] = 0;
 }
 
-/* Where each structure of the site table is typed: the kernel's BTF, the
- * external file. */
+/* Where each structure of the site table is typed in the kernel's BTF. */
 static void scan_types(struct tracer_facts *f, const struct btf_set *s)
+{
+	for (int i = 0; i < f->ntypes; i++) {
+		const char *where = btf_find_struct(s, f->types[i].name);
+		if (where)
+			snprintf(f->types[i].btf_module, sizeof(f->types[i].btf_module), "%s",
+				 where);
+	}
+}
+
+/* ...and in the external file (not cached: the file is looked for anew at
+ * every start). */
+static void scan_file_types(struct tracer_facts *f)
 {
 	struct btf *file = NULL;
 
@@ -314,21 +328,9 @@ static void scan_types(struct tracer_facts *f, const struct btf_set *s)
 		if (!file)
 			tracer_note("external BTF %s unreadable: %s", f->btf_file, strerror(errno));
 	}
-	for (int i = 0; i < tracer_n_reg_sites; i++) {
-		const char *name = tracer_reg_sites[i].type;
-		struct tracer_type_facts *t;
-		const char *where;
-
-		if (!name || tracer_facts_type(f, name) || f->ntypes >= TRACER_FACTS_TYPES)
-			continue;
-		t = &f->types[f->ntypes++];
-		memset(t, 0, sizeof(*t));
-		snprintf(t->name, sizeof(t->name), "%s", name);
-		where = btf_find_struct(s, name);
-		if (where)
-			snprintf(t->btf_module, sizeof(t->btf_module), "%s", where);
-		t->in_file = file && btf__find_by_name_kind(file, name, BTF_KIND_STRUCT) > 0;
-	}
+	for (int i = 0; i < f->ntypes; i++)
+		f->types[i].in_file =
+			file && btf__find_by_name_kind(file, f->types[i].name, BTF_KIND_STRUCT) > 0;
 	btf__free(file);
 }
 
@@ -366,27 +368,16 @@ static void btf_scan(struct tracer_func_facts *ff, const struct btf_set *s,
 		close(hit.obj_fd);
 }
 
-int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err, size_t errlen)
+/* What the site table asks about: its functions, tracepoints (looked at
+ * here: a stat each) and structures. */
+static void ask(struct tracer_facts *f, const char *tracing)
 {
-	struct btf_set *btfs = calloc(1, sizeof(*btfs));
-	struct utsname u;
-
-	memset(f, 0, sizeof(*f));
-	if (!btfs) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (!uname(&u))
-		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
-	/* libbpf resolves tracepoints and legacy kprobes through tracefs:
-	 * mounted here when nothing has (core/tracefs.c says where). */
-	char terr[256];
-	const char *tracing = tracefs_dir(terr, sizeof(terr));
-	if (!tracing)
-		tracer_note("%s", terr);
-	f->kprobes = kprobes_supported(tracing);
 	for (int i = 0; i < tracer_n_reg_sites; i++) {
 		const struct tracer_site_def *d = &tracer_reg_sites[i];
+		if (d->type && !tracer_facts_type(f, d->type) && f->ntypes < TRACER_FACTS_TYPES) {
+			struct tracer_type_facts *t = &f->types[f->ntypes++];
+			snprintf(t->name, sizeof(t->name), "%s", d->type);
+		}
 		if (d->tp) {
 			char path[256];
 			struct tracer_tp_facts *tp = &f->tps[f->ntps];
@@ -404,17 +395,26 @@ int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err
 		for (int k = 0; k < n; k++)
 			want_func(f, c[k].func);
 	}
+}
+
+/* The facts that cost: kallsyms, notrace, BTF, trampoline tests,
+ * structures, helpers.  Whether they are whole (tracefs and the kernel's
+ * BTF could be read): only whole ones are cached. */
+static bool gather(struct tracer_facts *f, const char *tracing)
+{
+	struct btf_set *btfs = calloc(1, sizeof(*btfs));
+	bool whole;
+
+	if (!btfs)
+		return false;
 	kallsyms_scan(f);
 	notrace_scan(f, tracing);
-	if (btf_file && btf_file[0])
-		snprintf(f->btf_file, sizeof(f->btf_file), "%s", btf_file);
-	else
-		find_btf_file(f->kernel, f->btf_file, sizeof(f->btf_file));
 
 	/* Trampoline tests fail where fentry is refused: expected, and each
 	 * outcome goes into the site's note. */
 	tracer_log_expect(true);
 	btf_set_load(btfs);
+	whole = tracing && btfs->vmlinux;
 	f->module_btf = btfs->nmods > 0;
 	for (int i = 0; i < tracer_n_reg_sites; i++) {
 		const struct tracer_site_def *d = &tracer_reg_sites[i];
@@ -433,5 +433,100 @@ int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err
 	btf_set_free(btfs);
 	tracer_log_expect(false);
 	free(btfs);
+	return whole;
+}
+
+/* ---- the cache (factscache.h) --------------------------------------------------- */
+
+/* What was asked, the layout and this very binary: a rebuild may gather
+ * differently (a new feature test), so it gathers anew. */
+static uint64_t asked_hash(const struct tracer_facts *f)
+{
+	uint64_t h = FACTSCACHE_HASH0;
+	size_t size = sizeof(*f);
+	struct stat st;
+
+	h = factscache_hash(h, &size, sizeof(size));
+	for (int i = 0; i < f->nfuncs; i++)
+		h = factscache_hash(h, f->funcs[i].name, strlen(f->funcs[i].name) + 1);
+	for (int i = 0; i < f->ntypes; i++)
+		h = factscache_hash(h, f->types[i].name, strlen(f->types[i].name) + 1);
+	if (!stat("/proc/self/exe", &st)) {
+		unsigned long long id[5] = { st.st_dev, st.st_ino, (unsigned long long)st.st_size,
+					     (unsigned long long)st.st_mtim.tv_sec,
+					     (unsigned long long)st.st_mtim.tv_nsec };
+		h = factscache_hash(h, id, sizeof(id));
+	}
+	return h;
+}
+
+/* Takes the gathered part of cached facts c into f (which holds what was
+ * asked and looked at live); false if c answers other questions. */
+static bool adopt(struct tracer_facts *f, const struct tracer_facts *c)
+{
+	if (c->nfuncs != f->nfuncs || c->ntypes != f->ntypes || strcmp(c->kernel, f->kernel))
+		return false;
+	for (int i = 0; i < f->nfuncs; i++)
+		if (strcmp(c->funcs[i].name, f->funcs[i].name))
+			return false;
+	for (int i = 0; i < f->ntypes; i++)
+		if (strcmp(c->types[i].name, f->types[i].name))
+			return false;
+	memcpy(f->funcs, c->funcs, sizeof(f->funcs));
+	for (int i = 0; i < f->ntypes; i++)
+		memcpy(f->types[i].btf_module, c->types[i].btf_module,
+		       sizeof(f->types[i].btf_module));
+	f->module_btf = c->module_btf;
+	f->nfeatures = c->nfeatures;
+	memcpy(f->features, c->features, sizeof(f->features));
+	return true;
+}
+
+int tracer_facts_collect(struct tracer_facts *f, const struct tracer_opts *o, char *err,
+			 size_t errlen)
+{
+	struct factscache_key key;
+	struct tracer_facts *c = NULL;
+	char path[PATH_MAX] = "", why[256];
+	bool debug = o->debug_libbpf, hit = false;
+	struct utsname u;
+
+	(void)err;
+	(void)errlen;
+	memset(f, 0, sizeof(*f));
+	if (!uname(&u))
+		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
+	/* libbpf resolves tracepoints and legacy kprobes through tracefs:
+	 * mounted here when nothing has (core/tracefs.c says where). */
+	char terr[256];
+	const char *tracing = tracefs_dir(terr, sizeof(terr));
+	if (!tracing)
+		tracer_note("%s", terr);
+	f->kprobes = kprobes_supported(tracing);
+	ask(f, tracing);
+
+	if (!o->no_cache) {
+		if (factscache_key(&key, NULL, NULL, asked_hash(f), why, sizeof(why)) ||
+		    factscache_path(path, sizeof(path), NULL, &key))
+			path[0] = 0;
+		else if (!(c = malloc(sizeof(*c))))
+			path[0] = 0;
+		else if (!factscache_load(path, &key, mrt_version(), c, why, sizeof(why)))
+			hit = adopt(f, c);
+		if (path[0] && debug && hit)
+			tracer_note("facts from cache %s", path);
+		else if (path[0] && debug)
+			tracer_note("facts cache %s not used: %s", path, why);
+		free(c);
+	}
+	if (!hit && gather(f, tracing) && path[0] &&
+	    factscache_store(path, &key, mrt_version(), f, why, sizeof(why)) && debug)
+		tracer_note("facts cache not written: %s", why);
+
+	if (o->btf_file && o->btf_file[0])
+		snprintf(f->btf_file, sizeof(f->btf_file), "%s", o->btf_file);
+	else
+		find_btf_file(f->kernel, f->btf_file, sizeof(f->btf_file));
+	scan_file_types(f);
 	return 0;
 }
