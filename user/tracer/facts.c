@@ -592,11 +592,16 @@ static bool adopt(struct tracer_facts *f, const struct tracer_facts *c)
 int tracer_facts_collect(struct tracer_facts *f, const struct tracer_opts *o, char *err,
 			 size_t errlen)
 {
+	static const struct tracer_opts fresh = { .no_cache = true };
 	struct factscache_key key;
 	struct tracer_facts *c = NULL;
 	char path[PATH_MAX] = "", why[256];
-	bool debug = o->debug_libbpf, hit = false;
+	bool debug, hit = false;
 	struct utsname u;
+
+	if (!o)
+		o = &fresh;
+	debug = o->debug_libbpf;
 
 	(void)err;
 	(void)errlen;

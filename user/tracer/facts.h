@@ -123,6 +123,8 @@ static inline bool tracer_facts_feature(const struct tracer_facts *f, const char
  * The costly part (kallsyms, BTF, trampoline tests, helpers) comes from the
  * cache of this kernel build and module set when there is one
  * (factscache.h; not with o->no_cache), and is written there when gathered.
+ * o NULL: all gathered afresh, nothing cached (the facts recorder,
+ * tests/unit/test_plan.c --record).
  * o->btf_file: the external BTF to consider; NULL looks for <kernel>.btf in
  * $MRTRACE_BTF_DIR, then next to the program (../btf, ../share/mrtrace/btf),
  * then /usr/local/share/mrtrace/btf and /usr/share/mrtrace/btf.  0, or -1
