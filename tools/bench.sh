@@ -28,6 +28,8 @@
 #                            every read (pin_user_pages_fast is armed)
 #   storm                    20,000 failing registrations as nobody under a
 #                            64 KiB limit (tests/vm/cases/storm.sh asserts it)
+# On the host first: attach time (start to "watching"), cold (--no-cache:
+# the kernel facts gathered) and warm (read from their cache), side by side.
 # For each side: attach time (start to "watching"), peak RSS of watch, and
 # per-program BPF run time from the kernel's own statistics
 # (kernel.bpf_stats_enabled: run_cnt, run_time_ns), taken in one extra run
@@ -61,11 +63,14 @@ ns_of() { awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^ns_per_op=/) { sub(/^ns_pe
 
 WPID= WSTART= WREADY= ATTACH_MS=() HWM_KB=()
 watch_start() { # WATCH-ARGS...: mrtrace watch --json in the background, until it watches
-	local t0=${EPOCHREALTIME/./} i
+	local t0 i
+	rm -f "$OUT/watch.err" # or the wait below may read the last start's line
+	t0=${EPOCHREALTIME/./}
 	WSTART=${EPOCHREALTIME%.*}
 	"$MRTRACE" watch --json -o "$OUT/watch.jsonl" "$@" 2> "$OUT/watch.err" &
 	WPID=$!
-	for i in $(seq 1200); do grep -q watching "$OUT/watch.err" && break; sleep 0.05; done
+	# polled every 10 ms: attach takes ~0.1-0.3 s on a host
+	for i in $(seq 6000); do grep -q watching "$OUT/watch.err" && break; sleep 0.01; done
 	WREADY=$(( ${EPOCHREALTIME%.*} + 1 ))
 	ATTACH_MS+=($(( (${EPOCHREALTIME/./} - t0) / 1000 )))
 }
@@ -143,6 +148,32 @@ storm() {
 	echo "    each run, s: without ${base[*]}; with ${traced[*]}"
 }
 
+# attach: start to "watching" with the kernel facts gathered afresh (cold,
+# --no-cache) and read from their cache (warm: a cache directory of its
+# own, filled by one start first), alternated RUNS times so that the
+# host's load weighs on both.  Numbers only, no gate.
+attach_times() {
+	local cold=() warm=() c w
+	export MRTRACE_CACHE_DIR=$OUT/facts-cache
+	rm -rf "$MRTRACE_CACHE_DIR"
+	watch_start && watch_stop
+	ATTACH_MS=() HWM_KB=()
+	for _ in $(seq "$RUNS"); do
+		watch_start --no-cache && watch_stop
+		watch_start && watch_stop
+	done
+	for i in "${!ATTACH_MS[@]}"; do
+		if [ $((i % 2)) = 0 ]; then cold+=("${ATTACH_MS[$i]}"); else warm+=("${ATTACH_MS[$i]}"); fi
+	done
+	ATTACH_MS=() HWM_KB=()
+	unset MRTRACE_CACHE_DIR
+	c=$(printf '%s\n' "${cold[@]}" | median)
+	w=$(printf '%s\n' "${warm[@]}" | median)
+	printf '%-34s %12s ms %12s ms   x%.2f   (cold: --no-cache; warm: facts cached)\n' \
+		"attach, cold vs warm facts" "$c" "$w" "$(echo "$w / $c" | bc -l)"
+	echo "    each start, ms: cold ${cold[*]}; warm ${warm[*]}"
+}
+
 footer() {
 	local a r
 	a=$(printf '%s\n' "${ATTACH_MS[@]}" | median)
@@ -183,6 +214,7 @@ cp "$TOP/build/tests/helpers/libibverbs_fake" "$OUT/libibverbs.so.1"
 rc=0
 if [ "$MODE" != --vm ]; then
 	header "host"
+	attach_times
 	bench "getppid, --syscalls=on" "--syscalls=on" "$LOOP" getppid 3000000
 	bench "getppid, --syscalls=off" "--syscalls=off" "$LOOP" getppid 3000000
 	bench "mlock+munlock, --syscalls=on" "--syscalls=on" "$LOOP" mlock 300000

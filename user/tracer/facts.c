@@ -6,11 +6,13 @@
 #include "tracer/facts.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/bpf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -19,12 +21,17 @@
 #include <bpf/libbpf.h>
 
 #include "core/tracefs.h"
+#include "core/version.h"
+#include "tracer/factscache.h"
 #include "tracer/log.h"
 #include "tracer/sites.h"
 
 /* ---- BTF: vmlinux, then every loaded module ------------------------------- */
 
 #define MOD_BTF_MAX 256
+
+#define BTF_WANT_MAX (TRACER_FACTS_FUNCS + TRACER_FACTS_TYPES)
+#define BTF_WANT_SLOTS 512 /* a power of two, well above BTF_WANT_MAX */
 
 struct btf_set {
 	struct btf *vmlinux;
@@ -34,7 +41,87 @@ struct btf_set {
 		char name[64];
 		struct btf *btf;
 	} mods[MOD_BTF_MAX];
+	/* Every name asked about, found in one pass over all types
+	 * (btf_set_index): libbpf's btf__find_by_name_kind walks all ~130,000
+	 * types of vmlinux per call, ~2 ms each, ~40 ms for the site table. */
+	int nwant;
+	struct btf_want {
+		const char *name;
+		unsigned int hash;
+		/* the first FUNC and STRUCT of this name: src 0 is vmlinux, 1 + i
+		 * mods[i]; id 0 where none */
+		int func_src, func_id, struct_src, struct_id;
+		bool vmlinux_union;
+	} want[BTF_WANT_MAX];
+	short slot[BTF_WANT_SLOTS]; /* index + 1 into want, 0 empty */
 };
+
+static unsigned int name_hash(const char *s)
+{
+	unsigned int h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static struct btf_want *want_of(struct btf_set *s, const char *name, bool add)
+{
+	unsigned int h = name_hash(name);
+
+	for (unsigned int i = h;; i++) {
+		short *slot = &s->slot[i & (BTF_WANT_SLOTS - 1)];
+		if (!*slot) {
+			if (!add || s->nwant >= BTF_WANT_MAX)
+				return NULL;
+			s->want[s->nwant] = (struct btf_want){ .name = name, .hash = h };
+			*slot = (short)++s->nwant;
+			return &s->want[s->nwant - 1];
+		}
+		struct btf_want *w = &s->want[*slot - 1];
+		if (w->hash == h && !strcmp(w->name, name))
+			return w;
+	}
+}
+
+static void index_one(struct btf_set *s, const struct btf *b, int src, __u32 from)
+{
+	__u32 n = btf__type_cnt(b);
+
+	for (__u32 id = from; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(b, id);
+		int kind = btf_kind(t);
+		struct btf_want *w;
+		if (kind != BTF_KIND_FUNC && kind != BTF_KIND_STRUCT &&
+		    (kind != BTF_KIND_UNION || src))
+			continue;
+		if (!t->name_off || !(w = want_of(s, btf__name_by_offset(b, t->name_off), false)))
+			continue;
+		if (kind == BTF_KIND_FUNC && !w->func_id)
+			w->func_src = src, w->func_id = (int)id;
+		else if (kind == BTF_KIND_STRUCT && !w->struct_id)
+			w->struct_src = src, w->struct_id = (int)id;
+		else if (kind == BTF_KIND_UNION)
+			w->vmlinux_union = true;
+	}
+}
+
+/* One pass over vmlinux, then each module (their own types only: the
+ * first ids of a split BTF are vmlinux's), for the names of f. */
+static void btf_set_index(struct btf_set *s, const struct tracer_facts *f)
+{
+	s->nwant = 0;
+	memset(s->slot, 0, sizeof(s->slot));
+	if (!s->vmlinux)
+		return;
+	for (int i = 0; i < f->nfuncs; i++)
+		want_of(s, f->funcs[i].name, true);
+	for (int i = 0; i < f->ntypes; i++)
+		want_of(s, f->types[i].name, true);
+	index_one(s, s->vmlinux, 0, 1);
+	for (int i = 0; i < s->nmods; i++)
+		index_one(s, s->mods[i].btf, 1 + i, btf__type_cnt(s->vmlinux));
+}
 
 static void btf_set_load(struct btf_set *s)
 {
@@ -83,28 +170,23 @@ struct btf_hit {
 	const char *module;
 };
 
-static int btf_find_func(const struct btf_set *s, const char *func, struct btf_hit *hit)
+static int btf_find_func(struct btf_set *s, const char *func, struct btf_hit *hit)
 {
-	int tid;
+	const struct btf_want *w = want_of(s, func, false);
+	const struct mod_btf *m;
 
-	if (!s->vmlinux)
+	if (!s->vmlinux || !w || !w->func_id)
 		return -ENOENT;
-	tid = btf__find_by_name_kind(s->vmlinux, func, BTF_KIND_FUNC);
-	if (tid > 0) {
-		*hit = (struct btf_hit){ 0, tid, "vmlinux" };
+	if (!w->func_src) {
+		*hit = (struct btf_hit){ 0, w->func_id, "vmlinux" };
 		return 0;
 	}
-	for (int i = 0; i < s->nmods; i++) {
-		tid = btf__find_by_name_kind(s->mods[i].btf, func, BTF_KIND_FUNC);
-		if (tid <= 0)
-			continue;
-		int fd = bpf_btf_get_fd_by_id(s->mods[i].id);
-		if (fd < 0)
-			return -ENOENT;
-		*hit = (struct btf_hit){ fd, tid, s->mods[i].name };
-		return 0;
-	}
-	return -ENOENT;
+	m = &s->mods[w->func_src - 1];
+	int fd = bpf_btf_get_fd_by_id(m->id);
+	if (fd < 0)
+		return -ENOENT;
+	*hit = (struct btf_hit){ fd, w->func_id, m->name };
+	return 0;
 }
 
 /* Can a trampoline program attach here?  Loads and attaches the smallest
@@ -140,41 +222,70 @@ static bool tramp_attaches(const struct btf_hit *hit, enum bpf_attach_type type,
 
 /* ---- kallsyms, tracefs, kprobes ---------------------------------------------- */
 
+/* The symbol on one line of /proc/kallsyms ("ffffffffc0a01230 t name\t[module]"):
+ * counted for every function asked about that has its name. */
+static void kallsyms_line(struct tracer_facts *f, const bool *len_asked, const char *line,
+			  const char *end)
+{
+	const char *type = memchr(line, ' ', (size_t)(end - line));
+	const char *sym, *stop;
+	size_t n;
+
+	if (!type || end - type < 4 || (type[1] != 't' && type[1] != 'T') || type[2] != ' ')
+		return;
+	sym = type + 3;
+	for (stop = sym; stop < end && *stop != '\t' && *stop != ' '; stop++)
+		;
+	n = (size_t)(stop - sym);
+	if (n >= sizeof(f->funcs[0].name) || !len_asked[n])
+		return;
+	for (int i = 0; i < f->nfuncs; i++) {
+		struct tracer_func_facts *ff = &f->funcs[i];
+		if (memcmp(ff->name, sym, n) || ff->name[n])
+			continue;
+		if (!ff->ksym_count) {
+			const char *mod = memchr(stop, '[', (size_t)(end - stop));
+			const char *mend = mod ? memchr(mod, ']', (size_t)(end - mod)) : NULL;
+			if (mod && mend)
+				snprintf(ff->ksym_module, sizeof(ff->ksym_module), "%.*s",
+					 (int)(mend - mod - 1), mod + 1);
+			else
+				snprintf(ff->ksym_module, sizeof(ff->ksym_module), "vmlinux");
+		}
+		ff->in_kallsyms = true;
+		ff->ksym_count++;
+	}
+}
+
 /* One pass over /proc/kallsyms for every function asked about.  The file
- * has ~200,000 lines: parsed by hand (no sscanf) and a name is compared only
- * when its length matches, which keeps this pass near 30 ms instead of 200. */
+ * has ~120,000-200,000 lines and the kernel takes ~30 ms to write them: read
+ * in large blocks, and a name is compared only when a function asked about
+ * has its length. */
 static void kallsyms_scan(struct tracer_facts *f)
 {
-	FILE *k = fopen("/proc/kallsyms", "re");
-	char line[512];
-	size_t lens[TRACER_FACTS_FUNCS];
+	enum { BLOCK = 1 << 18 };
+	bool len_asked[sizeof(f->funcs[0].name)] = { false };
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	char *buf = fd >= 0 ? malloc(BLOCK) : NULL;
+	size_t have = 0;
+	ssize_t got;
 
-	if (!k)
-		return;
 	for (int i = 0; i < f->nfuncs; i++)
-		lens[i] = strlen(f->funcs[i].name);
-	while (fgets(line, sizeof(line), k)) {
-		/* "ffffffffc0a01230 t name\t[module]\n" */
-		char *type = strchr(line, ' ');
-		if (!type || (type[1] != 't' && type[1] != 'T') || type[2] != ' ')
-			continue;
-		char *sym = type + 3;
-		size_t n = strcspn(sym, " \t\n");
-		for (int i = 0; i < f->nfuncs; i++) {
-			struct tracer_func_facts *ff = &f->funcs[i];
-			if (lens[i] != n || memcmp(ff->name, sym, n))
-				continue;
-			if (!ff->ksym_count) {
-				char *mod = strchr(sym + n, '[');
-				size_t mlen = mod ? strcspn(mod + 1, "]") : 0;
-				snprintf(ff->ksym_module, sizeof(ff->ksym_module), "%.*s",
-					 mod ? (int)mlen : 7, mod ? mod + 1 : "vmlinux");
-			}
-			ff->in_kallsyms = true;
-			ff->ksym_count++;
+		len_asked[strlen(f->funcs[i].name)] = true;
+	while (buf && (got = read(fd, buf + have, BLOCK - have)) > 0) {
+		char *p = buf, *end = buf + have + got, *nl;
+		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+			kallsyms_line(f, len_asked, p, nl);
+			p = nl + 1;
 		}
+		have = (size_t)(end - p);
+		if (have == BLOCK) /* a line longer than a block: not a symbol */
+			have = 0;
+		memmove(buf, p, have);
 	}
-	fclose(k);
+	free(buf);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* One pass over available_filter_functions ("name" or "name [module]"):
@@ -217,17 +328,15 @@ static bool kprobes_supported(const char *tracing)
 
 /* The kernel BTF that has struct (or union) `name`: "vmlinux", a module, or
  * NULL. */
-static const char *btf_find_struct(const struct btf_set *s, const char *name)
+static const char *btf_find_struct(struct btf_set *s, const char *name)
 {
-	if (!s->vmlinux)
+	const struct btf_want *w = want_of(s, name, false);
+
+	if (!s->vmlinux || !w)
 		return NULL;
-	if (btf__find_by_name_kind(s->vmlinux, name, BTF_KIND_STRUCT) > 0 ||
-	    btf__find_by_name_kind(s->vmlinux, name, BTF_KIND_UNION) > 0)
+	if ((w->struct_id && !w->struct_src) || w->vmlinux_union)
 		return "vmlinux";
-	for (int i = 0; i < s->nmods; i++)
-		if (btf__find_by_name_kind(s->mods[i].btf, name, BTF_KIND_STRUCT) > 0)
-			return s->mods[i].name;
-	return NULL;
+	return w->struct_id ? s->mods[w->struct_src - 1].name : NULL;
 }
 
 /* Does enum `type` have enumerator `value` (the same test as the BPF side's
@@ -303,9 +412,20 @@ found:
 		out[0] = 0;
 }
 
-/* Where each structure of the site table is typed: the kernel's BTF, the
- * external file. */
-static void scan_types(struct tracer_facts *f, const struct btf_set *s)
+/* Where each structure of the site table is typed in the kernel's BTF. */
+static void scan_types(struct tracer_facts *f, struct btf_set *s)
+{
+	for (int i = 0; i < f->ntypes; i++) {
+		const char *where = btf_find_struct(s, f->types[i].name);
+		if (where)
+			snprintf(f->types[i].btf_module, sizeof(f->types[i].btf_module), "%s",
+				 where);
+	}
+}
+
+/* ...and in the external file (not cached: the file is looked for anew at
+ * every start). */
+static void scan_file_types(struct tracer_facts *f)
 {
 	struct btf *file = NULL;
 
@@ -314,21 +434,9 @@ static void scan_types(struct tracer_facts *f, const struct btf_set *s)
 		if (!file)
 			tracer_note("external BTF %s unreadable: %s", f->btf_file, strerror(errno));
 	}
-	for (int i = 0; i < tracer_n_reg_sites; i++) {
-		const char *name = tracer_reg_sites[i].type;
-		struct tracer_type_facts *t;
-		const char *where;
-
-		if (!name || tracer_facts_type(f, name) || f->ntypes >= TRACER_FACTS_TYPES)
-			continue;
-		t = &f->types[f->ntypes++];
-		memset(t, 0, sizeof(*t));
-		snprintf(t->name, sizeof(t->name), "%s", name);
-		where = btf_find_struct(s, name);
-		if (where)
-			snprintf(t->btf_module, sizeof(t->btf_module), "%s", where);
-		t->in_file = file && btf__find_by_name_kind(file, name, BTF_KIND_STRUCT) > 0;
-	}
+	for (int i = 0; i < f->ntypes; i++)
+		f->types[i].in_file =
+			file && btf__find_by_name_kind(file, f->types[i].name, BTF_KIND_STRUCT) > 0;
 	btf__free(file);
 }
 
@@ -348,7 +456,7 @@ static struct tracer_func_facts *want_func(struct tracer_facts *f, const char *n
 
 /* BTF and, once per function, the trampoline test: fexit when the
  * candidate has an fexit program (the stricter test), else fentry. */
-static void btf_scan(struct tracer_func_facts *ff, const struct btf_set *s,
+static void btf_scan(struct tracer_func_facts *ff, struct btf_set *s,
 		     const struct tracer_cand *c)
 {
 	struct btf_hit hit;
@@ -366,27 +474,16 @@ static void btf_scan(struct tracer_func_facts *ff, const struct btf_set *s,
 		close(hit.obj_fd);
 }
 
-int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err, size_t errlen)
+/* What the site table asks about: its functions, tracepoints (looked at
+ * here: a stat each) and structures. */
+static void ask(struct tracer_facts *f, const char *tracing)
 {
-	struct btf_set *btfs = calloc(1, sizeof(*btfs));
-	struct utsname u;
-
-	memset(f, 0, sizeof(*f));
-	if (!btfs) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (!uname(&u))
-		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
-	/* libbpf resolves tracepoints and legacy kprobes through tracefs:
-	 * mounted here when nothing has (core/tracefs.c says where). */
-	char terr[256];
-	const char *tracing = tracefs_dir(terr, sizeof(terr));
-	if (!tracing)
-		tracer_note("%s", terr);
-	f->kprobes = kprobes_supported(tracing);
 	for (int i = 0; i < tracer_n_reg_sites; i++) {
 		const struct tracer_site_def *d = &tracer_reg_sites[i];
+		if (d->type && !tracer_facts_type(f, d->type) && f->ntypes < TRACER_FACTS_TYPES) {
+			struct tracer_type_facts *t = &f->types[f->ntypes++];
+			snprintf(t->name, sizeof(t->name), "%s", d->type);
+		}
 		if (d->tp) {
 			char path[256];
 			struct tracer_tp_facts *tp = &f->tps[f->ntps];
@@ -404,17 +501,27 @@ int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err
 		for (int k = 0; k < n; k++)
 			want_func(f, c[k].func);
 	}
+}
+
+/* The facts that cost: kallsyms, notrace, BTF, trampoline tests,
+ * structures, helpers.  Whether they are whole (tracefs and the kernel's
+ * BTF could be read): only whole ones are cached. */
+static bool gather(struct tracer_facts *f, const char *tracing)
+{
+	struct btf_set *btfs = calloc(1, sizeof(*btfs));
+	bool whole;
+
+	if (!btfs)
+		return false;
 	kallsyms_scan(f);
 	notrace_scan(f, tracing);
-	if (btf_file && btf_file[0])
-		snprintf(f->btf_file, sizeof(f->btf_file), "%s", btf_file);
-	else
-		find_btf_file(f->kernel, f->btf_file, sizeof(f->btf_file));
 
 	/* Trampoline tests fail where fentry is refused: expected, and each
 	 * outcome goes into the site's note. */
 	tracer_log_expect(true);
 	btf_set_load(btfs);
+	btf_set_index(btfs, f);
+	whole = tracing && btfs->vmlinux;
 	f->module_btf = btfs->nmods > 0;
 	for (int i = 0; i < tracer_n_reg_sites; i++) {
 		const struct tracer_site_def *d = &tracer_reg_sites[i];
@@ -439,5 +546,105 @@ int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err
 	btf_set_free(btfs);
 	tracer_log_expect(false);
 	free(btfs);
+	return whole;
+}
+
+/* ---- the cache (factscache.h) --------------------------------------------------- */
+
+/* What was asked, the layout and this very binary: a rebuild may gather
+ * differently (a new feature test), so it gathers anew. */
+static uint64_t asked_hash(const struct tracer_facts *f)
+{
+	uint64_t h = FACTSCACHE_HASH0;
+	size_t size = sizeof(*f);
+	struct stat st;
+
+	h = factscache_hash(h, &size, sizeof(size));
+	for (int i = 0; i < f->nfuncs; i++)
+		h = factscache_hash(h, f->funcs[i].name, strlen(f->funcs[i].name) + 1);
+	for (int i = 0; i < f->ntypes; i++)
+		h = factscache_hash(h, f->types[i].name, strlen(f->types[i].name) + 1);
+	if (!stat("/proc/self/exe", &st)) {
+		unsigned long long id[5] = { st.st_dev, st.st_ino, (unsigned long long)st.st_size,
+					     (unsigned long long)st.st_mtim.tv_sec,
+					     (unsigned long long)st.st_mtim.tv_nsec };
+		h = factscache_hash(h, id, sizeof(id));
+	}
+	return h;
+}
+
+/* Takes the gathered part of cached facts c into f (which holds what was
+ * asked and looked at live); false if c answers other questions. */
+static bool adopt(struct tracer_facts *f, const struct tracer_facts *c)
+{
+	if (c->nfuncs != f->nfuncs || c->ntypes != f->ntypes || strcmp(c->kernel, f->kernel))
+		return false;
+	for (int i = 0; i < f->nfuncs; i++)
+		if (strcmp(c->funcs[i].name, f->funcs[i].name))
+			return false;
+	for (int i = 0; i < f->ntypes; i++)
+		if (strcmp(c->types[i].name, f->types[i].name))
+			return false;
+	memcpy(f->funcs, c->funcs, sizeof(f->funcs));
+	for (int i = 0; i < f->ntypes; i++)
+		memcpy(f->types[i].btf_module, c->types[i].btf_module,
+		       sizeof(f->types[i].btf_module));
+	f->module_btf = c->module_btf;
+	f->nfeatures = c->nfeatures;
+	memcpy(f->features, c->features, sizeof(f->features));
+	return true;
+}
+
+int tracer_facts_collect(struct tracer_facts *f, const struct tracer_opts *o, char *err,
+			 size_t errlen)
+{
+	static const struct tracer_opts fresh = { .no_cache = true };
+	struct factscache_key key;
+	struct tracer_facts *c = NULL;
+	char path[PATH_MAX] = "", why[256];
+	bool debug, hit = false;
+	struct utsname u;
+
+	if (!o)
+		o = &fresh;
+	debug = o->debug_libbpf;
+
+	(void)err;
+	(void)errlen;
+	memset(f, 0, sizeof(*f));
+	if (!uname(&u))
+		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
+	/* libbpf resolves tracepoints and legacy kprobes through tracefs:
+	 * mounted here when nothing has (core/tracefs.c says where). */
+	char terr[256];
+	const char *tracing = tracefs_dir(terr, sizeof(terr));
+	if (!tracing)
+		tracer_note("%s", terr);
+	f->kprobes = kprobes_supported(tracing);
+	ask(f, tracing);
+
+	if (!o->no_cache) {
+		if (factscache_key(&key, NULL, NULL, asked_hash(f), why, sizeof(why)) ||
+		    factscache_path(path, sizeof(path), NULL, &key))
+			path[0] = 0;
+		else if (!(c = malloc(sizeof(*c))))
+			path[0] = 0;
+		else if (!factscache_load(path, &key, mrt_version(), c, why, sizeof(why)))
+			hit = adopt(f, c);
+		if (path[0] && debug && hit)
+			tracer_note("facts from cache %s", path);
+		else if (path[0] && debug)
+			tracer_note("facts cache %s not used: %s", path, why);
+		free(c);
+	}
+	if (!hit && gather(f, tracing) && path[0] &&
+	    factscache_store(path, &key, mrt_version(), f, why, sizeof(why)) && debug)
+		tracer_note("facts cache not written: %s", why);
+
+	if (o->btf_file && o->btf_file[0])
+		snprintf(f->btf_file, sizeof(f->btf_file), "%s", o->btf_file);
+	else
+		find_btf_file(f->kernel, f->btf_file, sizeof(f->btf_file));
+	scan_file_types(f);
 	return 0;
 }

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "tracer/opts.h"
+
 #define TRACER_FACTS_FUNCS 96
 #define TRACER_FACTS_TPS 8
 #define TRACER_FACTS_TYPES 8
@@ -118,10 +120,16 @@ static inline bool tracer_facts_feature(const struct tracer_facts *f, const char
 
 /* Looks at the running kernel for every candidate function, tracepoint,
  * structure and feature of the site table (mounting tracefs if needed).
- * btf_file: the external BTF to consider; NULL looks for <kernel>.btf in
+ * The costly part (kallsyms, BTF, trampoline tests, helpers) comes from the
+ * cache of this kernel build and module set when there is one
+ * (factscache.h; not with o->no_cache), and is written there when gathered.
+ * o NULL: all gathered afresh, nothing cached (the facts recorder,
+ * tests/unit/test_plan.c --record).
+ * o->btf_file: the external BTF to consider; NULL looks for <kernel>.btf in
  * $MRTRACE_BTF_DIR, then next to the program (../btf, ../share/mrtrace/btf),
  * then /usr/local/share/mrtrace/btf and /usr/share/mrtrace/btf.  0, or -1
  * with a message in err (nothing could be looked at). */
-int tracer_facts_collect(struct tracer_facts *f, const char *btf_file, char *err, size_t errlen);
+int tracer_facts_collect(struct tracer_facts *f, const struct tracer_opts *o, char *err,
+			 size_t errlen);
 
 #endif

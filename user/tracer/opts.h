@@ -49,6 +49,9 @@ struct tracer_opts {
 	 * its verifier log), except where a failure is expected and reported
 	 * in the site table; with debug_libbpf, everything libbpf says. */
 	bool debug_libbpf;
+	/* gather the kernel facts afresh, neither reading nor writing their
+	 * cache (tracer/factscache.h) */
+	bool no_cache;
 	tracer_msg_fn msg; /* NULL: nothing is passed on */
 	void *msg_cookie;
 };

@@ -34,7 +34,7 @@ int tracer_open(struct tracer **out, const struct tracer_opts *o, tracer_event_f
 		t->shared[i] = -1;
 	t->plan.sys_first = t->plan.uprobe = -1;
 	tracer_log_open(o);
-	if (tracer_facts_collect(&t->facts, o->btf_file, err, errlen) || tracer_load_regpath(t, err, errlen) ||
+	if (tracer_facts_collect(&t->facts, o, err, errlen) || tracer_load_regpath(t, err, errlen) ||
 	    tracer_load_syscalls(t, err, errlen) || tracer_load_uprobes(t, err, errlen))
 		return -1;
 	if (!tracer_plan_armed(&t->plan, false)) {

@@ -33,7 +33,7 @@ struct watch_args {
 	const char *cgroup;
 	const char *output; /* -o FILE, else stdout */
 	double duration;
-	bool json, verbose, list_probes, all, libbpf_debug;
+	bool json, verbose, list_probes, all, libbpf_debug, no_cache;
 	enum syscalls_policy syscalls;
 	char **cmd; /* after "--" */
 	int ncmd;
@@ -61,7 +61,7 @@ static const char watch_doc[] =
 	"syscall unless syscall tracepoints are armed (see --syscalls); the registration path "
 	"runs a map lookup per call of capable() and pin_user_pages_fast().";
 
-enum { OPT_JSON = 1000, OPT_LIST, OPT_SYSCALLS, OPT_ALL, OPT_DEBUG };
+enum { OPT_JSON = 1000, OPT_LIST, OPT_SYSCALLS, OPT_ALL, OPT_DEBUG, OPT_NO_CACHE };
 
 static const struct argp_option watch_opts[] = {
 	{ "pid", 'p', "PID", 0, "Only this process (all its threads)", 0 },
@@ -82,6 +82,9 @@ static const struct argp_option watch_opts[] = {
 	{ "all", OPT_ALL, NULL, 0, "Also show harmless probes (NCCL's dma-buf probe)", 0 },
 	{ "debug-libbpf", OPT_DEBUG, NULL, 0,
 	  "Also print libbpf's debug messages (its warnings are printed anyway)", 0 },
+	{ "no-cache", OPT_NO_CACHE, NULL, 0,
+	  "Probe the kernel afresh: neither read nor write the kernel facts cached per "
+	  "kernel build and module set in /var/cache/mrtrace/facts ($MRTRACE_CACHE_DIR)", 0 },
 	{ 0 },
 };
 
@@ -105,6 +108,7 @@ static error_t watch_parse(int key, char *arg, struct argp_state *state)
 	case OPT_LIST: a->list_probes = true; break;
 	case OPT_ALL: a->all = true; break;
 	case OPT_DEBUG: a->libbpf_debug = true; break;
+	case OPT_NO_CACHE: a->no_cache = true; break;
 	case OPT_SYSCALLS:
 		if (!strcmp(arg, "auto"))
 			a->syscalls = SYSCALLS_AUTO;
@@ -483,6 +487,7 @@ int cmd_watch(int argc, char **argv)
 		.cgroup = service_cgroup(a.cgroup),
 		.syscalls = a.syscalls,
 		.debug_libbpf = a.libbpf_debug,
+		.no_cache = a.no_cache,
 		.msg = tracer_said,
 	};
 	if (tracer_open(&t, &o, on_event, &w, why, sizeof(why))) {
