@@ -17,7 +17,8 @@
  * a registration in flight across the swap opened its trail in the old
  * object, and the new one, having no trail for it, records nothing twice.
  * The old object's per-thread trails and live-MR counts are not carried
- * over.
+ * over.  With --syscalls=auto, the syscall tracepoints armed because no
+ * registration site was are detached once one is.
  *
  * A trampoline (fentry/fexit) on a module function holds the module
  * (kernel 6.4+: bpf_trampoline_module_get), so such a module cannot be
@@ -34,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "tracer/loader.h"
@@ -41,6 +43,7 @@
 #include "tracer/priv.h"
 #include "modwatch.skel.h"
 #include "regpath.skel.h"
+#include "syscalls.skel.h"
 
 #define REARM_POLL_S 0.5 /* without the tracepoints */
 #define REARM_RETRIES 5 /* a module whose BTF is not visible yet */
@@ -340,6 +343,72 @@ static void absorb(struct tracer *t, struct tracer_modchange *c)
 	}
 }
 
+static __u32 prog_id(int fd)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) ? info.id : 0;
+}
+
+static __u32 link_prog_id(struct bpf_link *l)
+{
+	struct bpf_link_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	return !bpf_obj_get_info_by_fd(bpf_link__fd(l), &info, &len) ? info.prog_id : 0;
+}
+
+/* --syscalls=auto arms the syscall tracepoints only while no registration
+ * opener is (plan.c), for they slow every syscall of every task: a
+ * boot-time watch that started before the RDMA modules had them armed, and
+ * now that an opener is they go, into the change's detached sites.  The
+ * fork follower, which may live in the same object, stays. */
+static void drop_auto_syscalls(struct tracer *t, struct tracer_modchange *c)
+{
+	struct tracer_plan *p = &t->plan;
+	struct bpf_program *prog;
+	__u32 ids[32];
+	int nids = 0, kept = 0;
+
+	if (t->opts.syscalls != SYSCALLS_AUTO || !t->sys || p->sys_first < 0 ||
+	    !tracer_plan_armed(p, true))
+		return;
+	bpf_object__for_each_program(prog, t->sys->obj) {
+		__u32 id = prog != t->sys->progs.tp_fork_syscalls ? prog_id(bpf_program__fd(prog)) : 0;
+		if (id && nids < 32)
+			ids[nids++] = id;
+	}
+	for (int i = 0; i < t->nlinks; i++) {
+		__u32 id = link_prog_id(t->links[i]);
+		bool sys = false;
+		for (int k = 0; id && k < nids; k++)
+			sys |= ids[k] == id;
+		if (sys)
+			bpf_link__destroy(t->links[i]);
+		else
+			t->links[kept++] = t->links[i];
+	}
+	t->nlinks = kept;
+	for (int i = p->sys_first; i < p->sys_first + p->nsys; i++) {
+		struct tracer_site *s = &p->sites[i];
+		if (s->mech == MECH_NONE)
+			continue;
+		if (c->ndetached < TRACER_MODCHANGE_SITES) {
+			c->detached[c->ndetached].name = s->name;
+			c->detached[c->ndetached].mech = s->mech;
+			snprintf(c->detached[c->ndetached].module, sizeof(c->detached[0].module), "%s",
+				 s->module);
+			c->ndetached++;
+		}
+		s->mech = MECH_NONE;
+		snprintf(s->note, sizeof(s->note),
+			 "off since registration sites were armed (modules loaded after start); "
+			 "syscall tracepoints slow every syscall (~40 ns), enable with --syscalls=on");
+	}
+	c->armed_sites = tracer_plan_armed(p, false);
+}
+
 /* The change, for people (opts.msg). */
 static void say(const struct tracer_modchange *c, bool retry)
 {
@@ -410,6 +479,7 @@ int tracer_rearm_tick(struct tracer *t)
 		return 0;
 	if (replan(t, loaded, unloaded))
 		return 0;
+	drop_auto_syscalls(t, c);
 	absorb(t, c);
 	say(c, retry);
 	/* BTF not visible yet: again shortly, a few times */

@@ -80,7 +80,10 @@ changes=$(jq -c -s '[.[] | select(.event=="modules_changed")]' "$MRT_OUT")
 jq_true record_says_uverbs_loaded "$changes" '[.[].loaded[]] | index("ib_uverbs") != null'
 jq_true record_arms_umem_get "$changes" '[.[].armed[] | select(.site=="umem_get")] | length==1 and .[0].module=="ib_uverbs" and .[0].mechanism!="none"'
 jq_true record_arms_rxe_reg "$changes" '[.[].armed[] | select(.site=="rxe_reg")] | length==1 and .[0].module=="rdma_rxe"'
-jq_true record_detaches_nothing "$changes" '[.[].detached[]] | length==0'
+# --syscalls=auto armed the syscall tracepoints for want of a registration site: now they go
+jq_true start_had_syscalls "$start" '.sites[] | select(.site=="sys_mlock") | .armed'
+jq_true record_detaches_syscalls "$changes" '[.[].detached[] | select(.site=="sys_mlock" and .mechanism=="tracepoint")] | length==1'
+jq_true record_detaches_only_syscalls "$changes" '[.[].detached[] | select(.site|startswith("sys_")|not)] | length==0'
 note "changes: $(echo "$changes" | jq -c '[.[] | {loaded, armed: (.armed|length), armed_sites, rearm_s, facts_s}]')"
 check rxe0_up sh -c 'rdma link add rxe0 type rxe netdev dummy0'
 check rxe0_active rxe0_ready
