@@ -139,6 +139,9 @@ void tracer_rearm_start(struct tracer *t)
 	}
 	r->skel = s;
 	r->next_poll = mono() + REARM_POLL_S;
+	/* a module that loaded between the snapshot and the attach was counted
+	 * by nobody: the first tick looks once */
+	r->recheck = true;
 	if (p->n >= TRACER_MAX_SITES)
 		return;
 	r->site = p->n;
