@@ -217,8 +217,10 @@ static void attach_site(struct tracer *t, struct bpf_object *obj, int i)
 		}
 	}
 	for (int k = 0; k < 2; k++)
-		if (got[k])
-			add_link(t, got[k]);
+		if (got[k] && t->nreg_links < TRACER_MAX_LINKS)
+			t->reg_links[t->nreg_links++] = got[k];
+		else if (got[k])
+			bpf_link__destroy(got[k]);
 }
 
 /* Opens the object for the plan as it stands and loads it.  0, or a

@@ -7,6 +7,7 @@
 #include "tracer/facts.h"
 #include "tracer/opts.h"
 #include "tracer/plan.h"
+#include "tracer/rearm.h"
 #include "tracer/uprobes.h"
 
 struct regpath_bpf;
@@ -40,6 +41,11 @@ struct tracer {
 	struct ring_buffer *rb;
 	int nlinks;
 	struct bpf_link *links[TRACER_MAX_LINKS];
+	/* the registration-path sites' links (t->reg's): replaced together
+	 * when modules come and go (rearm.c) */
+	int nreg_links;
+	struct bpf_link *reg_links[TRACER_MAX_LINKS];
+	struct tracer_rearm rearm;
 };
 
 #endif

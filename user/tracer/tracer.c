@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* tracer.c - the tracer's life cycle and its accessors (tracer.h): facts,
  * plan and loading in order at open, one ring buffer and one counter map
- * while running, everything released at close. */
+ * while running (the registration path re-armed as modules come and go:
+ * rearm.c), everything released at close. */
 #include "tracer/tracer.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include "tracer/loader.h"
 #include "tracer/log.h"
 #include "tracer/priv.h"
+#include "tracer/rearm.h"
 #include "regpath.skel.h"
 #include "syscalls.skel.h"
 
@@ -34,6 +36,7 @@ int tracer_open(struct tracer **out, const struct tracer_opts *o, tracer_event_f
 		t->shared[i] = -1;
 	t->plan.sys_first = t->plan.uprobe = -1;
 	tracer_log_open(o);
+	tracer_rearm_snapshot(t);
 	if (tracer_facts_collect(&t->facts, o, err, errlen) || tracer_load_regpath(t, err, errlen) ||
 	    tracer_load_syscalls(t, err, errlen) || tracer_load_uprobes(t, err, errlen))
 		return -1;
@@ -42,6 +45,8 @@ int tracer_open(struct tracer **out, const struct tracer_opts *o, tracer_event_f
 			 t->facts.kernel);
 		return -1;
 	}
+	/* after the armed count: the module watch is no evidence by itself */
+	tracer_rearm_start(t);
 	/* one ring buffer: every object writes into the first one's map */
 	t->rb = ring_buffer__new(t->shared[SHARED_EVENTS], (ring_buffer_sample_fn)fn, cookie, NULL);
 	if (!t->rb) {
@@ -56,8 +61,11 @@ void tracer_close(struct tracer *t)
 	if (!t)
 		return;
 	ring_buffer__free(t->rb);
+	tracer_rearm_close(&t->rearm);
 	for (int i = 0; i < t->nlinks; i++)
 		bpf_link__destroy(t->links[i]);
+	for (int i = 0; i < t->nreg_links; i++)
+		bpf_link__destroy(t->reg_links[i]);
 	regpath_bpf__destroy(t->reg);
 	syscalls_bpf__destroy(t->sys);
 	tracer_uprobes_close(&t->up);
@@ -128,11 +136,22 @@ int tracer_housekeeping(struct tracer *t)
 {
 	int added = tracer_uprobes_scan(&t->up);
 
+	tracer_rearm_tick(t);
 	if (added <= 0)
 		return 0;
 	if (t->plan.uprobe >= 0)
 		tracer_uprobes_describe(&t->up, &t->plan.sites[t->plan.uprobe]);
 	return added;
+}
+
+int tracer_modchange_count(const struct tracer *t)
+{
+	return t->rearm.nchanges;
+}
+
+const struct tracer_modchange *tracer_modchange(const struct tracer *t, int i)
+{
+	return i >= 0 && i < t->rearm.nchanges ? &t->rearm.changes[i] : NULL;
 }
 
 int tracer_lib_count(const struct tracer *t)

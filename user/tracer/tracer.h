@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "mrtrace.h"
+#include "tracer/modwatch.h"
 #include "tracer/opts.h"
 #include "tracer/site.h"
 
@@ -53,8 +54,9 @@ const char *tracer_btf_file(const struct tracer *t);
 int tracer_poll(struct tracer *t, int timeout_ms);
 int tracer_consume(struct tracer *t);
 
-/* Periodic work between polls: look for new libibverbs copies to attach.
- * Returns how many libraries were newly attached: the last ones of
+/* Periodic work between polls: look for new libibverbs copies to attach,
+ * and for RDMA modules that loaded or went away (their sites are armed or
+ * detached: tracer_modchange()).  Returns how many libraries were newly attached: the last ones of
  * tracer_lib(). */
 int tracer_housekeeping(struct tracer *t);
 struct tracer_lib {
@@ -63,6 +65,22 @@ struct tracer_lib {
 };
 int tracer_lib_count(const struct tracer *t);
 struct tracer_lib tracer_lib(const struct tracer *t, int i);
+
+/* Modules with registration sites that loaded or went away while running
+ * (noticed by tracer_housekeeping(), which also says it through opts.msg):
+ * the sites the re-plan armed and detached.  Valid until the next
+ * tracer_housekeeping(). */
+#define TRACER_MODCHANGE_SITES 64
+struct tracer_modchange {
+	char loaded[256], unloaded[256]; /* "ib_uverbs, rdma_rxe"; "" none */
+	int narmed, ndetached;
+	struct modwatch_site armed[TRACER_MODCHANGE_SITES], detached[TRACER_MODCHANGE_SITES];
+	int armed_sites; /* armed after the change (tracer_armed_count()) */
+	double seconds; /* to look at the kernel again, plan, load and attach */
+	double facts_seconds; /* of which looking at the kernel (facts.c) */
+};
+int tracer_modchange_count(const struct tracer *t);
+const struct tracer_modchange *tracer_modchange(const struct tracer *t, int i);
 
 /* Adds a process to the watched tree (-- CMD).  0, or -1. */
 int tracer_watch_tgid(struct tracer *t, int tgid);

@@ -376,6 +376,44 @@ static void report_new_libs(const struct tracer *t, const struct watch_state *w,
 	}
 }
 
+/* Modules that loaded or went away, with the sites armed or detached (the
+ * tracer said it on stderr already): docs/json.md, modules_changed. */
+static void report_module_changes(const struct tracer *t, const struct watch_state *w)
+{
+	for (int i = 0; w->a->json && i < tracer_modchange_count(t); i++) {
+		const struct tracer_modchange *c = tracer_modchange(t, i);
+		struct json_object *o = json_object_new_object(), *l;
+		char buf[256], *save = NULL;
+
+		json_object_object_add(o, "event", json_object_new_string("modules_changed"));
+		for (int k = 0; k < 2; k++) {
+			snprintf(buf, sizeof(buf), "%s", k ? c->unloaded : c->loaded);
+			l = json_object_new_array();
+			for (char *m = strtok_r(buf, ", ", &save); m; m = strtok_r(NULL, ", ", &save))
+				json_object_array_add(l, json_object_new_string(m));
+			json_object_object_add(o, k ? "unloaded" : "loaded", l);
+		}
+		for (int k = 0; k < 2; k++) {
+			const struct modwatch_site *s = k ? c->detached : c->armed;
+			l = json_object_new_array();
+			for (int j = 0; j < (k ? c->ndetached : c->narmed); j++) {
+				struct json_object *e = json_object_new_object();
+				json_object_object_add(e, "site", json_object_new_string(s[j].name));
+				json_object_object_add(e, "mechanism",
+						       json_object_new_string(tracer_mech_name(s[j].mech)));
+				json_object_object_add(e, "module", json_object_new_string(s[j].module));
+				json_object_array_add(l, e);
+			}
+			json_object_object_add(o, k ? "detached" : "armed", l);
+		}
+		json_object_object_add(o, "armed_sites", json_object_new_int(c->armed_sites));
+		json_object_object_add(o, "rearm_s", json_object_new_double(c->seconds));
+		json_object_object_add(o, "facts_s", json_object_new_double(c->facts_seconds));
+		print_json(o);
+		json_object_put(o);
+	}
+}
+
 /* Say it when the ring buffer loses events, at the time it happens. */
 static void warn_drops(const struct tracer *t, struct watch_state *w)
 {
@@ -572,6 +610,7 @@ int cmd_watch(int argc, char **argv)
 		corr_tick(w.corr);
 		sweep_storms(t, &w, false);
 		report_new_libs(t, &w, tracer_housekeeping(t));
+		report_module_changes(t, &w);
 		warn_drops(t, &w);
 		service_tick(t);
 		if (err < 0 && err != -EINTR) {
