@@ -457,15 +457,23 @@ static struct tracer_func_facts *want_func(struct tracer_facts *f, const char *n
 /* BTF and, once per function, the trampoline test: fexit when the
  * candidate has an fexit program (the stricter test), else fentry. */
 static void btf_scan(struct tracer_func_facts *ff, struct btf_set *s,
-		     const struct tracer_cand *c)
+		     const struct tracer_cand *c, const struct tracer_facts *prev)
 {
+	const struct tracer_func_facts *pf;
 	struct btf_hit hit;
 
 	if (!ff || ff->in_btf || btf_find_func(s, ff->name, &hit))
 		return;
 	ff->in_btf = true;
 	snprintf(ff->btf_module, sizeof(ff->btf_module), "%s", hit.module);
-	if (c->fentry || c->fexit)
+	/* looked at again after modules changed: a function of the same
+	 * module was tested then (its answer is the function's, not the
+	 * module instance's; a load failure still demotes the site) */
+	if (prev && (pf = tracer_facts_func(prev, ff->name)) && pf->in_btf &&
+	    pf->tramp != TRAMP_UNTRIED && !strcmp(pf->btf_module, ff->btf_module)) {
+		ff->tramp = pf->tramp;
+		snprintf(ff->tramp_why, sizeof(ff->tramp_why), "%s", pf->tramp_why);
+	} else if (c->fentry || c->fexit)
 		ff->tramp = tramp_attaches(&hit, c->fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY,
 					   ff->tramp_why, sizeof(ff->tramp_why))
 				    ? TRAMP_OK
@@ -506,7 +514,7 @@ static void ask(struct tracer_facts *f, const char *tracing)
 /* The facts that cost: kallsyms, notrace, BTF, trampoline tests,
  * structures, helpers.  Whether they are whole (tracefs and the kernel's
  * BTF could be read): only whole ones are cached. */
-static bool gather(struct tracer_facts *f, const char *tracing)
+static bool gather(struct tracer_facts *f, const char *tracing, const struct tracer_facts *prev)
 {
 	struct btf_set *btfs = calloc(1, sizeof(*btfs));
 	bool whole;
@@ -532,7 +540,7 @@ static bool gather(struct tracer_facts *f, const char *tracing)
 		n = tracer_site_cands(d, c);
 		for (int k = 0; k < n; k++)
 			btf_scan((struct tracer_func_facts *)tracer_facts_func(f, c[k].func), btfs,
-				 &c[k]);
+				 &c[k], prev);
 	}
 	scan_types(f, btfs);
 	/* bpf_find_vma (5.17): its callback cannot even be loaded before */
@@ -595,8 +603,8 @@ static bool adopt(struct tracer_facts *f, const struct tracer_facts *c)
 	return true;
 }
 
-int tracer_facts_collect(struct tracer_facts *f, const struct tracer_opts *o, char *err,
-			 size_t errlen)
+int tracer_facts_collect_again(struct tracer_facts *f, const struct tracer_opts *o,
+			       const struct tracer_facts *prev, char *err, size_t errlen)
 {
 	static const struct tracer_opts fresh = { .no_cache = true };
 	struct factscache_key key;
@@ -637,7 +645,7 @@ int tracer_facts_collect(struct tracer_facts *f, const struct tracer_opts *o, ch
 			tracer_note("facts cache %s not used: %s", path, why);
 		free(c);
 	}
-	if (!hit && gather(f, tracing) && path[0] &&
+	if (!hit && gather(f, tracing, prev) && path[0] &&
 	    factscache_store(path, &key, mrt_version(), f, why, sizeof(why)) && debug)
 		tracer_note("facts cache not written: %s", why);
 
@@ -647,4 +655,10 @@ int tracer_facts_collect(struct tracer_facts *f, const struct tracer_opts *o, ch
 		find_btf_file(f->kernel, f->btf_file, sizeof(f->btf_file));
 	scan_file_types(f);
 	return 0;
+}
+
+int tracer_facts_collect(struct tracer_facts *f, const struct tracer_opts *o, char *err,
+			 size_t errlen)
+{
+	return tracer_facts_collect_again(f, o, NULL, err, errlen);
 }

@@ -132,4 +132,11 @@ static inline bool tracer_facts_feature(const struct tracer_facts *f, const char
 int tracer_facts_collect(struct tracer_facts *f, const struct tracer_opts *o, char *err,
 			 size_t errlen);
 
+/* The same, after modules changed: a function prev had tested in the same
+ * module keeps its trampoline answer instead of being tested again (each
+ * test patches kernel text: the costly part of looking again, most of all
+ * under emulation).  prev may be NULL. */
+int tracer_facts_collect_again(struct tracer_facts *f, const struct tracer_opts *o,
+			       const struct tracer_facts *prev, char *err, size_t errlen);
+
 #endif

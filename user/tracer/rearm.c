@@ -247,7 +247,7 @@ static int replan(struct tracer *t, const char *loaded, const char *unloaded)
 
 	if (!f || !old || !old_links)
 		goto out;
-	if (tracer_facts_collect(f, &t->opts, err, sizeof(err))) {
+	if (tracer_facts_collect_again(f, &t->opts, &t->facts, err, sizeof(err))) {
 		tracer_note("modules changed (%s%s%s): looking at the kernel failed: %s; sites stay "
 			    "as they were", loaded, loaded[0] && unloaded[0] ? "; " : "", unloaded,
 			    err);

@@ -5,7 +5,7 @@
 # fast as it can, four times (four processes; two have their counts checked).  mrtrace must lose nothing (drops
 # 0), each storm's records' counts must add up to exactly its 20,000
 # failures and all of them to the kernel's own failures_seen, the first failure must
-# come in full at once, and the storm must run at least a fifth as fast
+# come in full at once, and the storm must run at least a third as fast
 # with mrtrace watching as without it (below: why not half here).
 # vm-timeout: 400
 . "$TOP/tests/vm/mrt-lib.sh"
@@ -43,10 +43,12 @@ for r in base2 base3 base4; do run_storm $r; done
 # The machine is emulated (TCG) and may be shared: other load only ever
 # adds time, so the fastest of four runs of each side is the best measure
 # of its own cost.  Even so a side's runs spread 1.0-2.2 s on a loaded
-# 2-core host, and with the libibverbs uprobes trapping on every failed call
-# (the default build) the ratio measured 1.7-3.8x; so this gate is 5x, a
-# guard against a per-failure cost gone wrong (a /proc read per failure is
-# far beyond it), and the goal, 2x, is `make bench`'s median over its runs.
+# 2-core host.  With reg_mr's exit taking the caller's stack in the kernel
+# (5.17+: no uprobe on the failing calls) the ratio measured 1.64 (6.12) and
+# 1.79 (6.1); with the libibverbs uprobes trapping on every failed call it
+# was 1.7-3.8x.  So this gate is 3x, a guard against a per-failure cost gone
+# wrong (a /proc read per failure is far beyond it), and the goal, 2x, is
+# `make bench`'s median over its runs.
 fastest() { for r in "$@"; do secs_of "$CASE_OUT/$r.txt"; done | sort -g | head -1; }
 note "storm of $N without mrtrace: $(for r in base base2 base3 base4; do printf '%s s ' "$(secs_of "$CASE_OUT/$r.txt")"; done)"
 note "storm of $N with mrtrace: $(for r in watched watched2 watched3 watched4; do printf '%s s ' "$(secs_of "$CASE_OUT/$r.txt")"; done)"
@@ -56,9 +58,9 @@ ratio=$(awk -v m="$(fastest base base2 base3 base4)" -v v="$(fastest watched wat
 # probe, which TCG emulates slowly (4x measured there) - reported, not gated.
 mech=$("$MRTRACE" watch --list-probes --json 2>/dev/null | jq -r '.[] | select(.site=="reg_mr") | .mechanism')
 if [ "$mech" = kprobe ]; then
-	skip_check storm_at_least_fifth_speed "reg_mr armed by kprobe on $(uname -r) (int3 traps under TCG): ratio $ratio, not gated"
+	skip_check storm_at_least_third_speed "reg_mr armed by kprobe on $(uname -r) (int3 traps under TCG): ratio $ratio, not gated"
 else
-	check storm_at_least_fifth_speed awk -v r="$ratio" 'BEGIN { printf "ratio %s\n", r; exit !(r != "nan" && r + 0 <= 5) }'
+	check storm_at_least_third_speed awk -v r="$ratio" 'BEGIN { printf "ratio %s\n", r; exit !(r != "nan" && r + 0 <= 3) }'
 fi
 
 recs=$(jq -c "select((.event==\"reg_failure\" or .event==\"nccl_probe\") and .pid==$pid)" "$MRT_OUT")
