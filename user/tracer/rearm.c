@@ -122,12 +122,37 @@ void tracer_rearm_snapshot(struct tracer *t)
 		t->rearm.mods.n = 0;
 }
 
+/* The snapshot was taken before the plan, so it knew only the modules of
+ * modwatch.c's list: a module an armed site was found in (7.x's
+ * ib_uverbs_support) joins it as live - it was, when the facts were
+ * gathered - or the first look would call it newly loaded and re-plan for
+ * nothing. */
+static void adopt_armed_modules(struct tracer *t)
+{
+	struct modwatch_set *s = &t->rearm.mods;
+	const char *extra[TRACER_MAX_SITES];
+	int n = armed_modules(t, extra, TRACER_MAX_SITES);
+
+	for (int i = 0; i < n; i++) {
+		bool known = false;
+		for (int k = 0; k < s->n; k++)
+			known |= !strcmp(s->mods[k].name, extra[i]);
+		if (known || s->n >= MODWATCH_MAX)
+			continue;
+		snprintf(s->mods[s->n].name, sizeof(s->mods[0].name), "%s", extra[i]);
+		s->mods[s->n++].state = MODWATCH_LIVE;
+	}
+}
+
 void tracer_rearm_start(struct tracer *t)
 {
 	struct tracer_rearm *r = &t->rearm;
 	struct tracer_plan *p = &t->plan;
-	struct modwatch_bpf *s = modwatch_bpf__open_and_load();
+	struct modwatch_bpf *s;
 	const char *why = NULL;
+
+	adopt_armed_modules(t);
+	s = modwatch_bpf__open_and_load();
 
 	if (!s)
 		why = strerror(errno);
