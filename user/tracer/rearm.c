@@ -505,6 +505,9 @@ int tracer_rearm_tick(struct tracer *t)
 	}
 	if (!loaded[0] && !unloaded[0])
 		return 0;
+	/* the re-plan takes a while (seconds under emulation) and the loop
+	 * waits for it: what the ring buffer holds is handed on first */
+	tracer_consume(t);
 	if (replan(t, loaded, unloaded))
 		return 0;
 	drop_auto_syscalls(t, c);
