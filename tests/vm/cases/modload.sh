@@ -27,20 +27,25 @@ rxe0_ready() {
 	echo "rxe0 not ready: state '$state', gid0 '$gid0'"
 	return 1
 }
+# the RDMA modules as the case found them (mlx5_ib, loaded by an earlier
+# case, also uses ib_uverbs): restored at the end
+RDMA_BEFORE=$(awk '$1 ~ /^(ib_|rdma_|mlx5_)/ { print $1 }' /proc/modules)
 rxe_up() {
-	modprobe -a ib_uverbs rdma_rxe || return 1
+	modprobe -a ib_uverbs rdma_rxe $RDMA_BEFORE || return 1
 	[ -e /sys/class/infiniband/rxe0 ] || rdma link add rxe0 type rxe netdev dummy0 || return 1
 	rxe0_ready
 }
+# users_of MODULE: the modules that hold it (/proc/modules' fourth field)
+users_of() { awk -v m="$1" '$1 == m && $4 != "-" { gsub(",", " ", $4); print $4 }' /proc/modules; }
 rxe_down() {
 	local _
 	if [ -e /sys/class/infiniband/rxe0 ]; then rdma link del rxe0 || return 1; fi
 	# a released BPF program drops its module reference after an RCU grace period
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		modprobe -r rdma_rxe ib_uverbs 2> /dev/null && return 0
+		modprobe -r rdma_rxe $(users_of ib_uverbs) ib_uverbs 2> /dev/null && return 0
 		sleep 1
 	done
-	modprobe -r rdma_rxe ib_uverbs
+	modprobe -r rdma_rxe $(users_of ib_uverbs) ib_uverbs
 }
 # wait_count FILE REGEX N SECONDS: until N lines of FILE match
 wait_count() {
