@@ -305,6 +305,13 @@ static long uscan_step(__u32 i, void *unused)
 	__u32 k = i;
 	asm volatile("" : "+r"(k)); /* the compiler would drop the mask the verifier needs */
 	__u64 w = b->w[k & (MRT_USCAN_WORDS - 1)], sp = b->sp;
+#if defined(__TARGET_ARCH_arm64)
+	/* Debian's arm64 code is built with branch protection: a saved return
+	 * address carries its pointer authentication code in the bits above
+	 * the 48-bit user address (the CPU strips it with AUTIASP/XPACI; here
+	 * the mask does, and after_call() still has to vouch for the word) */
+	w &= (1ULL << 48) - 1;
+#endif
 	/* user code, not the stack itself */
 	if (w < 0x10000 || w >= (1ULL << 48) || (w >= sp - 4096 && w < sp + (8 << 20)))
 		return 0;
