@@ -2,6 +2,8 @@
 /* promtext.c - Prometheus text format writer (promtext.h). */
 #include "core/promtext.h"
 
+#include "core/atomicfile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -48,30 +50,6 @@ void prom_sample(FILE *out, const char *name, const char *const *labels, double 
 
 int prom_write_atomic(const char *path, const char *text, size_t len)
 {
-	char tmp[4096];
-	/* same directory, so rename() is atomic; node_exporter reads only *.prom */
-	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	size_t off = 0;
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int e = n < 0 ? errno : EIO;
-			close(fd);
-			unlink(tmp);
-			return -e;
-		}
-		off += n;
-	}
-	if (close(fd) || rename(tmp, path)) {
-		int e = errno;
-		unlink(tmp);
-		return -e;
-	}
-	return 0;
+	/* node_exporter reads only *.prom: the temporary name is not one */
+	return atomic_write_file(path, text, len, 0644);
 }

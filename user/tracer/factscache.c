@@ -6,6 +6,8 @@
  * its checksum and is gathered again. */
 #include "tracer/factscache.h"
 
+#include "core/atomicfile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -273,9 +275,6 @@ int factscache_store(const char *path, const struct factscache_key *k, const cha
 		     const struct tracer_facts *f, char *err, size_t errlen)
 {
 	struct factscache_file *c = calloc(1, sizeof(*c));
-	char tmp[PATH_MAX];
-	int fd = -1;
-
 	if (!c) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -287,36 +286,19 @@ int factscache_store(const char *path, const struct factscache_key *k, const cha
 	c->h.key = *k;
 	c->f = *f;
 	c->h.sum = file_sum(c);
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= sizeof(tmp)) {
-		snprintf(err, errlen, "%s: path too long", path);
-		goto fail;
-	}
 	if (make_parent(path)) {
 		snprintf(err, errlen, "cannot create the directory of %s: %s", path,
 			 strerror(errno));
 		goto fail;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0 || fchmod(fd, 0644) || write(fd, c, sizeof(*c)) != (ssize_t)sizeof(*c)) {
-		snprintf(err, errlen, "%s: %s", fd < 0 ? tmp : "write", strerror(errno));
-		goto fail;
-	}
-	if (close(fd)) {
-		fd = -1;
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	int e = atomic_write_file(path, c, sizeof(*c), 0644);
+	if (e) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-e));
 		goto fail;
 	}
 	free(c);
 	return 0;
 fail:
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
 	free(c);
 	return -1;
 }

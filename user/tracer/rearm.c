@@ -38,6 +38,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "core/slurp.h"
 #include "tracer/loader.h"
 #include "tracer/log.h"
 #include "tracer/priv.h"
@@ -55,35 +56,6 @@ static double mono(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* The whole of /proc/modules (a few KiB; it has no size), NUL-terminated,
- * or NULL. */
-static char *read_modules(void)
-{
-	int fd = open("/proc/modules", O_RDONLY | O_CLOEXEC);
-	size_t len = 0, cap = 16384;
-	char *buf = fd >= 0 ? malloc(cap) : NULL;
-	ssize_t n;
-
-	if (!buf) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			char *bigger = realloc(buf, cap * 2);
-			if (!bigger)
-				break;
-			buf = bigger;
-			cap *= 2;
-		}
-	}
-	close(fd);
-	buf[len] = 0;
-	return buf;
 }
 
 /* The modules the armed registration-path sites were found in: relevant
@@ -106,7 +78,7 @@ static int look(const struct tracer *t, struct modwatch_set *s)
 {
 	const char *extra[TRACER_MAX_SITES];
 	int nextra = armed_modules(t, extra, TRACER_MAX_SITES);
-	char *text = read_modules();
+	char *text = slurp_file("/proc/modules", NULL);
 
 	if (!text)
 		return -1;
