@@ -2,6 +2,10 @@
 /* mlocker - lock LEN bytes of fresh anonymous memory with mlock() (or
  * mlockall with -a), print the result, exit 0 on success and 1 on failure.
  * A host test workload: mlock is held to the same RLIMIT_MEMLOCK as MRs.
+ * The line ends with proc_pid=, the pid as the mounted /proc numbers it: in
+ * a pid namespace of its own under the host's /proc that is the host pid a
+ * record's `pid` carries, while pid= is the process's own (the record's
+ * `ns_pid`), so a test can join the two.
  *
  * Usage: mlocker [-a] LEN_BYTES */
 #include <errno.h>
@@ -26,7 +30,11 @@ int main(int argc, char **argv)
 	}
 	int r = all ? mlockall(MCL_CURRENT) : mlock(p, len);
 	int e = errno;
-	printf("pid=%d %s len=%zu result=%s errno=%d\n", getpid(), all ? "mlockall" : "mlock", len,
-	       r ? "FAIL" : "OK", r ? e : 0);
+	char proc_pid[32] = "?";
+	ssize_t n = readlink("/proc/self", proc_pid, sizeof(proc_pid) - 1);
+	if (n > 0)
+		proc_pid[n] = '\0';
+	printf("pid=%d %s len=%zu result=%s errno=%d proc_pid=%s\n", getpid(), all ? "mlockall" : "mlock",
+	       len, r ? "FAIL" : "OK", r ? e : 0, proc_pid);
 	return r ? 1 : 0;
 }
