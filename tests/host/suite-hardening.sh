@@ -105,8 +105,7 @@ rm -rf "$STICKY"
 echo '{"event":"earlier run"}' > "$OUT/rot.jsonl"
 "$MRTRACE" watch --json -o "$OUT/rot.jsonl" --syscalls=on > /dev/null 2> "$OUT/rot.err" &
 WP=$!
-for i in $(seq 300); do grep -q 'watching' "$OUT/rot.err" && break; sleep 0.1; done
-sleep 0.3
+wait_line "$OUT/rot.err" watching 30 # printed once the signal handlers are set
 check earlier_records_kept grep -q 'earlier run' "$OUT/rot.jsonl"
 cp "$OUT/rot.jsonl" "$OUT/rot.1"; : > "$OUT/rot.jsonl"        # logrotate copytruncate
 stop_bg "$WP"
@@ -121,11 +120,9 @@ if [ -x "$MLOCKER" ]; then
 		F=$OUT/evil-watch.$mode
 		"$MRTRACE" watch $([ $mode = json ] && echo --json) -o "$F" --syscalls=on > /dev/null 2> "$F.err" &
 		WP=$!
-		for i in $(seq 300); do grep -q 'watching' "$F.err" && break; sleep 0.1; done
-		sleep 0.3   # the SIGINT handler is set right after that line
+		wait_line "$F.err" watching 30 # printed once the signal handlers are set
 		prlimit --memlock=65536:65536 setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$EVILBIN" 1048576 > /dev/null 2>&1
-		sleep 1
-		stop_bg "$WP"
+		stop_bg "$WP" # the stop drains every record the failure left
 	done
 	check watch_json_valid_utf8 python3 -c "
 import json
@@ -144,7 +141,7 @@ for c in fifo secret; do
 	f=$OUT/job.fifo; [ $c = secret ] && f=$OUT/secret.conf
 	NCCL_CONF_FILE=$f setpriv --reuid=nobody --regid=nogroup --clear-groups -- sleep 30 &
 	JP=$!
-	sleep 0.3
+	wait_exec "$JP" sleep # setpriv has dropped to nobody: the check reads as the job
 	timeout 20 "$MRTRACE" check -p "$JP" --json > "$OUT/job-$c.json" 2> "$OUT/job-$c.err"
 	rc=$?
 	check "check_p_${c}_conf_returns" test "$rc" != 124
@@ -180,7 +177,7 @@ if pid==0: os._exit(0)
 print(pid, flush=True); time.sleep(30)' > "$OUT/zombie.pid" &
 ZP=$!
 for i in $(seq 50); do [ -s "$OUT/zombie.pid" ] && break; sleep 0.1; done
-Z=$(cat "$OUT/zombie.pid"); sleep 0.3
+Z=$(cat "$OUT/zombie.pid"); wait_state "$Z" Z
 check check_zombie sh -c "'$MRTRACE' check -p '$Z' | grep -q 'pid $Z is a zombie'"
 kill "$ZP" 2>/dev/null; wait "$ZP" 2>/dev/null
 # as non-root: what is missing, before any tracefs message

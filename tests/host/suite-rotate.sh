@@ -44,20 +44,23 @@ STORM_N=3000 # failures of the one storming process, per phase
 
 # The generator: phases a..d, each when told; its processes print their own
 # (namespace) pids.  Runs as nobody under a 64 KiB limit, in a new pid
-# namespace, as `watch -- CMD` so that only its failures are traced.
+# namespace, as `watch -- CMD` so that only its failures are traced.  Every
+# wait of it is bounded (60 s), so a suite that died leaves no watch behind.
 cat > "$OUT/gen.sh" <<EOF
 set -u
+told() { for i in \$(seq 1200); do [ -e "$CTL/\$1" ] && return 0; sleep 0.05; done; exit 3; }
 for phase in a b c d; do
-	while [ ! -e "$CTL/go.\$phase" ]; do sleep 0.05; done
+	told go.\$phase
 	for i in \$(seq $PER_PHASE); do "$MLOCKER" 1048576; done > "$CTL/singles.\$phase" 2>&1
 	"$STORM" mlock 1048576 $STORM_N > "$CTL/storm.\$phase" 2>&1
 	touch "$CTL/done.\$phase"
 done
 # the command (and so watch) ends only when told: its last records must not
 # fall into a copytruncate window of phase d
-while [ ! -e "$CTL/end" ]; do sleep 0.05; done
+told end
 EOF
 go() { touch "$CTL/go.$1"; }
+trap 'touch "$CTL"/go.a "$CTL"/go.b "$CTL"/go.c "$CTL"/go.d "$CTL"/end 2>/dev/null' EXIT
 wait_done() { # PHASE
 	local i
 	for i in $(seq 600); do [ -e "$CTL/done.$1" ] && return 0; sleep 0.1; done
