@@ -45,7 +45,7 @@ static enum chk_verdict judge(uint64_t soft, uint64_t memtotal)
 	return soft < MLK_FLOOR ? CHK_FAIL : CHK_WARN;
 }
 
-static void add_fixes(struct chk_item *it, const struct chk_report *r, const char *cause)
+static void add_fixes(struct chk_item *it, const struct chk_report *r, enum cause cause)
 {
 	struct fix_input in = { .cause = cause, .ctx = r->have_target ? &r->target : NULL,
 				.nccl = r->nccl };
@@ -110,7 +110,7 @@ static void process_limit(struct chk_report *r, json_object *sec)
 		if (v == CHK_FAIL && c->memlock_soft == 0) {
 			chk_note(it, "A zero limit makes every registration fail with EPERM "
 				 "(ib_umem_get: can_do_mlock() is false).");
-			add_fixes(it, r, "memlock_zero");
+			add_fixes(it, r, CAUSE_MEMLOCK_ZERO);
 		} else if (v != CHK_OK) {
 			chk_note(it, "ib_umem_get refuses with ENOMEM (errno 12) once the process's "
 				 "pinned memory would pass %s; free RAM does not matter.",
@@ -118,7 +118,7 @@ static void process_limit(struct chk_report *r, json_object *sec)
 			if (c->memlock_soft < MLK_FLOOR)
 				chk_note(it, "Without GPUDirect NCCL pins about 9.2 MiB per network "
 					 "connection; %s does not hold a multi-node job.", B(c->memlock_soft, b1));
-			add_fixes(it, r, "memlock_limit");
+			add_fixes(it, r, CAUSE_MEMLOCK_LIMIT);
 		}
 	}
 
