@@ -72,7 +72,7 @@ static void target_section(struct chk_report *r)
 	r->have_target = true;
 	/* NCCL info is read once: memlock compares the limit with its
 	 * estimate, the nccl area lints its settings. */
-	r->nccl = calloc(1, sizeof(*r->nccl));
+	r->nccl = nccl_info_alloc();
 	if (r->nccl && nccl_info_read(r->opt.root, c, r->nccl)) {
 		free(r->nccl);
 		r->nccl = NULL;
