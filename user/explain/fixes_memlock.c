@@ -430,25 +430,17 @@ static void nccl_stopgaps(const struct fix_input *in, const struct facts *f, str
 		  sizeof(per));
 
 	if (e->simple_bytes > (1u << 20)) {
-		/* what NCCL would pin with 1 MiB Simple buffers, same job shape */
-		struct nccl_settings *smaller = malloc(sizeof(*smaller));
-		if (!smaller)
-			return;
-		*smaller = n->settings;
-		struct nccl_setting *b = (struct nccl_setting *)nccl_setting_get(smaller, "NCCL_BUFFSIZE");
-		if (!b && smaller->n < NCCL_MAX_SETTINGS) {
-			b = &smaller->v[smaller->n++];
-			memset(b, 0, sizeof(*b));
-			snprintf(b->name, sizeof(b->name), "NCCL_BUFFSIZE");
-		}
+		/* what NCCL would pin with 1 MiB Simple buffers, same job shape
+		 * and settings (estimated as if NCCL_BUFFSIZE said so: the
+		 * settings are not copied) */
 		struct nccl_estimate e2 = *e;
-		if (b) {
-			snprintf(b->value, sizeof(b->value), "1048576");
-			struct nccl_estimate_params p = { .channels = e->channels, .sends = e->sends,
-							  .recvs = e->recvs, .nics = e->nics };
-			nccl_estimate(smaller, &p, &e2);
-		}
-		free(smaller);
+		struct nccl_estimate_params p = { .channels = e->channels, .sends = e->sends,
+						  .recvs = e->recvs, .nics = e->nics, .buffsize = 1048576 };
+		/* Kept for now: with a full settings table and no NCCL_BUFFSIZE in
+		 * it, the estimate stays the current one (the copy it was made on
+		 * had no room for the setting). */
+		if (nccl_setting_get(&n->settings, "NCCL_BUFFSIZE") || n->settings.n < NCCL_MAX_SETTINGS)
+			nccl_estimate(&n->settings, &p, &e2);
 		range(&e2, then, sizeof(then));
 		if (f->have_limit && f->limit != CTX_UNLIMITED && e2.host_min > f->limit)
 			snprintf(lim, sizeof(lim), "; still above the limit (%s), so not enough alone",

@@ -47,7 +47,12 @@ void nccl_estimate(const struct nccl_settings *s, const struct nccl_estimate_par
 	int set_ll = 0, set_ll128 = 0, set_simple = 0;
 	e->ll_bytes = size_setting(s, "NCCL_LL_BUFFSIZE", NCCL_LL_BYTES, &set_ll);
 	e->ll128_bytes = size_setting(s, "NCCL_LL128_BUFFSIZE", NCCL_LL128_BYTES, &set_ll128);
-	e->simple_bytes = size_setting(s, "NCCL_BUFFSIZE", NCCL_BUFFSIZE_DEFAULT, &set_simple);
+	if (p && p->buffsize) {
+		e->simple_bytes = p->buffsize;  /* "what if": the setting as the caller says */
+		set_simple = 1;
+	} else {
+		e->simple_bytes = size_setting(s, "NCCL_BUFFSIZE", NCCL_BUFFSIZE_DEFAULT, &set_simple);
+	}
 
 	int given_channels = p && p->channels > 0;
 	e->channels = given_channels ? p->channels : 2;

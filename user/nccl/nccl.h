@@ -168,6 +168,7 @@ struct nccl_estimate_params {
 	int sends;        /* network send connections per channel, default 1 (ring) */
 	int recvs;        /* network receive connections per channel, default 1 */
 	int nics;         /* NICs a buffer is registered on (merged devices), default 1 */
+	uint64_t buffsize; /* Simple buffer bytes as if NCCL_BUFFSIZE said so; 0: the settings' */
 };
 
 struct nccl_estimate {
