@@ -289,6 +289,31 @@ static void test_nccl_stopgaps(void **state)
 	free(s);
 }
 
+/* A process with a full settings table (NCCL_MAX_SETTINGS variables, none
+ * of them NCCL_BUFFSIZE): the 1 MiB stopgap still estimates the smaller
+ * buffers, not the current ones again. */
+static void test_stopgap_full_settings(void **state)
+{
+	(void)state;
+	struct nccl_info *n = calloc(1, sizeof(*n));
+	assert_non_null(n);
+	n->lib.found = true;
+	for (int i = 0; i < NCCL_MAX_SETTINGS; i++) {
+		snprintf(n->settings.v[i].name, sizeof(n->settings.v[i].name), "NCCL_PLUGIN_X%d", i);
+		n->settings.v[i].source = NCCL_SRC_ENV;
+	}
+	n->settings.n = NCCL_MAX_SETTINGS;
+	nccl_estimate(&n->settings, NULL, &n->estimate);
+	struct fix_input in = { .cause = CAUSE_MEMLOCK_LIMIT, .nccl = n, .have_limit = true,
+				.limit_bytes = 8ULL << 20 };
+	struct fix_list l;
+	assert_true(fixes_for(&in, &l) > 0);
+	int i = find(&l, FIX_STOPGAP, "NCCL_BUFFSIZE=1048576");
+	assert_true(i >= 0);
+	assert_non_null(strstr(l.items[i].text, "from about 2 MiB-36.8 MiB to 2 MiB-24.8 MiB"));
+	free(n);
+}
+
 /* Settings without a recorded tree: a context from cgroup text (and a
  * launcher where the setting needs one); the first fix must fit it. */
 static void test_setting_table(void **state)
@@ -468,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_shell_hard_low),
 		cmocka_unit_test(test_memlock_zero),
 		cmocka_unit_test(test_nccl_stopgaps),
+		cmocka_unit_test(test_stopgap_full_settings),
 		cmocka_unit_test(test_setting_table),
 		cmocka_unit_test(test_texts_fit),
 		cmocka_unit_test(test_no_context),

@@ -436,11 +436,7 @@ static void nccl_stopgaps(const struct fix_input *in, const struct facts *f, str
 		struct nccl_estimate e2 = *e;
 		struct nccl_estimate_params p = { .channels = e->channels, .sends = e->sends,
 						  .recvs = e->recvs, .nics = e->nics, .buffsize = 1048576 };
-		/* Kept for now: with a full settings table and no NCCL_BUFFSIZE in
-		 * it, the estimate stays the current one (the copy it was made on
-		 * had no room for the setting). */
-		if (nccl_setting_get(&n->settings, "NCCL_BUFFSIZE") || n->settings.n < NCCL_MAX_SETTINGS)
-			nccl_estimate(&n->settings, &p, &e2);
+		nccl_estimate(&n->settings, &p, &e2);
 		range(&e2, then, sizeof(then));
 		if (f->have_limit && f->limit != CTX_UNLIMITED && e2.host_min > f->limit)
 			snprintf(lim, sizeof(lim), "; still above the limit (%s), so not enough alone",
