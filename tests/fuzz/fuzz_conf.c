@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/check.h"
+#include "check/areas.h"
 #include "core/args.h"
 #include "core/escape.h"
 #include "core/fscreds.h"

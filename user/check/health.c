@@ -17,6 +17,7 @@
  * Unreadable items (??) never fail a node: a health check that drains on
  * its own blind spots would be switched off. */
 #include "check/fleet.h"
+#include "check/areas.h"
 
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -69,7 +70,7 @@ static void note(struct judge *j, enum chk_health level, const char *fmt, ...)
 static void memlock_process(const struct chk_report *r, const struct chk_health_opts *o,
 			    struct judge *j)
 {
-	const struct proc_context *c = &r->target;
+	const struct proc_context *c = r->target;
 	char b1[32], b2[32], src[256];
 
 	if (!(c->have & CTX_HAVE_MEMLOCK))
