@@ -12,6 +12,7 @@
 
 #include "core/slurp.h"
 #include "core/sysroot.h"
+#include "core/units.h"
 
 static int fail(char *err, size_t len, const char *fmt, ...)
 {
@@ -356,32 +357,14 @@ static error_t cfg_parse_noop(int key, char *arg, struct argp_state *state)
 
 const struct argp cfg_argp = { cfg_opts, cfg_parse_noop, NULL, NULL, NULL, NULL, NULL };
 
+/* The one size parser (core/units.h), without its "-1": a threshold such
+ * as --min-memlock is never negative, and a typo must not become
+ * "unlimited". */
 int cfg_parse_bytes(const char *s, unsigned long long *out)
 {
-	char *end;
-	if (!strcasecmp(s, "unlimited") || !strcasecmp(s, "infinity")) {
-		*out = UINT64_MAX;
-		return 0;
-	}
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || v < 0)
+	uint64_t v;
+	if (!s || s[0] == '-' || parse_bytes(s, &v))
 		return -1;
-	unsigned long long mul = 1;
-	switch (toupper((unsigned char)*end)) {
-	case 0: break;
-	case 'K': mul = 1ULL << 10; end++; break;
-	case 'M': mul = 1ULL << 20; end++; break;
-	case 'G': mul = 1ULL << 30; end++; break;
-	case 'T': mul = 1ULL << 40; end++; break;
-	default: return -1;
-	}
-	if (*end == 'i' || *end == 'I')
-		end++;
-	if (*end == 'B' || *end == 'b')
-		end++;
-	if (*end)
-		return -1;
-	*out = (unsigned long long)(v * mul);
+	*out = v;
 	return 0;
 }

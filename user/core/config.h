@@ -75,8 +75,9 @@ void cfg_args_release(void);
  * were consumed by cfg_apply_args before argp runs). */
 extern const struct argp cfg_argp;
 
-/* "64M", "1G", "65536", "unlimited" -> bytes (UINT64_MAX for unlimited).
- * 0, or -1. */
+/* "64M", "1G", "65536", "unlimited" -> bytes (UINT64_MAX for unlimited),
+ * by parse_bytes (core/units.h).  0, or -1: malformed, negative, inf, nan
+ * or 2^64 bytes and more. */
 int cfg_parse_bytes(const char *s, unsigned long long *out);
 
 #endif
