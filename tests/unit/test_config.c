@@ -2,7 +2,8 @@
 /* test_config.c - reading the configuration (core/config.h) when the file
  * is not what it should be: a FIFO (as --config, or in FILE.d/), a device
  * that never ends, a file far too large; and values longer than any fixed
- * buffer, which are kept whole, never cut (issue 24, rows 6 and 11). */
+ * buffer, which are kept whole, never cut (issue 24, rows 6 and 11).  And
+ * the reader underneath, core/regfile.h, on its own. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/config.h"
+#include "core/regfile.h"
 
 static char dir[64];
 
@@ -186,6 +188,44 @@ static void test_long_value_reaches_option(void **state)
 	free(text);
 }
 
+/* regfile: only regular files, never waiting, never more than asked. */
+static void test_regfile(void **state)
+{
+	(void)state;
+	char p[128], l[140], *buf;
+	size_t len;
+	snprintf(p, sizeof(p), "%s/r.fifo", dir);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_int_equal(regfile_open(p, 0), -EINVAL);   /* no writer: open did not wait */
+	assert_int_equal(regfile_read(p, 0, 100, &buf, &len), -EINVAL);
+	assert_null(buf);
+	assert_string_equal(regfile_strerror(-EINVAL), "not a regular file");
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(regfile_open("/dev/zero", 0), -EINVAL);
+	assert_int_equal(regfile_open("/dev/null", 0), -EINVAL);
+	snprintf(p, sizeof(p), "%s/r.txt", dir);
+	write_file(p, "0123456789");
+	assert_int_equal(regfile_read(p, 0, 9, &buf, &len), -EFBIG);
+	assert_null(buf);
+	assert_string_equal(regfile_strerror(-EFBIG), "too large");
+	assert_int_equal(regfile_read(p, 0, 10, &buf, &len), 0);
+	assert_int_equal(len, 10);
+	assert_string_equal(buf, "0123456789");
+	free(buf);
+	snprintf(l, sizeof(l), "%s/r.link", dir);
+	assert_int_equal(symlink(p, l), 0);
+	assert_int_equal(regfile_open(l, O_NOFOLLOW), -ELOOP);
+	int fd = regfile_open(l, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	/* /proc says size 0: read, and held to the bound as it is read */
+	assert_int_equal(regfile_read("/proc/self/status", 0, 1 << 16, &buf, &len), 0);
+	assert_non_null(strstr(buf, "Uid:"));
+	free(buf);
+	assert_int_equal(regfile_read("/proc/self/status", 0, 16, &buf, &len), -EFBIG);
+	assert_int_equal(regfile_open("/nonexistent-mrtrace", 0), -ENOENT);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -209,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_endless_and_huge),
 		cmocka_unit_test(test_long_value_whole),
 		cmocka_unit_test(test_long_value_reaches_option),
+		cmocka_unit_test(test_regfile),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
