@@ -7,19 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/procfs.h"
 #include "core/slurp.h"
 #include "tracer/tracer.h"
 
 static double live_now(void *arg)
 {
-	struct timespec ts;
-
 	(void)arg;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return clock_mono_s();
 }
 
 /* /proc/PID/stat: "pid (comm) state ppid ... starttime ..."; comm may hold

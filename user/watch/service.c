@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "mrtrace.h"
+#include "core/clock.h"
 #include "core/config.h"
 #include "core/privs.h"
 #include "core/schema.h"
@@ -324,12 +324,9 @@ static bool k8s_of(const struct report *r, struct k8s_names *out)
 		struct k8s_names n;
 		double t;
 	} cache[K8S_CACHE];
-	struct timespec ts;
-
 	if (!r->ctx || !r->ctx->pod_uid[0])
 		return false;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	double now = ts.tv_sec + ts.tv_nsec / 1e9;
+	double now = clock_mono_s();
 	int oldest = 0;
 	for (int i = 0; i < K8S_CACHE; i++) {
 		if (!strcmp(cache[i].uid, r->ctx->pod_uid) && !strcmp(cache[i].cid, r->ctx->container_id) &&

@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "tracer/tracer.h"
 #include "commands.h"
 #include "core/args.h"
+#include "core/clock.h"
 #include "core/outfile.h"
 #include "core/privs.h"
 #include "report/report.h"
@@ -215,13 +215,6 @@ static void print_text(const struct report *r, unsigned long nth, bool verbose)
 	free(text);
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The correlator's sink: one explained report.  In text, a repeat of a
  * process's cause is one line (nth > 1). */
 static void on_report(void *cookie, const struct report *r, unsigned long nth)
@@ -258,7 +251,7 @@ static int on_storm(void *cookie, const struct tracer_storm *s)
 
 static void sweep_storms(struct tracer *t, struct watch_state *w, bool final)
 {
-	double now = mono_s();
+	double now = clock_mono_s();
 
 	if (!final && now - w->storms_at < 0.2)
 		return;
@@ -418,7 +411,7 @@ static void report_module_changes(const struct tracer *t, const struct watch_sta
 static void warn_drops(const struct tracer *t, struct watch_state *w)
 {
 	static double last;
-	double now = mono_s();
+	double now = clock_mono_s();
 	unsigned long long c[MRT_CNT_MAX];
 
 	if (now - last < 1.0)
@@ -596,7 +589,7 @@ int cmd_watch(int argc, char **argv)
 		close(release_fd);
 	}
 
-	double t0 = mono_s();
+	double t0 = clock_mono_s();
 	bool child_done = false;
 	while (!stop) {
 		corr_set_join(w.corr, tracer_site_armed(t, "libibverbs"));
@@ -618,7 +611,7 @@ int cmd_watch(int argc, char **argv)
 			ret = 1;
 			break;
 		}
-		if (a.duration > 0 && mono_s() - t0 >= a.duration)
+		if (a.duration > 0 && clock_mono_s() - t0 >= a.duration)
 			break;
 		if (outfile_failed(out))   /* every record from now on is lost */
 			break;
@@ -638,7 +631,7 @@ int cmd_watch(int argc, char **argv)
 	tracer_consume(t);
 	corr_flush(w.corr);
 	sweep_storms(t, &w, true); /* after every first record, every count */
-	print_stop(t, &w, mono_s() - t0);
+	print_stop(t, &w, clock_mono_s() - t0);
 	service_stopped(t);
 	corr_free(w.corr);
 	tracer_close(t);
