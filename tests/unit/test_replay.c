@@ -400,14 +400,20 @@ static void test_nccl_without_sources(void **state)
 						  "\"settings\":{\"NCCL_BUFFSIZE\":\"4194304\"},"
 						  "\"lint\":[{\"kind\":\"nonexistent_variable\","
 						  "\"name\":\"NCCL_IB_DISABLE_GDR\",\"message\":\"m\"},"
-						  "{\"kind\":\"from_the_future\",\"name\":\"X\",\"message\":\"y\"}]}"));
+						  "{\"kind\":\"from_the_future\",\"name\":\"X\",\"message\":\"y\"},"
+						  "{\"kind\":\"ignored_by_version\",\"name\":\"NCCL_Z\","
+						  "\"message\":\"z\"},"
+						  "{\"kind\":\"not_examined\",\"name\":\"\",\"message\":\"w\"}]}"));
 	assert_int_equal(replay_record_read(o, &rec, err, sizeof(err)), 0);
 	assert_int_equal(rec.nccl.settings.n, 1);
 	assert_int_equal(rec.nccl.settings.v[0].source, NCCL_SRC_DEFAULT);
 	assert_string_equal(rec.nccl.rank.rank_var, "OMPI_COMM_WORLD_RANK");
 	assert_int_equal(rec.nccl.rank.rank, 7);
-	assert_int_equal(rec.nccl.lint.n, 1); /* an unknown kind is not acted on */
+	/* an unknown kind is not acted on; every kind this mrtrace writes is kept */
+	assert_int_equal(rec.nccl.lint.n, 3);
 	assert_int_equal(rec.nccl.lint.f[0].kind, NCCL_LINT_NONEXISTENT);
+	assert_int_equal(rec.nccl.lint.f[1].kind, NCCL_LINT_IGNORED);
+	assert_int_equal(rec.nccl.lint.f[2].kind, NCCL_LINT_DROPPED);
 	report_explain(&r, &rec.ev, NULL, NULL, &rec.nccl, NULL);
 	char *t = text_of(&r);
 	if (!strstr(t, "    NCCL_BUFFSIZE=4194304\n"))

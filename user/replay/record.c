@@ -152,7 +152,7 @@ static int source_from_name(const char *s)
 
 static int lint_kind_from_name(const char *s)
 {
-	for (int k = NCCL_LINT_NONEXISTENT; k <= NCCL_LINT_VALUE; k++)
+	for (int k = NCCL_LINT_NONEXISTENT; k <= NCCL_LINT_DROPPED; k++)
 		if (!strcmp(nccl_lint_kind_name(k), s))
 			return k;
 	return -1;
