@@ -337,6 +337,14 @@ const char *nccl_source_name(enum nccl_source src)
 	return "unknown";
 }
 
+int nccl_source_from_name(const char *name)
+{
+	for (int s = NCCL_SRC_DEFAULT; s <= NCCL_SRC_SYSTEM_CONF; s++)
+		if (!strcmp(nccl_source_name(s), name))
+			return s;
+	return -1;
+}
+
 const struct nccl_setting *nccl_setting_get(const struct nccl_settings *s, const char *name)
 {
 	for (int i = 0; i < s->n; i++)
@@ -689,6 +697,14 @@ const char *nccl_lint_kind_name(enum nccl_lint_kind k)
 	case NCCL_LINT_DROPPED: return "not_examined";
 	}
 	return "unknown";
+}
+
+int nccl_lint_kind_from_name(const char *name)
+{
+	for (int k = NCCL_LINT_NONEXISTENT; k <= NCCL_LINT_DROPPED; k++)
+		if (!strcmp(nccl_lint_kind_name(k), name))
+			return k;
+	return -1;
 }
 
 static struct nccl_lint_finding *lint_add(struct nccl_lint *l, enum nccl_lint_kind kind,

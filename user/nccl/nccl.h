@@ -107,6 +107,9 @@ void nccl_settings_apply_conf(struct nccl_settings *s, const char *text,
 			      enum nccl_source src, const char *origin);
 const struct nccl_setting *nccl_setting_get(const struct nccl_settings *s, const char *name);
 const char *nccl_source_name(enum nccl_source src);
+/* The other way: the value, or -1 for a name it never returns (one table
+ * for both directions). */
+int nccl_source_from_name(const char *name);
 
 /* ---- rank ---------------------------------------------------------------- */
 struct nccl_rank {
@@ -152,6 +155,9 @@ bool nccl_lib_reads(const struct nccl_lib *lib, const char *name);
 /* Whether NCCL (some release) reads this variable. */
 bool nccl_var_known(const char *name);
 const char *nccl_lint_kind_name(enum nccl_lint_kind k);
+/* The other way: the value, or -1 for a name it never returns (one table
+ * for both directions). */
+int nccl_lint_kind_from_name(const char *name);
 
 /* ---- pinned-memory estimate --------------------------------------------- */
 enum nccl_gdr { NCCL_GDR_UNKNOWN = 0, NCCL_GDR_OFF };

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* stop.h - the closing tally of `watch`: JSON "stop" (docs/json.md). */
+#ifndef MRTRACE_RECORD_STOP_H
+#define MRTRACE_RECORD_STOP_H
+
+#include "mrtrace.h"
+
+struct record_stop {
+	double duration_s;
+	unsigned long reported, harmless_probes, join_table_full, storm_summaries;
+	unsigned long long counters[MRT_CNT_MAX]; /* the BPF side's (enum mrt_counter) */
+};
+
+#endif
