@@ -44,7 +44,7 @@ static const struct record_explained failure_cells = {
 	.len = evidence_reg_len,
 	.evidence = failure_evidence,
 	.priority = "3",
-	.message_id = "8f2c6d1a9e4b4f7c8d3e5a6b7c0d1e2f",
+	.message_id = "6b1d4f2e8a3c4d9b9e7f1a2c3d4e5f60",
 };
 
 const struct record_kind record_kind_failure = {

@@ -133,11 +133,6 @@ int journal_report(const char *socket_path, const struct record *rec)
 	const struct report *r = rec->data;
 	const struct mrt_event *ev = r->ev;
 	const char *event = record_event_name(rec);
-	/* as service.c named them: a failure record as reg_failure, a harmless one as nccl_probe */
-	if (r->v.harmless)
-		event = "nccl_probe";
-	else if (!strcmp(event, "failure"))
-		event = "reg_failure";
 	struct journal_entry e = { 0 };
 	char *text = NULL;
 	size_t tlen = 0;
@@ -154,7 +149,7 @@ int journal_report(const char *socket_path, const struct record *rec)
 	free(text);
 	journal_add(&e, "PRIORITY", r->v.harmless ? "7" : record_priority(rec));
 	/* fixed per event kind, so `journalctl MESSAGE_ID=...` finds them all */
-	journal_add(&e, "MESSAGE_ID", !strcmp(event, "nccl_probe") ? "c3d9a1e7f20b4b8e8a5d6c7b1e0f9a2b" : record_message_id(rec));
+	journal_add(&e, "MESSAGE_ID", record_message_id(rec));
 	journal_add(&e, "SYSLOG_IDENTIFIER", "mrtrace");
 	journal_add(&e, "MRTRACE_EVENT", event);
 	journal_add(&e, "MRTRACE_CAUSE", cause_name(r->v.cause));
