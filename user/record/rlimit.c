@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* rlimit.c - the memlock limit change record (rlimit.h): not a failure, so
- * nothing to explain; written and printed as it comes. */
+ * nothing to explain; written and printed as it comes, in JSON and in text
+ * (a limit set just before a failure is half its story). */
 #include "record/rlimit.h"
 #include "record/kind.h"
 #include "record/json_util.h"
 
 #include <string.h>
+
+#include "core/escape.h"
+#include "core/units.h"
 
 #include "explain/explain.h"
 
@@ -47,11 +51,39 @@ static struct json_object *rlimit_to_json(const struct record *rec)
 	return o;
 }
 
+static const char *limit_text(uint64_t v, char *buf, size_t len)
+{
+	return v == UINT64_MAX ? "unlimited" : fmt_bytes(v, buf, len);
+}
+
+/* "memlock limit set: pid 8904 (prlimit) for pid 77: soft 64 KiB, hard
+ * 64 KiB" and, refused, ": refused (EPERM)"; then when and where. */
+static bool rlimit_to_text(FILE *out, const struct record *rec, bool verbose, const char *when)
+{
+	struct rlimit_change c;
+	char s[32], h[32], target[40] = "";
+
+	(void)verbose;
+	rlimit_from_event(rec->data, &c);
+	if (c.target_pid && c.target_pid != c.pid)
+		snprintf(target, sizeof(target), " for pid %lld", c.target_pid);
+	fprintf(out, "memlock limit set: pid %u (%s)%s: soft %s, hard %s", c.pid, esc(c.comm), target,
+		limit_text(c.soft, s, sizeof(s)), limit_text(c.hard, h, sizeof(h)));
+	if (c.err)
+		fprintf(out, ": refused (%s)", errno_name(c.err));
+	if (when && *when)
+		fprintf(out, ", at %s", esc(when));
+	fputc('\n', out);
+	fflush(out);
+	return true;
+}
+
 const struct record_kind record_kind_rlimit = {
 	.name = "memlock limit change",
 	.event = "memlock_limit_set",
 	.ring = MRT_EV_RLIMIT_SET,
 	.ts_ns = rlimit_ts_ns,
 	.to_json = rlimit_to_json,
+	.to_text = rlimit_to_text,
 	/* not read back: `mrtrace explain` has nothing to judge in it */
 };
