@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* call.c - "user_call": the libibverbs call behind a failure, as the
  * uprobes saw it or as it was made from the kernel's record, and back. */
-#include "record/kind.h"
 #include "record/parts.h"
 
 #include <string.h>
@@ -39,7 +38,7 @@ struct json_object *call_to_json(const struct report *r, const struct mrt_event 
 	return o;
 }
 
-int call_from_json(struct json_object *u, const struct mrt_event *ev, struct mrt_event *uev,
+int call_from_json(struct json_object *u, const struct mrt_event *ev, bool is_call, struct mrt_event *uev,
 			  struct ustack_attr *ua, const struct jwhere *w)
 {
 	char s[64];
@@ -47,7 +46,7 @@ int call_from_json(struct json_object *u, const struct mrt_event *ev, struct mrt
 	bool b = false;
 	int rc;
 
-	if (record_kind_of_event(ev)->join == RECORD_IS_CALL) {
+	if (is_call) {
 		*uev = *ev; /* the record is the call itself */
 	} else {
 		memset(uev, 0, sizeof(*uev));

@@ -12,7 +12,6 @@
 #include "record/parts.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "explain/explain.h"
 
@@ -38,11 +37,12 @@ struct json_object *explained_to_json(const struct record *rec)
 {
 	const struct report *r = rec->data;
 	const struct mrt_event *ev = r->ev;
-	const struct record_explained *x = record_kind_of_event(ev)->explained;
+	const struct record_kind *base = rec->base ? rec->base : rec->kind;
+	const struct record_explained *x = base->explained;
 	struct json_object *o = json_object_new_object(), *fixes = json_object_new_array();
 	struct json_object *details = json_object_new_array();
 
-	jput_str(o, "event", record_event_name(rec));
+	jput_str(o, "event", rec->kind->event ? rec->kind->event : base->event);
 	if (x->head)
 		x->head(o, r);
 	jput_u64(o, "ts_ns", ev->ts_ns);
@@ -112,18 +112,17 @@ bool explained_to_text(FILE *out, const struct record *rec, bool verbose, const 
 	return true;
 }
 
-int explained_from_json(struct json_object *o, struct record_in *out, char *err, size_t errlen)
+/* What follows "raw" (read by record_read() first): the gate facts, the
+ * call, the process, NCCL.  is_call: the record is the call itself. */
+static int read_rest(struct json_object *o, struct record_in *out, bool is_call, char *err,
+		     size_t errlen)
 {
 	struct json_object *x;
 	struct jwhere w = { .err = err, .errlen = errlen };
 	int rc;
 
-	memset(out, 0, sizeof(*out));
-	err[0] = '\0';
-	if (record_raw_from_json(o, &out->ev, err, errlen))
-		return -1;
 	out->have_gates = record_gates_from_json(o, &out->gates);
-	if (record_kind_of_event(&out->ev)->join == RECORD_IS_CALL) {
+	if (is_call) {
 		out->have_uev = true;
 		out->uev = out->ev;
 	}
@@ -131,7 +130,7 @@ int explained_from_json(struct json_object *o, struct record_in *out, char *err,
 	if ((rc = jget_member(o, "user_call", json_type_object, &x, &w)) < 0)
 		return -1;
 	if (rc) {
-		if (call_from_json(x, &out->ev, &out->uev, &out->ua, &w))
+		if (call_from_json(x, &out->ev, is_call, &out->uev, &out->ua, &w))
 			return -1;
 		out->have_uev = true;
 	}
@@ -154,9 +153,13 @@ int explained_from_json(struct json_object *o, struct record_in *out, char *err,
 	return 0;
 }
 
-const struct mrt_event *record_in_uev(const struct record_in *in)
+int explained_from_json(struct json_object *o, struct record_in *out, char *err, size_t errlen)
 {
-	if (record_kind_of_event(&in->ev)->join == RECORD_IS_CALL)
-		return &in->ev;
-	return in->have_uev ? &in->uev : NULL;
+	return read_rest(o, out, false, err, errlen);
+}
+
+int explained_call_from_json(struct json_object *o, struct record_in *out, char *err,
+			     size_t errlen)
+{
+	return read_rest(o, out, true, err, errlen);
 }

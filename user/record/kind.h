@@ -4,7 +4,9 @@
  *
  * The table is kinds.c; each kind's row and cells live in its own unit
  * (start.c, reg_failure.c, nccl_probe.c, storm.c, user_call.c,
- * mlock_failure.c, failure.c, rlimit.c, library.c, modules.c, stop.c).  Every
+ * mlock_failure.c, failure.c, rlimit.c, library.c, modules.c, stop.c), which
+ * never call back into the table: what a cell needs of another row comes
+ * in struct record (base).  Every
  * dispatch on a record's kind goes through a row: nothing else in user/
  * tests enum mrt_kind.  A NULL cell is "nothing to do for this kind", said
  * at its row.  Adding a kind: its unit, with its row, and one line in the
@@ -69,7 +71,9 @@ struct record_kind {
 	struct json_object *(*to_json)(const struct record *rec);
 	/* NULL: not in the text stream (watch says it on stderr) */
 	bool (*to_text)(FILE *out, const struct record *rec, bool verbose, const char *when);
-	/* NULL: not read back (`mrtrace explain` skips and counts it) */
+	/* what follows "raw" (record_read() reads that first and asks the row
+	 * of its kind); NULL: not read back (`mrtrace explain` skips and
+	 * counts it) */
 	int (*from_json)(struct json_object *o, struct record_in *in, char *err, size_t errlen);
 };
 
@@ -102,6 +106,9 @@ unsigned long long explained_ts_ns(const struct record *rec);
 struct json_object *explained_to_json(const struct record *rec);
 bool explained_to_text(FILE *out, const struct record *rec, bool verbose, const char *when);
 int explained_from_json(struct json_object *o, struct record_in *in, char *err, size_t errlen);
+/* the same for a record that is the libibverbs call itself */
+int explained_call_from_json(struct json_object *o, struct record_in *in, char *err,
+			     size_t errlen);
 /* pieces of "evidence", each written when its condition holds */
 void evidence_memlock(struct json_object *e, const struct mrt_event *ev);
 void evidence_command(struct json_object *e, const struct mrt_event *ev, bool dmabuf);

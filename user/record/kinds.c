@@ -54,7 +54,8 @@ const char *record_event_name(const struct record *rec)
 	if (rec->kind->event)
 		return rec->kind->event;
 	/* a kind that stands for another record (a storm summary) */
-	return record_kind_of_event(((const struct report *)rec->data)->ev)->event;
+	return (rec->base ? rec->base : record_kind_of_event(((const struct report *)rec->data)->ev))
+		->event;
 }
 
 static const struct record_explained *base_cells(const struct record *rec)
@@ -114,6 +115,7 @@ void record_of_report(struct record *rec, const struct report *r, unsigned long 
 	else if (r->count)
 		k = &record_kind_storm;
 	rec->kind = k;
+	rec->base = record_kind_of_event(r->ev);
 	rec->data = r;
 	rec->nth = nth;
 }
@@ -172,5 +174,17 @@ bool record_kind_is_probe(const struct record_kind *k)
 
 int record_read(struct json_object *o, struct record_in *out, char *err, size_t errlen)
 {
-	return explained_from_json(o, out, err, errlen);
+	memset(out, 0, sizeof(*out));
+	err[0] = '\0';
+	if (record_raw_from_json(o, &out->ev, err, errlen))
+		return -1;
+	/* the rest as the row of the recorded kind reads it */
+	return record_kind_of_event(&out->ev)->from_json(o, out, err, errlen);
+}
+
+const struct mrt_event *record_in_uev(const struct record_in *in)
+{
+	if (record_kind_of_event(&in->ev)->join == RECORD_IS_CALL)
+		return &in->ev;
+	return in->have_uev ? &in->uev : NULL;
 }

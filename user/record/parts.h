@@ -14,10 +14,10 @@
 struct json_object *raw_to_json(const struct mrt_event *ev);
 
 struct json_object *call_to_json(const struct report *r, const struct mrt_event *u);
-/* The call joined to ev, into uev and its recorded attribution ua (a
- * record that is the call itself: uev = ev). */
-int call_from_json(struct json_object *u, const struct mrt_event *ev, struct mrt_event *uev,
-		   struct ustack_attr *ua, const struct jwhere *w);
+/* The call joined to ev, into uev and its recorded attribution ua (is_call,
+ * a record that is the call itself: uev = ev). */
+int call_from_json(struct json_object *u, const struct mrt_event *ev, bool is_call,
+		   struct mrt_event *uev, struct ustack_attr *ua, const struct jwhere *w);
 
 /* slurm_job >= 0: the job the node says (the process's SLURM_JOB_ID) when
  * its cgroup names none */

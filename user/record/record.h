@@ -29,6 +29,9 @@ struct record_kind;
 
 struct record {
 	const struct record_kind *kind;
+	/* the kind of the record it stands for (a storm summary, NCCL's probe:
+	 * the kernel record's); NULL: kind itself */
+	const struct record_kind *base;
 	const void *data; /* the kind's payload (above) */
 	/* text: which occurrence of its (process, cause) an explained record
 	 * is; 0 or 1 print it in full, more the one-line repeat */

@@ -59,5 +59,5 @@ const struct record_kind record_kind_user_call = {
 	.ts_ns = explained_ts_ns,
 	.to_json = explained_to_json,
 	.to_text = explained_to_text,
-	.from_json = explained_from_json,
+	.from_json = explained_call_from_json,
 };

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* correlate.c - join kernel records with libibverbs calls, keep /proc data
- * per process, count repeats (see correlate.h). */
+ * per process, count repeats (see correlate.h).
+ *
+ * Length: over the usual 500 lines: the pending table, the process cache
+ * and the storm slots are one state (struct corr) that every path through
+ * corr_push, corr_tick and corr_storm reads and changes; split, each part
+ * would need the others' invariants through a private header. */
 #include "watch/correlate.h"
 
 #include "record/kind.h"
