@@ -10,7 +10,8 @@
  * dispatch on a record's kind goes through a row: nothing else in user/
  * tests enum mrt_kind.  A NULL cell is "nothing to do for this kind", said
  * at its row.  Adding a kind: its unit, with its row, and one line in the
- * table. */
+ * table (kinds.c; a kind that watch makes rather than decodes declares its
+ * row in its header too, for watch). */
 #ifndef MRTRACE_RECORD_KIND_H
 #define MRTRACE_RECORD_KIND_H
 
@@ -76,12 +77,6 @@ struct record_kind {
 	 * counts it) */
 	int (*from_json)(struct json_object *o, struct record_in *in, char *err, size_t errlen);
 };
-
-/* The rows (each defined in its unit). */
-extern const struct record_kind record_kind_start, record_kind_reg_failure,
-	record_kind_nccl_probe, record_kind_storm, record_kind_user_call, record_kind_mlock_failure,
-	record_kind_failure, record_kind_rlimit, record_kind_library, record_kind_modules,
-	record_kind_stop;
 
 /* The table, in the order docs/json.md lists the kinds. */
 int record_kind_count(void);

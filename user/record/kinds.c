@@ -8,6 +8,11 @@
 
 #include "explain/explain.h"
 
+/* The rows, each defined in its kind's unit. */
+extern const struct record_kind record_kind_start, record_kind_reg_failure, record_kind_nccl_probe,
+	record_kind_storm, record_kind_user_call, record_kind_mlock_failure, record_kind_failure,
+	record_kind_rlimit, record_kind_library, record_kind_modules, record_kind_stop;
+
 /* In the order docs/json.md lists them. */
 static const struct record_kind *const kinds[] = {
 	&record_kind_start,

@@ -4,6 +4,8 @@
 #ifndef MRTRACE_RECORD_MODULES_H
 #define MRTRACE_RECORD_MODULES_H
 
+struct record_kind;
+
 struct record_module_site {
 	const char *site, *mechanism, *module;
 };
@@ -15,5 +17,8 @@ struct record_modules {
 	int armed_sites; /* armed after the change */
 	double rearm_s, facts_s;
 };
+
+/* Its row of the table of record kinds (record/kind.h). */
+extern const struct record_kind record_kind_modules;
 
 #endif

@@ -6,6 +6,8 @@
 #ifndef MRTRACE_RECORD_START_H
 #define MRTRACE_RECORD_START_H
 
+struct record_kind;
+
 #include <json-c/json.h>
 #include <stdbool.h>
 
@@ -40,5 +42,8 @@ struct record_start {
 
 /* The "sites" array.  The caller owns it. */
 struct json_object *record_sites_json(const struct record_site *sites, int n);
+
+/* Its row of the table of record kinds (record/kind.h). */
+extern const struct record_kind record_kind_start;
 
 #endif

@@ -3,6 +3,8 @@
 #ifndef MRTRACE_RECORD_STOP_H
 #define MRTRACE_RECORD_STOP_H
 
+struct record_kind;
+
 #include "mrtrace.h"
 
 struct record_stop {
@@ -10,5 +12,8 @@ struct record_stop {
 	unsigned long reported, harmless_probes, join_table_full, storm_summaries;
 	unsigned long long counters[MRT_CNT_MAX]; /* the BPF side's (enum mrt_counter) */
 };
+
+/* Its row of the table of record kinds (record/kind.h). */
+extern const struct record_kind record_kind_stop;
 
 #endif
