@@ -49,7 +49,7 @@ MRT_VERSION := $(or $(shell git describe --tags --dirty 2>/dev/null),$(shell cat
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.bpf.o)
 SKELS     := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.skel.h)
-USER_DIRS := core proc nccl explain report tracer watch check diff replay
+USER_DIRS := core proc nccl explain report record tracer watch check diff replay
 LIB_SRCS  := $(wildcard $(USER_DIRS:%=user/%/*.c))
 LIB_OBJS  := $(LIB_SRCS:user/%.c=$(BUILD)/user/%.o)
 USER_HDRS := user/*.h $(wildcard $(USER_DIRS:%=user/%/*.h))
@@ -254,7 +254,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_CC    ?= clang
 FUZZ_SECONDS ?= 20
 FUZZ_LONG  ?= 600
-FUZZ_DIRS  := core proc nccl explain report check diff
+FUZZ_DIRS  := core proc nccl explain report record check diff
 FUZZ_LIB_OBJS := $(patsubst user/%.c,$(FUZZ_BUILD)/user/%.o,$(wildcard $(FUZZ_DIRS:%=user/%/*.c)))
 FUZZ_BINS  := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -O1 -g -std=c11 -D_GNU_SOURCE -Iuser -Ibpf -I$(BUILD) $(SAN_FLAGS)

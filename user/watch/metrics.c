@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/promtext.h"
 #include "core/version.h"
 
@@ -37,27 +37,13 @@ static struct {
 	unsigned long long probes, regs, drops, untracked, overflows;
 } m;
 
-static double now_mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double now_wall(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 void metrics_setup(const char *path, double interval_s)
 {
 	memset(&m, 0, sizeof(m));
 	if (path)
 		snprintf(m.path, sizeof(m.path), "%s", path);
 	m.interval = interval_s > 0 ? interval_s : 5;
-	m.start_time = now_wall();
+	m.start_time = clock_wall_s();
 	m.dirty = true;
 	m.last_write = -1e9;
 }
@@ -108,7 +94,7 @@ void metrics_failures(const char *cause, const char *op, bool harmless, unsigned
 	if (i == m.ncauses && m.ncauses < CAUSES_MAX)
 		snprintf(m.last[m.ncauses++].cause, sizeof(m.last[0].cause), "%s", cause);
 	if (i < m.ncauses)
-		m.last[i].ts = now_wall();
+		m.last[i].ts = clock_wall_s();
 }
 
 void metrics_counters(unsigned long long regs, unsigned long long drops,
@@ -194,7 +180,7 @@ int metrics_flush(bool force, bool final)
 {
 	if (!m.path[0])
 		return 1;
-	double t = now_mono();
+	double t = clock_mono_s();
 	/* when nothing changes, still once a minute: the file's age tells a
 	 * liveness probe (or node_textfile_mtime_seconds) the service is alive */
 	if (!force && (t - m.last_write < m.interval || (!m.dirty && t - m.last_write < 60)))

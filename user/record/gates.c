@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* failure_json.c - the JSON of "failure" records (docs/json.md): the op's
- * arguments and limits in "raw" and back, and the gate facts as evidence and
- * back, so a recorded failure replays to the same verdict. */
-#include "report/failure_json.h"
+/* gates.c - the JSON of "failure" records (docs/json.md): the op's
+ * arguments and limits in "raw" and back, and the gate facts as evidence
+ * and back, so a recorded failure replays to the same verdict. */
+#include "record/parts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,27 +10,13 @@
 
 #include "explain/explain.h"
 
-static void put_u64(struct json_object *o, const char *k, unsigned long long v)
-{
-	json_object_object_add(o, k, json_object_new_uint64(v));
-}
-
+/* here an empty string is no value: null */
 static void put_str(struct json_object *o, const char *k, const char *v)
 {
 	json_object_object_add(o, k, v && *v ? json_object_new_string(v) : NULL);
 }
 
-static void put_bool(struct json_object *o, const char *k, bool v)
-{
-	json_object_object_add(o, k, json_object_new_boolean(v));
-}
-
-static void put_int(struct json_object *o, const char *k, long long v)
-{
-	json_object_object_add(o, k, json_object_new_int64(v));
-}
-
-void failure_raw_add(struct json_object *raw, const struct mrt_event *ev)
+void gates_raw_add(struct json_object *raw, const struct mrt_event *ev)
 {
 	struct json_object *a, *l;
 
@@ -38,8 +24,8 @@ void failure_raw_add(struct json_object *raw, const struct mrt_event *ev)
 		return;
 	a = json_object_new_array();
 	l = json_object_new_array();
-	put_u64(raw, "op", ev->op);
-	put_u64(raw, "op_cmd", ev->op_cmd);
+	jput_u64(raw, "op", ev->op);
+	jput_u64(raw, "op_cmd", ev->op_cmd);
 	for (int i = 0; i < 8; i++)
 		json_object_array_add(a, json_object_new_uint64(ev->op_args[i]));
 	for (int i = 0; i < 4; i++)
@@ -70,7 +56,7 @@ static int u64_array(struct json_object *raw, const char *k, unsigned long long 
 	return 0;
 }
 
-int failure_raw_read(struct json_object *raw, struct mrt_event *ev, char *err, size_t errlen)
+int gates_raw_read(struct json_object *raw, struct mrt_event *ev, char *err, size_t errlen)
 {
 	struct json_object *x;
 
@@ -92,18 +78,36 @@ int failure_raw_read(struct json_object *raw, struct mrt_event *ev, char *err, s
 	return 0;
 }
 
+/* evidence.gates.device_cgroup, both ways */
+static const struct {
+	enum gate_devcg v;
+	const char *name;
+} devcg_names[] = {
+	{ GATE_DEVCG_NONE, "none" },
+	{ GATE_DEVCG_BPF, "bpf_program" },
+	{ GATE_DEVCG_V1_DENY, "v1_deny" },
+	{ GATE_DEVCG_V1_ALLOW, "v1_allow" },
+	{ GATE_DEVCG_UNKNOWN, "unknown" },
+};
+#define NDEVCG (sizeof(devcg_names) / sizeof(devcg_names[0]))
+
 static const char *devcg_name(enum gate_devcg d)
 {
-	switch (d) {
-	case GATE_DEVCG_NONE: return "none";
-	case GATE_DEVCG_BPF: return "bpf_program";
-	case GATE_DEVCG_V1_DENY: return "v1_deny";
-	case GATE_DEVCG_V1_ALLOW: return "v1_allow";
-	default: return "unknown";
-	}
+	for (size_t i = 0; i < NDEVCG; i++)
+		if (devcg_names[i].v == d)
+			return devcg_names[i].name;
+	return "unknown";
 }
 
-struct json_object *gates_to_json(const struct gate_facts *g)
+static enum gate_devcg devcg_from_name(const char *s)
+{
+	for (size_t i = 0; i < NDEVCG; i++)
+		if (!strcmp(devcg_names[i].name, s))
+			return devcg_names[i].v;
+	return GATE_DEVCG_UNKNOWN;
+}
+
+static struct json_object *gates_to_json(const struct gate_facts *g)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -111,57 +115,57 @@ struct json_object *gates_to_json(const struct gate_facts *g)
 		put_str(o, "node", g->node_path); /* named, but not looked at: the process had gone */
 	if (g->have_node) {
 		put_str(o, "node", g->node_path);
-		put_bool(o, "node_exists", g->node_exists);
+		jput_bool(o, "node_exists", g->node_exists);
 		if (g->node_exists) {
 			char mode[8];
 			snprintf(mode, sizeof(mode), "%04o", g->node_mode);
 			put_str(o, "node_mode", mode);
-			put_u64(o, "node_uid", g->node_uid);
-			put_u64(o, "node_gid", g->node_gid);
-			put_u64(o, "node_major", g->node_major);
-			put_u64(o, "node_minor", g->node_minor);
-			put_bool(o, "node_is_char_device", g->node_is_chr);
+			jput_u64(o, "node_uid", g->node_uid);
+			jput_u64(o, "node_gid", g->node_gid);
+			jput_u64(o, "node_major", g->node_major);
+			jput_u64(o, "node_minor", g->node_minor);
+			jput_bool(o, "node_is_char_device", g->node_is_chr);
 		}
-		put_bool(o, "mode_allows_rw", g->mode_allows_rw);
-		put_u64(o, "process_uid", g->proc_uid);
+		jput_bool(o, "mode_allows_rw", g->mode_allows_rw);
+		jput_u64(o, "process_uid", g->proc_uid);
 		put_str(o, "device_cgroup", devcg_name(g->devcg));
 		put_str(o, "device_cgroup_detail", g->devcg_detail);
 	}
 	if (g->have_port) {
 		put_str(o, "device", g->device);
-		put_u64(o, "port", g->port);
+		jput_u64(o, "port", g->port);
 		put_str(o, "port_state", g->port_state);
-		put_bool(o, "port_active", g->port_active);
+		jput_bool(o, "port_active", g->port_active);
 		put_str(o, "link_layer", g->link_layer);
-		put_int(o, "gid_table_len", g->gid_table_len);
-		put_int(o, "gids_valid", g->gid_valid);
-		put_bool(o, "sgid_present", g->sgid_present);
-		put_int(o, "pkey_table_len", g->pkey_table_len);
-		put_int(o, "ports", g->ports);
+		jput_i64(o, "gid_table_len", g->gid_table_len);
+		jput_i64(o, "gids_valid", g->gid_valid);
+		jput_bool(o, "sgid_present", g->sgid_present);
+		jput_i64(o, "pkey_table_len", g->pkey_table_len);
+		jput_i64(o, "ports", g->ports);
 	}
 	if (g->have_counts) {
-		put_int(o, "device_pds", g->dev_pd);
-		put_int(o, "device_cqs", g->dev_cq);
-		put_int(o, "device_qps", g->dev_qp);
-		put_int(o, "device_mrs", g->dev_mr);
-		put_int(o, "process_pds", g->proc_pd);
-		put_int(o, "process_cqs", g->proc_cq);
-		put_int(o, "process_qps", g->proc_qp);
+		jput_i64(o, "device_pds", g->dev_pd);
+		jput_i64(o, "device_cqs", g->dev_cq);
+		jput_i64(o, "device_qps", g->dev_qp);
+		jput_i64(o, "device_mrs", g->dev_mr);
+		jput_i64(o, "process_pds", g->proc_pd);
+		jput_i64(o, "process_cqs", g->proc_cq);
+		jput_i64(o, "process_qps", g->proc_qp);
 	}
 	if (g->have_shm) {
 		put_str(o, "shm_mount", g->shm_mount);
-		put_u64(o, "shm_size_bytes", g->shm_size);
-		put_u64(o, "shm_used_bytes", g->shm_used);
-		put_u64(o, "shm_free_bytes", g->shm_avail);
+		jput_u64(o, "shm_size_bytes", g->shm_size);
+		jput_u64(o, "shm_used_bytes", g->shm_used);
+		jput_u64(o, "shm_free_bytes", g->shm_avail);
 	}
 	if (g->have_fd) {
-		put_int(o, "seccomp_mode", g->seccomp_mode);
-		put_int(o, "yama_ptrace_scope", g->yama_scope);
-		put_bool(o, "cap_sys_ptrace", g->cap_sys_ptrace);
-		put_int(o, "target_pid", g->target_pid);
+		jput_i64(o, "seccomp_mode", g->seccomp_mode);
+		jput_i64(o, "yama_ptrace_scope", g->yama_scope);
+		jput_bool(o, "cap_sys_ptrace", g->cap_sys_ptrace);
+		jput_i64(o, "target_pid", g->target_pid);
 		if (g->target_pid > 0) {
-			put_u64(o, "target_uid", g->target_uid);
-			put_bool(o, "target_same_uid", g->target_same_uid);
+			jput_u64(o, "target_uid", g->target_uid);
+			jput_bool(o, "target_same_uid", g->target_same_uid);
 		}
 	}
 	if (g->have_rdmacg) {
@@ -198,7 +202,7 @@ static bool get_b(struct json_object *o, const char *k)
 	return has(o, k, json_type_boolean, &x) && json_object_get_boolean(x);
 }
 
-bool gates_from_json(struct json_object *o, struct gate_facts *g)
+static bool gates_from_json(struct json_object *o, struct gate_facts *g)
 {
 	struct json_object *x;
 	char mode[16] = "", dc[32] = "";
@@ -222,11 +226,7 @@ bool gates_from_json(struct json_object *o, struct gate_facts *g)
 		g->mode_allows_rw = get_b(o, "mode_allows_rw");
 		g->proc_uid = (unsigned)get_i(o, "process_uid", 0);
 		get_s(o, "device_cgroup", dc, sizeof(dc));
-		g->devcg = !strcmp(dc, "none")       ? GATE_DEVCG_NONE
-			   : !strcmp(dc, "bpf_program") ? GATE_DEVCG_BPF
-			   : !strcmp(dc, "v1_deny")     ? GATE_DEVCG_V1_DENY
-			   : !strcmp(dc, "v1_allow")    ? GATE_DEVCG_V1_ALLOW
-							: GATE_DEVCG_UNKNOWN;
+		g->devcg = devcg_from_name(dc);
 		get_s(o, "device_cgroup_detail", g->devcg_detail, sizeof(g->devcg_detail));
 	}
 	if (has(o, "port_state", json_type_string, &x)) {
@@ -277,7 +277,7 @@ bool gates_from_json(struct json_object *o, struct gate_facts *g)
 	return g->have_node || g->have_port || g->have_shm || g->have_fd || g->have_rdmacg;
 }
 
-void failure_evidence_add(struct json_object *e, const struct mrt_event *ev,
+void gates_evidence_add(struct json_object *e, const struct mrt_event *ev,
 			  const struct gate_facts *g)
 {
 	static const char *const arg_names[MRT_OP_MAX][8] = {
@@ -303,10 +303,18 @@ void failure_evidence_add(struct json_object *e, const struct mrt_event *ev,
 		put_str(e, ev->op == MRT_OP_OPEN_DEVICE ? "uverbs_node" : "device", ev->op_name);
 	for (int i = 0; i < 8; i++)
 		if (arg_names[ev->op][i])
-			put_u64(e, arg_names[ev->op][i], ev->op_args[i]);
+			jput_u64(e, arg_names[ev->op][i], ev->op_args[i]);
 	for (int i = 0; i < 4; i++)
 		if (lim_names[ev->op][i] && ev->op_limits[i])
-			put_u64(e, lim_names[ev->op][i], ev->op_limits[i]);
+			jput_u64(e, lim_names[ev->op][i], ev->op_limits[i]);
 	if (g)
 		json_object_object_add(e, "gates", gates_to_json(g));
+}
+
+bool record_gates_from_json(struct json_object *obj, struct gate_facts *g)
+{
+	struct json_object *e, *x;
+	if (json_object_object_get_ex(obj, "evidence", &e) && json_object_object_get_ex(e, "gates", &x))
+		return gates_from_json(x, g);
+	return gates_from_json(NULL, g);
 }
