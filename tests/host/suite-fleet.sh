@@ -170,8 +170,9 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 		./usr/lib/systemd/system/mrtrace-check.timer ./usr/lib/systemd/system/mrtrace.service
 		./usr/lib/tmpfiles.d/mrtrace.conf
 		./usr/libexec/mrtrace/slurm-epilog ./usr/libexec/mrtrace/slurm-prolog
-		./usr/sbin/mrprobe ./usr/sbin/mrtrace ./usr/share/bash-completion/completions/mrtrace
-		./usr/share/doc/mrtrace/deploy.md ./usr/share/man/man8/mrprobe.8
+		./usr/bin/mrprobe ./usr/sbin/mrtrace ./usr/share/bash-completion/completions/mrtrace
+		./usr/share/doc/mrtrace/deploy.md ./usr/share/man/man1/mrprobe.1
+		./etc/logrotate.d/mrtrace ./usr/share/mrtrace/prometheus/mrtrace.rules.yml
 		./usr/share/man/man8/mrtrace.8 ./usr/share/mrtrace/nhc/mrtrace.nhc
 		./usr/share/mrtrace/k8s/daemonset.yaml ./usr/share/mrtrace/k8s/service.yaml
 		./usr/share/mrtrace/k8s/configmap.yaml ./usr/share/mrtrace/k8s/namespace.yaml
@@ -189,9 +190,10 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > /dev/null 2>&1
 	check install_keeps_operator_config grep -q '^# mine$' "$D/etc/mrtrace/mrtrace.conf"
 	# the man pages render without a warning
-	for m in mrtrace mrprobe; do
-		w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$D/usr/share/man/man8/$m.8" 2>&1 >/dev/null)
-		n=$(LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$D/usr/share/man/man8/$m.8" 2>/dev/null | wc -l)
+	for m in man8/mrtrace.8 man1/mrprobe.1; do
+		w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$D/usr/share/man/$m" 2>&1 >/dev/null)
+		n=$(LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$D/usr/share/man/$m" 2>/dev/null | wc -l)
+		m=${m#*/}; m=${m%.*}
 		check "man_${m}_renders" test -z "$w" -a "$n" -gt 40
 	done
 	check man_documents_capabilities sh -c "man -l '$D/usr/share/man/man8/mrtrace.8' 2>/dev/null | grep -q CAP_SYS_PTRACE"
