@@ -235,7 +235,9 @@ install: all
 	$(Q)install -m 0644 contrib/systemd/mrtrace.tmpfiles $(D)$(TMPFILESDIR)/mrtrace.conf
 	$(Q)$(INSTALL_SED) contrib/slurm/prolog.sh > $(D)$(LIBEXECDIR)/slurm-prolog
 	$(Q)$(INSTALL_SED) contrib/slurm/epilog.sh > $(D)$(LIBEXECDIR)/slurm-epilog
-	$(Q)chmod 0755 $(D)$(LIBEXECDIR)/slurm-prolog $(D)$(LIBEXECDIR)/slurm-epilog
+	$(Q)$(INSTALL_SED) contrib/slurm/healthcheck.sh > $(D)$(LIBEXECDIR)/slurm-healthcheck
+	$(Q)chmod 0755 $(D)$(LIBEXECDIR)/slurm-prolog $(D)$(LIBEXECDIR)/slurm-epilog \
+		$(D)$(LIBEXECDIR)/slurm-healthcheck
 	$(Q)$(INSTALL_SED) contrib/nhc/mrtrace.nhc > $(D)$(DATADIR)/nhc/mrtrace.nhc
 	$(Q)chmod 0644 $(D)$(DATADIR)/nhc/mrtrace.nhc
 	$(Q)install -m 0644 contrib/prometheus/mrtrace.rules.yml $(D)$(DATADIR)/prometheus/

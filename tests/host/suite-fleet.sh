@@ -139,7 +139,7 @@ C=$OUT/conf
 prlimit --memlock=8388608:8388608 $NOBODY sleep 10 & SLP0=$!   # a process without CAP_IPC_LOCK
 wait_exec $SLP0 sleep
 mkdir -p "$C/m.conf.d"
-printf '# thresholds\n[check]\nmin-memlock = 1T\nhealth-ignore = rdma.*\n' > "$C/m.conf"
+printf '# thresholds\n[check]\nrequire-rdma = yes\nmin-memlock = 1T\nhealth-ignore = rdma.*\n' > "$C/m.conf"
 line=$("$MRTRACE" check --config "$C/m.conf" --health -p $SLP0); rc=$?
 check config_threshold_applies has "$rc $line" "2 mrtrace: FAIL memlock: process limit"
 printf '[check]\nmin-memlock = 64K\n' > "$C/m.conf.d/50-small.conf"
@@ -170,6 +170,7 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 		./usr/lib/systemd/system/mrtrace-check.timer ./usr/lib/systemd/system/mrtrace.service
 		./usr/lib/tmpfiles.d/mrtrace.conf
 		./usr/libexec/mrtrace/slurm-epilog ./usr/libexec/mrtrace/slurm-prolog
+		./usr/libexec/mrtrace/slurm-healthcheck
 		./usr/bin/mrprobe ./usr/sbin/mrtrace ./usr/share/bash-completion/completions/mrtrace
 		./usr/share/doc/mrtrace/deploy.md ./usr/share/man/man1/mrprobe.1
 		./etc/logrotate.d/mrtrace ./usr/share/mrtrace/prometheus/mrtrace.rules.yml
@@ -371,18 +372,33 @@ done
 prlimit --memlock=8388608:8388608 $NOBODY sleep 10 & SLP=$!
 wait_exec $SLP sleep
 sleep 0.2
-line=$("$MRTRACE" check --no-config --health --min-memlock=1G -p $SLP); rc=$?
-kill $SLP
+line=$("$MRTRACE" check --no-config --health --require-rdma=yes --min-memlock=1G -p $SLP); rc=$?
 check health_memlock_threshold has "$rc $line" "2 mrtrace: FAIL memlock: process limit 8 MiB < 1 GiB"
+# where RDMA is not expected, nothing of it is judged: OK and why
+if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] &&
+	! "$MRTRACE" check --no-config --prom | grep -q '^mrtrace_check_rdma_expected 1'; then
+	line=$("$MRTRACE" check --no-config --health --min-memlock=1G -p $SLP); rc=$?
+	check health_no_rdma_is_na is "$rc $line" "0 mrtrace: OK RDMA n/a: no RDMA hardware"
+	"$MRTRACE" check --no-config --health --require-rdma=partition:gpu* --slurm-partition=gpu7 -p $SLP > /dev/null; rc=$?
+	check health_partition_requires_rdma is "$rc" 2
+	check health_require_rdma_typo_refused sh -c "'$MRTRACE' check --no-config --health --require-rdma=partiton:gpu 2>&1 | grep -q \"'partiton:gpu' is not\""
+else
+	skip health_no_rdma_is_na "this host has RDMA hardware"
+fi
+kill $SLP
 
 echo "  [$(( $(date +%s) - T0 ))s]"
 # ---- 9. Slurm: stubbed scontrol always, a real slurmctld + slurmd if possible --
 S=$OUT/slurm
 mkdir -p "$S"
+# scontrol: logs what it is asked; "show node" answers with $S/reason
 cat > "$S/scontrol" <<EOF
 #!/bin/sh
 echo "\$*" >> '$S/scontrol.log'
-case "\$1 \$2" in "show job") echo "   StdOut=$S/job.out";; esac
+case "\$1 \$2" in
+"show job") echo "   StdOut=$S/job.out";;
+"show node") echo "NodeName=n1 State=IDLE+DRAIN ActiveFeatures=\$(cat '$S/features' 2>/dev/null) Reason=\$(cat '$S/reason' 2>/dev/null)";;
+esac
 EOF
 cat > "$S/mrtrace-fail" <<'EOF'
 #!/bin/sh
@@ -390,28 +406,79 @@ echo "mrtrace: FAIL memlock: slurmd hard limit 8 MiB < 64 MiB"; exit 2
 EOF
 printf '#!/bin/sh\necho "mrtrace: OK"; exit 0\n' > "$S/mrtrace-ok"
 printf '#!/bin/sh\necho "mrtrace check: bad option" >&2; exit 2\n' > "$S/mrtrace-broken"
+printf '#!/bin/sh\nsleep 60\n' > "$S/mrtrace-hangs"
+printf '#!/bin/sh\necho "$*" > "%s/args"; echo "mrtrace: OK"\n' "$S" > "$S/mrtrace-args"
 chmod +x "$S"/scontrol "$S"/mrtrace-*
 PRO=$TOP/contrib/slurm/prolog.sh EPI=$TOP/contrib/slurm/epilog.sh
-rm -f "$S/scontrol.log"
-MRTRACE=$S/mrtrace-fail SCONTROL=$S/scontrol SLURMD_NODENAME=n1 "$PRO" 2>/dev/null; rc=$?
+stub_prolog() { # MRTRACE-STUB [ENV=V...] PROLOG [ARGS]: with the stubbed scontrol
+	local m=$1; shift
+	rm -f "$S/scontrol.log"
+	env MRTRACE="$S/mrtrace-$m" SCONTROL="$S/scontrol" SLURMD_NODENAME=n1 \
+		MRTRACE_STATE_DIR="$S/state" MRTRACE_EVENTS="$S/events.jsonl" "$@" 2>"$S/prolog.err"
+}
+stub_prolog fail "$PRO"; rc=$?
 check prolog_stub_fail_drains sh -c "[ $rc = 1 ] && grep -q 'update NodeName=n1 State=DRAIN Reason=mrtrace: FAIL memlock' '$S/scontrol.log'"
-rm -f "$S/scontrol.log"
-MRTRACE=$S/mrtrace-ok SCONTROL=$S/scontrol "$PRO" 2>/dev/null; rc=$?
+stub_prolog ok "$PRO"; rc=$?
 check prolog_stub_ok_runs sh -c "[ $rc = 0 ] && [ ! -e '$S/scontrol.log' ]"
-MRTRACE=$S/mrtrace-broken SCONTROL=$S/scontrol "$PRO" 2>/dev/null; rc=$?
+stub_prolog broken "$PRO"; rc=$?
 check prolog_stub_broken_checker_no_drain sh -c "[ $rc = 0 ] && [ ! -e '$S/scontrol.log' ]"
-# epilog on recorded service output: only that job's failures, to a file and the job's output
-grep '"event":"mlock_failure"' "$OUT/metrics.jsonl" 2>/dev/null | head -1 |
-	jq -c '.process.slurm_job = 77' > "$S/events.jsonl"
-grep '"event":"mlock_failure"' "$OUT/metrics.jsonl" 2>/dev/null | tail -1 |
-	jq -c '.process.slurm_job = 78' >> "$S/events.jsonl"
+t=$(date +%s)
+stub_prolog hangs MRTRACE_TIMEOUT=1 "$PRO"; rc=$?
+check prolog_stub_hung_checker_times_out sh -c "[ $rc = 0 ] && [ $(( $(date +%s) - t )) -le 8 ] && [ ! -e '$S/scontrol.log' ] && grep -q 'timed out after 1 s' '$S/prolog.err'"
+# the job's partition, and the node's features only when a selector asks
+stub_prolog args SLURM_JOB_PARTITION=gpu "$PRO"
+check prolog_passes_partition sh -c "grep -q -- '--slurm-partition=gpu' '$S/args' && ! grep -q -- '--node-features' '$S/args' && [ ! -e '$S/scontrol.log' ]"
+echo ib,a100 > "$S/features"
+stub_prolog args SLURM_JOB_PARTITION=gpu MRTRACE_CHECK_ARGS=--require-rdma=feature:ib "$PRO"
+check prolog_asks_features_for_selector grep -q -- '--node-features=ib,a100' "$S/args"
+stub_prolog args MRTRACE_NODE_FEATURES=x,y "$PRO"
+check prolog_features_from_environment sh -c "grep -q -- '--node-features=x,y' '$S/args' && [ ! -e '$S/scontrol.log' ]"
+# --healthcheck: drains on FAIL, resumes only what mrtrace drained
+stub_prolog fail "$PRO" --healthcheck; rc=$?
+check healthcheck_fail_drains sh -c "[ $rc = 0 ] && grep -q 'State=DRAIN Reason=mrtrace: FAIL' '$S/scontrol.log'"
+echo "mrtrace: FAIL memlock: slurmd hard limit 8 MiB < 64 MiB [root@2026-12-01T10:00:00]" > "$S/reason"
+stub_prolog ok "$PRO" --healthcheck
+check healthcheck_resumes_mrtrace_drain grep -q 'update NodeName=n1 State=RESUME' "$S/scontrol.log"
+echo "Kill task failed [root@2026-12-01T10:00:00]" > "$S/reason"
+stub_prolog ok "$PRO" --healthcheck
+check healthcheck_leaves_other_drains sh -c "! grep -q RESUME '$S/scontrol.log'"
+# the epilog reads from the prolog's mark: a record of job 77 written before
+# the job started is not the job's
+one_failure() { # JOB [head|tail]: a recorded mlock failure, as job JOB's
+	grep '"event":"mlock_failure"' "$OUT/metrics.jsonl" 2>/dev/null | "${2:-head}" -1 |
+		jq -c ".process.slurm_job = $1"
+}
+one_failure 77 | jq -c '.summary = "before the job"' > "$S/events.jsonl"
+SLURM_JOB_ID=77 stub_prolog ok "$PRO"
+check prolog_marks_events_end test "$(cat "$S/state/77.offset" 2>/dev/null)" = "$(stat -c '%i %s' "$S/events.jsonl")"
+one_failure 77 >> "$S/events.jsonl"
+one_failure 78 tail >> "$S/events.jsonl"
 : > "$S/job.out"; chown nobody "$S/job.out"
-SLURM_JOB_ID=77 SLURM_JOB_UID=65534 SLURM_JOB_GID=65534 MRTRACE_EVENTS=$S/events.jsonl \
-	MRTRACE_JOB_DIR=$S/jobs SCONTROL=$S/scontrol "$EPI" 2>/dev/null
+epilog() { # JOB [ENV=V...]: the epilog as the job's user nobody's
+	local j=$1; shift
+	env SLURM_JOB_ID="$j" SLURM_JOB_UID=65534 SLURM_JOB_GID=65534 MRTRACE_EVENTS="$S/events.jsonl" \
+		MRTRACE_JOB_DIR="$S/jobs" MRTRACE_STATE_DIR="$S/state" SCONTROL="$S/scontrol" "$@" "$EPI" 2>/dev/null
+}
+epilog 77
 check epilog_per_job_file sh -c "grep -q '1 failed registration(s) in job 77' '$S/jobs/77.txt' && grep -q 'cause memlock_limit' '$S/jobs/77.txt'"
+check epilog_reads_from_mark sh -c "! grep -q 'before the job' '$S/jobs/77.txt' && [ ! -e '$S/state/77.offset' ]"
 check epilog_appends_job_output sh -c "grep -q 'job 77' '$S/job.out' && [ \$(stat -c %U '$S/job.out') = nobody ]"
-SLURM_JOB_ID=79 MRTRACE_EVENTS=$S/events.jsonl MRTRACE_JOB_DIR=$S/jobs SCONTROL=$S/scontrol "$EPI" 2>/dev/null
+check epilog_report_readable_by_job_user $NOBODY grep -q 'job 77' "$S/jobs/77.txt"
+check epilog_report_not_readable_by_others sh -c "! setpriv --reuid=12345 --regid=12345 --clear-groups -- cat '$S/jobs/77.txt' 2>/dev/null && ! $NOBODY ls '$S/jobs' >/dev/null 2>&1"
+epilog 79
 check epilog_quiet_without_findings test ! -e "$S/jobs/79.txt"
+# a copytruncate between prolog and epilog: the job's start is in the copy
+SLURM_JOB_ID=80 stub_prolog ok "$PRO"
+one_failure 80 >> "$S/events.jsonl"
+cp "$S/events.jsonl" "$S/events.jsonl.1" && : > "$S/events.jsonl"
+one_failure 80 tail >> "$S/events.jsonl"
+epilog 80 MRTRACE_JOB_OUTPUT=no
+check epilog_across_copytruncate grep -q '2 failed registration(s) in job 80' "$S/jobs/80.txt"
+# without a prolog mark: the file's tail only
+rm -f "$S/events.jsonl.1"
+{ one_failure 81; head -c 200000 /dev/zero | tr '\0' '\n'; one_failure 81 tail; } > "$S/events.jsonl"
+epilog 81 MRTRACE_TAIL=100000 MRTRACE_JOB_OUTPUT=no
+check epilog_without_mark_reads_tail grep -q '1 failed registration(s) in job 81' "$S/jobs/81.txt"
 
 slurm_real() {
 	local H R=$S/real
@@ -452,11 +519,12 @@ EOF
 	# the installed prolog/epilog, with the test's thresholds and files
 	cat > "$R/prolog" <<EOF
 #!/bin/sh
-MRTRACE='$MRTRACE' MRTRACE_CHECK_ARGS="--no-config --health-ignore=rdma.* \$(cat '$R/prolog.args')" exec '$PRO'
+MRTRACE='$MRTRACE' MRTRACE_CHECK_ARGS="\$(cat '$R/prolog.args')" MRTRACE_EVENTS='$R/events.jsonl' \
+	MRTRACE_STATE_DIR='$R/marks' exec '$PRO'
 EOF
 	cat > "$R/epilog" <<EOF
 #!/bin/sh
-MRTRACE_EVENTS='$R/events.jsonl' MRTRACE_JOB_DIR='$R/jobs' exec '$EPI'
+MRTRACE_EVENTS='$R/events.jsonl' MRTRACE_JOB_DIR='$R/jobs' MRTRACE_STATE_DIR='$R/marks' exec '$EPI'
 EOF
 	chmod +x "$R/prolog" "$R/epilog"
 	export SLURM_CONF=$R/slurm.conf
@@ -485,15 +553,21 @@ if have slurmctld && have slurmd && have munged && have srun; then
 	if slurm_real; then
 		R=$S/real
 		ok slurm_single_node_starts
-		echo "--min-memlock=1M" > "$R/prolog.args"
+		# This host has no RDMA: with the defaults (min-memlock 64 MiB against
+		# slurmd's 4 MiB) RDMA is n/a here and the job runs
+		echo "--no-config" > "$R/prolog.args"
+		got=$(timeout 20 srun -N1 echo ran 2>"$OUT/srun-nordma.err")
+		check slurm_node_without_rdma_runs_jobs test "$got" = ran
+		check slurm_node_without_rdma_not_drained sh -c "! sinfo -h -o %T | grep -q drain"
 		# PropagateResourceLimits (default ALL): the job's limit is srun's,
 		# capped by slurmd's hard limit (4 MiB)
 		got=$(prlimit --memlock=1048576:1048576 timeout 20 srun -N1 sh -c 'ulimit -l')
 		check slurm_job_limit_follows_srun test "$got" = 1024
 		got=$(prlimit --memlock=8388608:8388608 timeout 20 srun -N1 sh -c 'ulimit -l')
 		check slurm_job_limit_capped_by_slurmd_hard test "$got" = 4096
-		# a passing prolog: memlock 4 MiB hard >= 1 MiB asked
-		echo "--min-memlock=1M" > "$R/prolog.args"
+		# RDMA required here: memlock is judged; 4 MiB hard >= 1 MiB asked passes
+		MEMLOCK_ARGS="--no-config --require-rdma=yes --health-ignore=rdma.*"
+		echo "$MEMLOCK_ARGS --min-memlock=1M" > "$R/prolog.args"
 		got=$(timeout 20 srun -N1 echo ran 2>"$OUT/srun-pass.err")
 		check slurm_passing_prolog_job_runs test "$got" = ran
 		# the epilog: a job whose task fails an mlock, seen by the service
@@ -505,11 +579,13 @@ if have slurmctld && have slurmd && have munged && have srun; then
 			stop_watch
 			check slurm_epilog_job_file sh -c "grep -q 'in job $jid' '$R/jobs/$jid.txt' && grep -q 'cause memlock_limit' '$R/jobs/$jid.txt'"
 			check slurm_epilog_in_job_output grep -q "mrtrace: mlock_failure" "$R/job-$jid.out"
+			# the prolog marked where the job began; the epilog took the mark
+			check slurm_epilog_used_prolog_mark sh -c "[ -d '$R/marks' ] && [ ! -e '$R/marks/$jid.offset' ]"
 			# the fix for a Slurm job says what was just measured
 			check slurm_fix_says_srun_capped_by_slurmd grep -q "take the memlock limit of the shell srun/sbatch ran in, capped by slurmd's hard limit" "$R/jobs/$jid.txt"
 		fi
 		# a failing prolog: 4 MiB is below the 1 GiB asked -> drained with our reason
-		echo "--min-memlock=1G" > "$R/prolog.args"
+		echo "$MEMLOCK_ARGS --min-memlock=1G" > "$R/prolog.args"
 		timeout 20 srun -N1 --immediate=5 echo ran > "$OUT/srun-fail.txt" 2>&1
 		check slurm_failing_prolog_job_not_run sh -c "! grep -qx ran '$OUT/srun-fail.txt'"
 		for i in $(seq 30); do sinfo -h -o %T | grep -q drain && break; sleep 0.1; done
@@ -517,6 +593,27 @@ if have slurmctld && have slurmd && have munged && have srun; then
 		reason=$(sinfo -h -o %E)
 		echo "  drain reason: $reason"
 		check slurm_drain_reason_is_mrtrace has "$reason" "mrtrace: FAIL memlock: slurmd hard limit 4 MiB < 1 GiB"
+		# the health check resumes what mrtrace drained once the node passes
+		MRTRACE=$MRTRACE MRTRACE_CHECK_ARGS="$MEMLOCK_ARGS --min-memlock=1M" "$PRO" --healthcheck 2>"$OUT/healthcheck.err"
+		for i in $(seq 30); do sinfo -h -o %T | grep -qx idle && break; sleep 0.1; done
+		check slurm_healthcheck_resumes sh -c "sinfo -h -o %T | grep -qx idle && grep -q 'resuming' '$OUT/healthcheck.err'"
+		# a broken expectation: mrtrace.conf requires RDMA in partition t
+		# (this node's), which has none: the job's prolog drains the node
+		printf '[check]\nrequire-rdma = partition:t\n' > "$R/mrtrace.conf"
+		echo "--config $R/mrtrace.conf" > "$R/prolog.args"
+		timeout 20 sbatch -o "$R/broken-%j.out" --wrap "echo ran" > "$OUT/sbatch-broken.txt" 2>&1
+		bjid=$(sed -n 's/^Submitted batch job \([0-9]*\)$/\1/p' "$OUT/sbatch-broken.txt")
+		for i in $(seq 100); do sinfo -h -o %T | grep -q drain && break; sleep 0.1; done
+		reason=$(sinfo -h -o %E)
+		echo "  drain reason: $reason"
+		check slurm_broken_expectation_drains sh -c "sinfo -h -o %T | grep -q drain"
+		check slurm_broken_expectation_reason has "$reason" "mrtrace: FAIL devices: no /sys/class/infiniband"
+		# what Slurm does with the job (docs/deploy.md): requeued, held
+		for i in $(seq 50); do scontrol show job "$bjid" 2>/dev/null | grep -q 'JobState=PENDING' && break; sleep 0.1; done
+		scontrol show job "$bjid" > "$OUT/broken-job.txt" 2>&1
+		echo "  job after the failed prolog: $(grep -o 'JobState=[^ ]*\|Reason=[^ ]*\|Restarts=[^ ]*' "$OUT/broken-job.txt" | tr '\n' ' ')"
+		check slurm_prolog_failure_requeues_job_held sh -c "grep -q 'JobState=PENDING' '$OUT/broken-job.txt' && grep -q 'Reason=launch_failed_requeued_held' '$OUT/broken-job.txt' && ! grep -qx ran '$R/broken-$bjid.out'"
+		scancel "$bjid" 2>/dev/null
 		slurm_stop
 	else
 		skip slurm_real "slurmctld/slurmd did not start here ($(tail -1 "$S/real/log/slurmctld.log" 2>/dev/null)); scripts tested with stubs"
