@@ -244,9 +244,43 @@ static void sites_to_metrics(const struct tracer *t, char *status, size_t len)
 			 tracer_armed_count(t, true) ? "" : "; registration path NOT armed");
 }
 
+/* Every op label a failure can carry, asked of the code that names them
+ * (report_api, op_name), so the pre-made series cannot drift from it. */
+static int known_ops(const char **ops, int max)
+{
+	static const struct { unsigned kind, syscall, opener; } shapes[] = {
+		{ MRT_EV_MLOCK_FAILURE, MRT_SYS_MLOCK, 0 },
+		{ MRT_EV_MLOCK_FAILURE, MRT_SYS_MLOCK2, 0 },
+		{ MRT_EV_MLOCK_FAILURE, MRT_SYS_MLOCKALL, 0 },
+		{ MRT_EV_REG_FAILURE, 0, MRT_SITE_UVERBS_REG_MR },
+		{ MRT_EV_REG_FAILURE, 0, MRT_SITE_UVERBS_REG_DMABUF },
+	};
+	int n = 0;
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]) && n < max; i++) {
+		struct mrt_event ev = { .kind = shapes[i].kind, .syscall = shapes[i].syscall,
+					.opener = shapes[i].opener };
+		ops[n++] = report_api(&ev, NULL);
+	}
+	for (unsigned a = MRT_API_NONE + 1; a < MRT_API_MAX && n < max; a++)
+		ops[n++] = api_name(a);
+	for (unsigned o = MRT_OP_NONE + 1; o < MRT_OP_MAX && n < max; o++)
+		ops[n++] = op_name(o);
+	return n;
+}
+
+static void known_failures(void)
+{
+	const char *causes[CAUSE__COUNT], *ops[64];
+	for (int c = 0; c < CAUSE__COUNT; c++)
+		causes[c] = cause_name(c);
+	metrics_known(causes, CAUSE__COUNT, ops, known_ops(ops, 64));
+}
+
 static void flush_metrics(bool force, bool final)
 {
 	int rc = metrics_flush(force, final);
+	if (rc < 0)
+		metrics_output_error("metrics_file");
 	if (rc < 0 && !S.metrics_warned) {
 		fprintf(stderr, "mrtrace: cannot write the metrics file %s: %s (going on without)\n",
 			S.metrics_path, strerror(-rc));
@@ -260,6 +294,7 @@ void service_armed(const struct tracer *t)
 
 	explain_privileges(t);
 	metrics_setup(S.metrics_path, S.metrics_interval);
+	known_failures();
 	if (S.journal == JOURNAL_AUTO)
 		S.journal = access(S.journal_socket ? S.journal_socket : JOURNAL_SOCKET, W_OK)
 				    ? JOURNAL_NO : JOURNAL_YES;
@@ -272,10 +307,30 @@ void service_armed(const struct tracer *t)
 	notify_send(msg);
 }
 
+/* WatchdogSec= in the unit: WATCHDOG=1 from the event loop, three times per
+ * period, so systemd restarts a loop that stopped turning. */
+static void watchdog_kick(void)
+{
+	static double every = -1, last;
+	struct timespec ts;
+
+	if (every < 0) {
+		const char *usec = getenv("WATCHDOG_USEC"), *pid = getenv("WATCHDOG_PID");
+		every = usec && (!pid || atol(pid) == (long)getpid()) ? atof(usec) / 3e6 : 0;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	double now = ts.tv_sec + ts.tv_nsec / 1e9;
+	if (every > 0 && now - last >= every) {
+		notify_send("WATCHDOG=1");
+		last = now;
+	}
+}
+
 void service_tick(const struct tracer *t)
 {
 	unsigned long long c[MRT_CNT_MAX];
 
+	watchdog_kick();
 	if (!metrics_enabled())
 		return;
 	tracer_counters(t, c);
@@ -358,7 +413,9 @@ static const char *event_of(const struct report *r)
 
 void service_report(const struct report *r)
 {
-	const char *op = r->api ? r->api : "?";
+	/* a failure record's op (open_device, modify_qp, ...) is its label */
+	const char *op = r->api ? r->api : r->ev->kind == MRT_EV_FAILURE && op_name(r->ev->op) ?
+		op_name(r->ev->op) : "?";
 
 	metrics_failures(cause_name(r->v.cause), op, r->v.harmless, r->count ? r->count : 1);
 	if (S.journal == JOURNAL_YES) {
@@ -366,6 +423,8 @@ void service_report(const struct report *r)
 		bool have_k8s = k8s_of(r, &k);
 		int rc = journal_report(S.journal_socket, r, event_of(r), have_k8s ? &k : NULL,
 					slurm_job_of(r));
+		if (rc)
+			metrics_output_error("journal");
 		if (rc && !S.journal_warned) {
 			fprintf(stderr, "mrtrace: cannot send to the journal (%s): %s\n",
 				S.journal_socket ? S.journal_socket : JOURNAL_SOCKET, strerror(-rc));
