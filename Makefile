@@ -229,6 +229,7 @@ install: all
 	$(Q)install -m 0644 docs/mrtrace.8 $(D)$(MANDIR)/man8/
 	$(Q)install -m 0644 docs/mrprobe.1 $(D)$(MANDIR)/man1/
 	$(Q)install -m 0644 contrib/bash-completion/mrtrace $(D)$(COMPLETIONDIR)/mrtrace
+	$(Q)ln -sf mrtrace $(D)$(COMPLETIONDIR)/mrprobe
 	$(Q)for u in mrtrace.service mrtrace-check.service mrtrace-check.timer; do \
 		$(INSTALL_SED) contrib/systemd/$$u > $(D)$(UNITDIR)/$$u && \
 		chmod 0644 $(D)$(UNITDIR)/$$u || exit 1; done
@@ -242,6 +243,11 @@ install: all
 	$(Q)chmod 0644 $(D)$(DATADIR)/nhc/mrtrace.nhc
 	$(Q)install -m 0644 contrib/prometheus/mrtrace.rules.yml $(D)$(DATADIR)/prometheus/
 	$(Q)install -m 0644 deploy/k8s/*.yaml deploy/k8s/Containerfile $(D)$(DATADIR)/k8s/
+	$(Q)# the installed DaemonSet names the image `make image` builds of this version
+	$(Q)sed 's|image: localhost/mrtrace:latest|image: $(IMAGE)|' deploy/k8s/daemonset.yaml \
+		> $(D)$(DATADIR)/k8s/daemonset.yaml
+	$(Q)install -d $(D)$(DATADIR)/k8s/monitoring && \
+		install -m 0644 deploy/k8s/monitoring/*.yaml $(D)$(DATADIR)/k8s/monitoring/
 	$(Q)install -m 0644 docs/deploy.md $(D)$(DOCDIR)/deploy.md
 	$(Q)# external BTF for kernels whose modules have none (docs/design.md section 8)
 	$(Q)install -d $(D)$(DATADIR)/btf && install -m 0644 btf/*.btf $(D)$(DATADIR)/btf/
@@ -254,7 +260,7 @@ install: all
 
 uninstall:
 	rm -f $(D)$(SBINDIR)/mrtrace $(D)$(BINDIR)/mrprobe $(D)$(MANDIR)/man8/mrtrace.8 \
-		$(D)$(MANDIR)/man1/mrprobe.1 $(D)$(COMPLETIONDIR)/mrtrace \
+		$(D)$(MANDIR)/man1/mrprobe.1 $(D)$(COMPLETIONDIR)/mrtrace $(D)$(COMPLETIONDIR)/mrprobe \
 		$(D)$(UNITDIR)/mrtrace.service $(D)$(UNITDIR)/mrtrace-check.service \
 		$(D)$(UNITDIR)/mrtrace-check.timer $(D)$(TMPFILESDIR)/mrtrace.conf
 	rm -rf $(D)$(LIBEXECDIR) $(D)$(DATADIR) $(D)$(DOCDIR)
