@@ -95,6 +95,7 @@ with open(out, "a") as f:
                 k = line; n = struct.unpack("<Q", d[nl + 1:nl + 9])[0]
                 v = d[nl + 9:nl + 9 + n]; i = nl + 9 + n + 1
             fields[k.decode()] = v.decode("utf-8", "replace")
+        fields["_t"] = time.time()  # when it came (when the watchdog kicked)
         f.write(json.dumps(fields) + "\n"); f.flush()
 '
 listen() { # SOCKET OUTFILE SECONDS: in the background, LPID
@@ -172,12 +173,13 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 		./usr/libexec/mrtrace/slurm-epilog ./usr/libexec/mrtrace/slurm-prolog
 		./usr/libexec/mrtrace/slurm-healthcheck
 		./usr/bin/mrprobe ./usr/sbin/mrtrace ./usr/share/bash-completion/completions/mrtrace
+		./usr/share/bash-completion/completions/mrprobe
 		./usr/share/doc/mrtrace/deploy.md ./usr/share/man/man1/mrprobe.1
 		./etc/logrotate.d/mrtrace ./usr/share/mrtrace/prometheus/mrtrace.rules.yml
 		./usr/share/man/man8/mrtrace.8 ./usr/share/mrtrace/nhc/mrtrace.nhc
 		./usr/share/mrtrace/k8s/daemonset.yaml ./usr/share/mrtrace/k8s/service.yaml
 		./usr/share/mrtrace/k8s/configmap.yaml ./usr/share/mrtrace/k8s/namespace.yaml
-		./usr/share/mrtrace/k8s/Containerfile"
+		./usr/share/mrtrace/k8s/Containerfile ./usr/share/mrtrace/k8s/monitoring/podmonitor.yaml"
 	# the external BTF files for kernels without module BTF
 	want="$want $(cd "$TOP" && ls btf/*.btf | sed 's|^|./usr/share/mrtrace/|')"
 	missing=
@@ -186,6 +188,10 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	[ -z "$missing" ] || echo "  missing:$missing"
 	check install_nothing_unexpected test "$(wc -l < "$OUT/files.txt")" = "$(echo $want | wc -w)"
 	check install_binaries_run "$D/usr/sbin/mrtrace" --version
+	# the installed DaemonSet names the image `make image` tags for this build
+	tags=$("$TOP/deploy/k8s/build-image.sh" --tags "$MRTRACE")
+	img=$(sed -n 's/^ *image: //p' "$D/usr/share/mrtrace/k8s/daemonset.yaml" | sort -u)
+	check install_daemonset_image_is_built_tag sh -c "[ '$img' = \"\$(printf '%s\n' '$tags' | head -1)\" ] && [ '$img' = 'localhost/mrtrace:${ver//+/_}' ]"
 	check install_unit_execstart_follows_prefix grep -q '^ExecStart=/usr/sbin/mrtrace watch --service$' "$D/usr/lib/systemd/system/mrtrace.service"
 	echo '# mine' >> "$D/etc/mrtrace/mrtrace.conf"
 	make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > /dev/null 2>&1
@@ -205,6 +211,26 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	check completion_watch_options has "$got" "--metrics-interval --metrics-textfile"
 	got=$(bash -c "source '$COMP'; COMP_WORDS=('$MRTRACE' ch); COMP_CWORD=1; _mrtrace; echo \"\${COMPREPLY[*]}\"")
 	check completion_subcommand test "$got" = check
+	comp() { # WORDS...: what completing the last word offers
+		local w; w=$(printf "'%s' " "$@")
+		bash -c "source '$COMP'; COMP_WORDS=($w); COMP_CWORD=$(($# - 1)); _${1##*/}; echo \"\${COMPREPLY[*]}\""
+	}
+	check completion_every_subcommand test "$(comp "$MRTRACE" '')" = "watch check diff explain help -h --help -V --version"
+	check completion_explain_options has "$(comp "$MRTRACE" explain --a)" "--all"
+	check completion_syscalls_value test "$(comp "$MRTRACE" watch --syscalls o)" = "on off"
+	check completion_syscalls_equals_value test "$(comp "$MRTRACE" watch --syscalls = a)" = "auto"
+	check completion_journal_value test "$(comp "$MRTRACE" watch --journal '')" = "yes no auto"
+	check completion_require_rdma_value test "$(comp "$MRTRACE" check --require-rdma p)" = "partition:"
+	check completion_health_options has "$(comp "$MRTRACE" check --he)" "--health --health-ignore"
+	check completion_mrprobe_options has "$(comp "${MRTRACE%/*}/mrprobe" --find)" "--find-max"
+	check completion_mrprobe_api test "$(comp mrprobe --api '')" = "reg_mr iova2 dmabuf"
+	check completion_mrprobe_installed test "$(readlink "$D/usr/share/bash-completion/completions/mrprobe")" = mrtrace
+	# every subcommand takes -h
+	for c in watch check diff explain; do
+		check "help_short_$c" sh -c "'$MRTRACE' $c -h | grep -q '^Usage: mrtrace $c'"
+	done
+	check help_short_mrprobe sh -c "'${MRTRACE%/*}/mrprobe' -h | grep -q '^Usage: mrprobe'"
+	check help_short_not_after_dashdash sh -c "'$MRTRACE' watch --no-config -d 1 -- sh -c 'echo \"\$1\"' x -h 2>/dev/null | grep -qx -- -h"
 	make -s -C "$TOP" uninstall DESTDIR="$D" PREFIX=/usr > /dev/null 2>&1
 	check uninstall_leaves_only_config test "$(cd "$D" && find . -type f | grep -v '^./etc/' | wc -l)" = 0
 else
@@ -246,6 +272,25 @@ if [ "$HAVE_PY" = 1 ]; then
 		check notify_stopping sh -c "jq -e 'select(.STOPPING==\"1\")' '$OUT/notify.jsonl' >/dev/null"
 	else
 		bad notify_listener "cannot bind $OUT/notify.sock"
+	fi
+	# WatchdogSec= (WATCHDOG_USEC 0.6 s): WATCHDOG=1 from the event loop,
+	# none while the loop is stopped (SIGSTOP), again once it turns
+	if listen "$OUT/wd.sock" "$OUT/wd.jsonl" 10; then
+		WATCHDOG_USEC=600000 NOTIFY_SOCKET=$OUT/wd.sock "$MRTRACE" watch --no-config --json -d 6 > /dev/null 2>&1 & WDPID=$!
+		wait_line "$OUT/wd.jsonl" '"READY": "1"' 20
+		sleep 1.2
+		t_stop=$(date +%s.%N); kill -STOP "$WDPID"; sleep 1.5
+		t_cont=$(date +%s.%N); kill -CONT "$WDPID"
+		wait "$WDPID"; kill "$LPID" 2>/dev/null; wait "$LPID" 2>/dev/null
+		n_before=$(jq -s "[.[] | select(.WATCHDOG==\"1\" and ._t < $t_stop)] | length" "$OUT/wd.jsonl")
+		n_stalled=$(jq -s "[.[] | select(.WATCHDOG==\"1\" and ._t > $t_stop + 0.05 and ._t < $t_cont - 0.05)] | length" "$OUT/wd.jsonl")
+		n_after=$(jq -s "[.[] | select(.WATCHDOG==\"1\" and ._t > $t_cont)] | length" "$OUT/wd.jsonl")
+		echo "  watchdog kicks: $n_before before, $n_stalled while stopped, $n_after after"
+		check watchdog_kicks_from_loop test "$n_before" -ge 3
+		check watchdog_silent_while_stalled test "$n_stalled" = 0 -a "$n_after" -ge 2
+		check unit_has_watchdog sh -c "grep -q '^WatchdogSec=' '$TOP/contrib/systemd/mrtrace.service'"
+	else
+		bad watchdog_listener "cannot bind $OUT/wd.sock"
 	fi
 else
 	skip notify "no $PY"
@@ -311,6 +356,7 @@ echo "  [$(( $(date +%s) - T0 ))s]"
 TF=$OUT/textfile
 mkdir -p "$TF"
 if start_watch metrics --syscalls=on --metrics-textfile="$TF/mrtrace.prom" --metrics-interval=0.2; then
+	wait_line "$TF/mrtrace.prom" '^mrtrace_watch_running 1' 5 && cp "$TF/mrtrace.prom" "$OUT/start.prom"
 	fail_mlock > /dev/null
 	fail_mlock > /dev/null
 	wait_line "$TF/mrtrace.prom" 'mrtrace_watch_failures_total\{cause="memlock_limit",op="mlock"\} 2' 5
@@ -323,8 +369,35 @@ if start_watch metrics --syscalls=on --metrics-textfile="$TF/mrtrace.prom" --met
 	check metrics_no_pid_labels sh -c "! grep -Eq '(pid|comm|uid|path)=' '$OUT/live.prom'"
 	check metrics_final_write_marks_stop grep -q '^mrtrace_watch_running 0$' "$TF/mrtrace.prom"
 	check metrics_no_temp_left sh -c "[ \$(ls '$TF' | wc -l) = 1 ]"
+	# before any failure every cause x op series is there, at 0, and the
+	# output error counters too: increase() sees the first failure
+	n_pairs=$(grep -c '^mrtrace_watch_failures_total{' "$OUT/start.prom")
+	echo "  failure series at start: $n_pairs"
+	check metrics_failures_zero_from_start sh -c "grep -q '^mrtrace_watch_failures_total{cause=\"memlock_limit\",op=\"mlock\"} 0$' '$OUT/start.prom' && grep -q '^mrtrace_watch_failures_total{cause=\"port_not_active\",op=\"modify_qp\"} 0$' '$OUT/start.prom' && [ $n_pairs -ge 400 ] && ! grep '^mrtrace_watch_failures_total{' '$OUT/start.prom' | grep -qv ' 0$'"
+	check metrics_output_errors_zero_from_start sh -c "grep -q '^mrtrace_watch_output_errors_total{output=\"journal\"} 0$' '$OUT/start.prom' && grep -q '^mrtrace_watch_output_errors_total{output=\"metrics_file\"} 0$' '$OUT/start.prom'"
+	hb=$(sed -n 's/^mrtrace_watch_heartbeat_timestamp_seconds //p' "$OUT/live.prom")
+	check metrics_heartbeat_recent test "$(( $(date +%s) - ${hb:-0} ))" -le 10
+	check metrics_failure_op_of_failure_records sh -c "! grep -q 'op=\"?\"' '$OUT/start.prom'"
 else
 	bad metrics_watch_starts "$(tail -2 "$W.err")"
+fi
+# write errors are counted: a journal socket nobody listens on, and a
+# metrics directory that disappears for a while
+TF3=$OUT/textfile-errors
+mkdir -p "$TF3"
+if start_watch errors --syscalls=on --journal --journal-socket="$OUT/nobody.sock" \
+	--metrics-textfile="$TF3/mrtrace.prom" --metrics-interval=0.2; then
+	rm -rf "$TF3"
+	fail_mlock > /dev/null
+	sleep 0.6
+	mkdir -p "$TF3"
+	fail_mlock > /dev/null
+	wait_line "$TF3/mrtrace.prom" 'failures_total\{cause="memlock_limit",op="mlock"\} 2' 5
+	stop_watch
+	check metrics_counts_journal_errors grep -q '^mrtrace_watch_output_errors_total{output="journal"} [2-9]$' "$TF3/mrtrace.prom"
+	check metrics_counts_own_write_errors grep -q '^mrtrace_watch_output_errors_total{output="metrics_file"} [1-9]' "$TF3/mrtrace.prom"
+else
+	bad metrics_errors_watch_starts "$(tail -2 "$W.err")"
 fi
 "$MRTRACE" check --no-config --prom="$TF/mrtrace-check.prom"; rc=$?
 check check_prom_file_exit0 test "$rc" = 0
@@ -336,6 +409,23 @@ if have promtool; then
 	check promtool_check_metrics sh -c "promtool check metrics < '$TF/mrtrace-check.prom'"
 	"$MRTRACE" check --no-config --prom -p $$ > "$OUT/p.prom"
 	check promtool_check_process_metrics sh -c "promtool check metrics < '$OUT/p.prom' && grep -q 'mrtrace_check_memlock_process_bytes{limit=\"soft\"}' '$OUT/p.prom'"
+	# the shipped alert rules: valid, each alert unit-tested, and naming only
+	# metrics mrtrace writes
+	PR=$TOP/contrib/prometheus
+	check promtool_rules_valid promtool check rules "$PR/mrtrace.rules.yml"
+	(cd "$PR" && promtool test rules mrtrace.rules.test.yml) > "$OUT/rules-test.txt" 2>&1
+	check promtool_rules_unit_tests sh -c "grep -q SUCCESS '$OUT/rules-test.txt' && ! grep -q FAILED '$OUT/rules-test.txt'"
+	untested=
+	for a in $(sed -n 's/^ *- alert: //p' "$PR/mrtrace.rules.yml"); do
+		grep -q "alertname: $a\$" "$PR/mrtrace.rules.test.yml" || untested="$untested $a"
+	done
+	check promtool_every_alert_tested test -z "$untested"
+	unknown=
+	for mname in $(grep -v '^ *#' "$PR/mrtrace.rules.yml" | grep -o 'mrtrace_[a-z_]*' | sort -u); do
+		grep -qh "^$mname[ {]" "$OUT/live.prom" "$TF/mrtrace-check.prom" "$TF3/mrtrace.prom" || unknown="$unknown $mname"
+	done
+	check promtool_rules_name_real_metrics test -z "$unknown"
+	[ -z "$unknown$untested" ] || echo "  untested:$untested; not written by mrtrace:$unknown"
 else
 	skip promtool "prometheus (promtool) not installed"
 fi
@@ -372,7 +462,7 @@ done
 prlimit --memlock=8388608:8388608 $NOBODY sleep 10 & SLP=$!
 wait_exec $SLP sleep
 sleep 0.2
-line=$("$MRTRACE" check --no-config --health --require-rdma=yes --min-memlock=1G -p $SLP); rc=$?
+line=$("$MRTRACE" check --no-config --health --require-rdma=yes --health-ignore=rdma.* --min-memlock=1G -p $SLP); rc=$?
 check health_memlock_threshold has "$rc $line" "2 mrtrace: FAIL memlock: process limit 8 MiB < 1 GiB"
 # where RDMA is not expected, nothing of it is judged: OK and why
 if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] &&
@@ -628,8 +718,27 @@ echo "  [$(( $(date +%s) - T0 ))s]"
 K=$TOP/deploy/k8s
 ds_caps=$(sed -n 's/^ *add: \[\(.*\)\]$/\1/p' "$K/daemonset.yaml" | tr -d '" ' | tr , ' ' | sed 's/[A-Z_]*/CAP_&/g')
 check k8s_daemonset_capability_set test "$ds_caps" = "$UNIT_SET"
+# the image the tree's manifest names is one `make image` makes
+img=$(sed -n 's/^ *image: //p' "$K/daemonset.yaml" | sort -u)
+check k8s_daemonset_image_is_built_tag sh -c "'$K/build-image.sh' --tags '$MRTRACE' | grep -qxF '$img'"
 if [ "$HAVE_PY" = 1 ] && "$PY" -c 'import kubernetes, yaml' 2>/dev/null; then
 	check k8s_manifests_valid "$PY" "$K/validate.py" "$K"/*.yaml
+	# RDMA nodes only by default; the PodMonitor selects the DaemonSet's
+	# pods and scrapes the sidecar's named port
+	check k8s_daemonset_rdma_nodes_only "$PY" -c "
+import yaml
+ds = yaml.safe_load(open('$K/daemonset.yaml'))
+assert ds['spec']['template']['spec']['nodeSelector'] == {'feature.node.kubernetes.io/rdma.capable': 'true'}"
+	check k8s_podmonitor_matches_daemonset "$PY" -c "
+import yaml
+ds = yaml.safe_load(open('$K/daemonset.yaml'))
+pm = yaml.safe_load(open('$K/monitoring/podmonitor.yaml'))
+t = ds['spec']['template']
+ports = [p['name'] for c in t['spec']['containers'] for p in c.get('ports', [])]
+assert pm['kind'] == 'PodMonitor' and pm['metadata']['namespace'] == ds['metadata']['namespace']
+assert pm['spec']['namespaceSelector']['matchNames'] == [ds['metadata']['namespace']]
+assert all(t['metadata']['labels'].get(k) == v for k, v in pm['spec']['selector']['matchLabels'].items())
+assert all(e['port'] in ports for e in pm['spec']['podMetricsEndpoints'])"
 	sed 's/hostPID: true/hostPid: true/' "$K/daemonset.yaml" > "$OUT/bad-ds.yaml"
 	check k8s_validator_catches_typo sh -c "! '$PY' '$K/validate.py' '$OUT/bad-ds.yaml' >/dev/null"
 else

@@ -6,6 +6,7 @@
 #include <argp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/version.h"
 
@@ -31,6 +32,10 @@ int main(int argc, char **argv)
 	static char version[160];
 	snprintf(version, sizeof(version), "mrprobe %s", mrt_version());
 	argp_program_version = version;
+	/* -h is help, as in mrtrace's commands (argp knows only -? and --help) */
+	for (int a = 1; a < argc && strcmp(argv[a], "--"); a++)
+		if (!strcmp(argv[a], "-h"))
+			argv[a] = (char *)"--help";
 	if (mp_opts_parse(argc, argv, 0, &o))
 		return 2;
 
