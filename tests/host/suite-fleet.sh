@@ -203,6 +203,19 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 		m=${m#*/}; m=${m%.*}
 		check "man_${m}_renders" test -z "$w" -a "$n" -gt 40
 	done
+	# the SYNOPSIS names every option each command's --help lists (long
+	# or short form), and the page has an ENVIRONMENT section
+	syn=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l "$D/usr/share/man/man8/mrtrace.8" 2>/dev/null | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p')
+	missing=
+	for c in watch check diff explain; do
+		while IFS='|' read -r short long; do
+			grep -qE -- "(^|[^a-z-])($long|${short:-@})([^a-z-]|$)" <<< "$syn" || missing="$missing $c:$long"
+		done < <("$MRTRACE" $c --help | sed -n 's/^ *\(-[A-Za-z?]\)\?,\? *\(--[a-z][a-z0-9-]*\).*/\1 \2/p' |
+			awk 'NF == 1 { print "|" $1; next } { print $1 "|" $2 }' | grep -vE -- '--(usage|help|version)$')
+	done
+	check man_synopsis_complete test -z "$missing"
+	[ -z "$missing" ] || echo "  not in SYNOPSIS:$missing"
+	check man_environment_section sh -c "man -l '$D/usr/share/man/man8/mrtrace.8' 2>/dev/null | grep -q '^ENVIRONMENT' && man -l '$D/usr/share/man/man8/mrtrace.8' 2>/dev/null | grep -q 'WATCHDOG_USEC'"
 	check man_documents_capabilities sh -c "man -l '$D/usr/share/man/man8/mrtrace.8' 2>/dev/null | grep -q CAP_SYS_PTRACE"
 	# bash completion: syntax, then a real completion
 	COMP=$D/usr/share/bash-completion/completions/mrtrace
