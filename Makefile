@@ -241,7 +241,8 @@ install: all
 		$(D)$(LIBEXECDIR)/slurm-healthcheck
 	$(Q)$(INSTALL_SED) contrib/nhc/mrtrace.nhc > $(D)$(DATADIR)/nhc/mrtrace.nhc
 	$(Q)chmod 0644 $(D)$(DATADIR)/nhc/mrtrace.nhc
-	$(Q)install -m 0644 contrib/prometheus/mrtrace.rules.yml $(D)$(DATADIR)/prometheus/
+	$(Q)install -m 0644 contrib/prometheus/mrtrace.rules.yml contrib/prometheus/mrtrace.rules.test.yml \
+		$(D)$(DATADIR)/prometheus/
 	$(Q)install -m 0644 deploy/k8s/*.yaml deploy/k8s/Containerfile $(D)$(DATADIR)/k8s/
 	$(Q)# the installed DaemonSet names the image `make image` builds of this version
 	$(Q)sed 's|image: localhost/mrtrace:latest|image: $(IMAGE)|' deploy/k8s/daemonset.yaml \

@@ -9,7 +9,9 @@
 #   test   build + cmocka, python3, libFuzzer
 #   vm     test + QEMU, busybox, rdma-core tools (the soft-RoCE VM test bed)
 #   fleet  the node-service tests' tools (systemd-analyze, journald, promtool,
-#          node_exporter, slurmctld/slurmd/munge, python3-kubernetes): each
+#          node_exporter, slurmctld/slurmd/munge, python3-kubernetes,
+#          logrotate; debhelper, lintian and devscripts' hardening-check for
+#          the package test): each
 #          installed if it can be, a missing one is a skip in the tests, never
 #          a failure here
 #   deb    build + debhelper and dpkg-dev for `make deb`; lintian and

@@ -171,11 +171,11 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 		./usr/lib/systemd/system/mrtrace-check.timer ./usr/lib/systemd/system/mrtrace.service
 		./usr/lib/tmpfiles.d/mrtrace.conf
 		./usr/libexec/mrtrace/slurm-epilog ./usr/libexec/mrtrace/slurm-prolog
-		./usr/libexec/mrtrace/slurm-healthcheck
 		./usr/bin/mrprobe ./usr/sbin/mrtrace ./usr/share/bash-completion/completions/mrtrace
 		./usr/share/bash-completion/completions/mrprobe
 		./usr/share/doc/mrtrace/deploy.md ./usr/share/man/man1/mrprobe.1
 		./etc/logrotate.d/mrtrace ./usr/share/mrtrace/prometheus/mrtrace.rules.yml
+		./usr/share/mrtrace/prometheus/mrtrace.rules.test.yml ./usr/libexec/mrtrace/slurm-healthcheck
 		./usr/share/man/man8/mrtrace.8 ./usr/share/mrtrace/nhc/mrtrace.nhc
 		./usr/share/mrtrace/k8s/daemonset.yaml ./usr/share/mrtrace/k8s/service.yaml
 		./usr/share/mrtrace/k8s/configmap.yaml ./usr/share/mrtrace/k8s/namespace.yaml

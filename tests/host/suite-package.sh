@@ -92,8 +92,11 @@ check package_ships_everything sh -c "cd '$X' && ls usr/sbin/mrtrace usr/bin/mrp
 	usr/lib/tmpfiles.d/mrtrace.conf usr/share/bash-completion/completions/mrtrace \
 	usr/libexec/mrtrace/slurm-prolog usr/libexec/mrtrace/slurm-epilog \
 	usr/share/mrtrace/nhc/mrtrace.nhc usr/share/mrtrace/prometheus/mrtrace.rules.yml \
+	usr/share/mrtrace/prometheus/mrtrace.rules.test.yml usr/libexec/mrtrace/slurm-healthcheck \
 	etc/logrotate.d/mrtrace etc/mrtrace/mrtrace.conf usr/share/doc/mrtrace/copyright >/dev/null"
-check package_prolog_names_installed_paths sh -c "grep -q 'Prolog=/usr/libexec/mrtrace/slurm-prolog' '$X/usr/libexec/mrtrace/slurm-prolog' && ! grep -q /usr/local '$X/usr/share/mrtrace/nhc/mrtrace.nhc'"
+check package_slurm_files_name_installed_paths sh -c "grep -q 'Prolog=/usr/libexec/mrtrace/slurm-prolog' '$X/usr/libexec/mrtrace/slurm-prolog' && \
+	grep -q '^exec /usr/libexec/mrtrace/slurm-prolog --healthcheck' '$X/usr/libexec/mrtrace/slurm-healthcheck' && \
+	! grep -q /usr/local '$X/usr/share/mrtrace/nhc/mrtrace.nhc' '$X/usr/libexec/mrtrace/slurm-healthcheck'"
 if have logrotate; then
 	# a forced rotation of a copy: copied, then truncated in place (the
 	# service's file descriptor stays valid)
