@@ -2,7 +2,9 @@
 /* verbs_user - loads a libibverbs given by path (dlopen, like NCCL does),
  * waits, then calls ibv_reg_mr_iova2 on LEN bytes of fresh memory, or
  * ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0) (NCCL's probe) with -d.
- * Usage: verbs_user [-d] LIBPATH DELAY_S [LEN]
+ * Usage: verbs_user [-d] LIBPATH DELAY_S|@FILE [LEN]
+ * @FILE waits until FILE exists (at most 60 s) instead of a fixed delay: the
+ * test creates it once watch says it attached to the library.
  * Prints "pid=P result=OK|FAIL errno=E"; exit 0 / 1. */
 #include <dlfcn.h>
 #include <errno.h>
@@ -20,7 +22,7 @@ int main(int argc, char **argv)
 {
 	int dmabuf = argc > 1 && !strcmp(argv[1], "-d");
 	if (argc < 3 + dmabuf) {
-		fprintf(stderr, "usage: %s [-d] LIBPATH DELAY_S [LEN]\n", argv[0]);
+		fprintf(stderr, "usage: %s [-d] LIBPATH DELAY_S|@FILE [LEN]\n", argv[0]);
 		return 2;
 	}
 	void *lib = dlopen(argv[1 + dmabuf], RTLD_NOW);
@@ -28,7 +30,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dlopen: %s\n", dlerror());
 		return 2;
 	}
-	usleep((useconds_t)(atof(argv[2 + dmabuf]) * 1e6)); /* time to be found */
+	const char *delay = argv[2 + dmabuf];
+	if (delay[0] == '@') { /* told when it was found */
+		for (int i = 0; i < 6000 && access(delay + 1, F_OK); i++)
+			usleep(10000);
+	} else {
+		usleep((useconds_t)(atof(delay) * 1e6)); /* time to be found */
+	}
 	void *mr;
 	if (dmabuf) {
 		reg_dmabuf_fn f = (reg_dmabuf_fn)dlsym(lib, "ibv_reg_dmabuf_mr");

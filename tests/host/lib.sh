@@ -24,3 +24,16 @@ wait_line() { # FILE REGEX SECONDS: until a line of FILE matches, or fail
 	for i in $(seq $(( $3 * 10 ))); do grep -Eq -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
 	return 1
 }
+# wait_exec PID COMM: until PID has exec'd COMM (prlimit and setpriv exec in
+# turn: until then the process has neither the limit nor the uid to check)
+wait_exec() {
+	local i
+	for i in $(seq 100); do [ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && return 0; sleep 0.1; done
+	return 1
+}
+# wait_state PID STATE: until /proc/PID/stat says STATE (Z: a zombie)
+wait_state() {
+	local i
+	for i in $(seq 100); do [ "$(sed 's/.*) \(.\).*/\1/' /proc/$1/stat 2>/dev/null)" = "$2" ] && return 0; sleep 0.1; done
+	return 1
+}

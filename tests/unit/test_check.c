@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check/check.h"
+#include "check/areas.h"
 
 static const char *fixture(const char *name)
 {

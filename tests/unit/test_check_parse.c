@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check/check.h"
+#include "check/areas.h"
 #include "core/sysroot.h"
 
 #define MiB (1ULL << 20)

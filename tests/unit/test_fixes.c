@@ -35,7 +35,7 @@ struct scenario {
 #define REQUEST (4097ULL * 4096)
 #define PINNED  (64ULL * 1024)
 
-static struct scenario *run(const char *name, int pid, const char *cause, bool with_nccl)
+static struct scenario *run(const char *name, int pid, enum cause cause, bool with_nccl)
 {
 	struct scenario *s = calloc(1, sizeof(*s));
 	assert_non_null(s);
@@ -80,7 +80,7 @@ static void assert_not_advised(const struct fix_list *l, const char *text)
 static void test_systemd_service(void **state)
 {
 	(void)state;
-	struct scenario *s = run("systemd_service", 777, "memlock_limit", false);
+	struct scenario *s = run("systemd_service", 777, CAUSE_MEMLOCK_LIMIT, false);
 	const struct fix_list *l = &s->fixes;
 	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
 	assert_non_null(strstr(l->items[0].text, "LimitMEMLOCK=infinity"));
@@ -97,7 +97,7 @@ static void test_systemd_service(void **state)
 static void test_docker(void **state)
 {
 	(void)state;
-	struct scenario *s = run("docker", 4242, "memlock_limit", false);
+	struct scenario *s = run("docker", 4242, CAUSE_MEMLOCK_LIMIT, false);
 	const struct fix_list *l = &s->fixes;
 	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
 	assert_non_null(strstr(l->items[0].text, "--ulimit memlock=-1:-1"));
@@ -115,7 +115,7 @@ static void test_docker(void **state)
 static void test_k8s_containerd(void **state)
 {
 	(void)state;
-	struct scenario *s = run("k8s_containerd", 5151, "memlock_limit", true);
+	struct scenario *s = run("k8s_containerd", 5151, CAUSE_MEMLOCK_LIMIT, true);
 	const struct fix_list *l = &s->fixes;
 	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
 	assert_non_null(strstr(l->items[0].text, "systemctl edit containerd"));
@@ -136,7 +136,7 @@ static void test_k8s_containerd(void **state)
 static void test_k8s_nonroot_ipc_lock(void **state)
 {
 	(void)state;
-	struct scenario *s = run("k8s_containerd", 5151, "memlock_limit", true);
+	struct scenario *s = run("k8s_containerd", 5151, CAUSE_MEMLOCK_LIMIT, true);
 	const struct fix_list *l = &s->fixes;
 	int i = find(l, FIX_ALTERNATIVE, "securityContext");
 	assert_true(i >= 0);
@@ -145,9 +145,9 @@ static void test_k8s_nonroot_ipc_lock(void **state)
 		fail_msg("non-root pod told IPC_LOCK works: %s", l->items[i].text);
 	free(s);
 	/* a root pod keeps the plain advice */
-	s = run("k8s_containerd", 5151, "memlock_limit", true);
+	s = run("k8s_containerd", 5151, CAUSE_MEMLOCK_LIMIT, true);
 	s->ctx.uid = s->ctx.euid = s->ctx.ns_uid = 0;
-	struct fix_input in = { .cause = "memlock_limit", .ctx = &s->ctx, .have_limit = true,
+	struct fix_input in = { .cause = CAUSE_MEMLOCK_LIMIT, .ctx = &s->ctx, .have_limit = true,
 				.limit_bytes = s->ctx.memlock_soft };
 	assert_true(fixes_for(&in, &s->fixes) > 0);
 	i = find(&s->fixes, FIX_ALTERNATIVE, "securityContext");
@@ -159,7 +159,7 @@ static void test_k8s_nonroot_ipc_lock(void **state)
 static void test_slurm(void **state)
 {
 	(void)state;
-	struct scenario *s = run("slurm_step", 3010, "memlock_limit", false);
+	struct scenario *s = run("slurm_step", 3010, CAUSE_MEMLOCK_LIMIT, false);
 	const struct fix_list *l = &s->fixes;
 	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
 	assert_non_null(strstr(l->items[0].text, "PropagateResourceLimitsExcept=MEMLOCK"));
@@ -174,7 +174,7 @@ static void test_slurm(void **state)
 static void test_mpirun_remote(void **state)
 {
 	(void)state;
-	struct scenario *s = run("mpirun_sshd", 6100, "memlock_limit", false);
+	struct scenario *s = run("mpirun_sshd", 6100, CAUSE_MEMLOCK_LIMIT, false);
 	const struct fix_list *l = &s->fixes;
 	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
 	assert_non_null(strstr(l->items[0].text, "prted(6050)"));
@@ -188,7 +188,7 @@ static void test_mpirun_remote(void **state)
 static void test_rootless(void **state)
 {
 	(void)state;
-	struct scenario *s = run("rootless_podman", 9001, "memlock_limit", false);
+	struct scenario *s = run("rootless_podman", 9001, CAUSE_MEMLOCK_LIMIT, false);
 	const struct fix_list *l = &s->fixes;
 	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
 	assert_non_null(strstr(l->items[0].text, "host side, for uid 1000"));
@@ -203,7 +203,7 @@ static void test_rootless(void **state)
 static void test_shell_hard_unlimited(void **state)
 {
 	(void)state;
-	struct scenario *s = run("shell", 3333, "memlock_limit", false);
+	struct scenario *s = run("shell", 3333, CAUSE_MEMLOCK_LIMIT, false);
 	const struct fix_list *l = &s->fixes;
 	assert_int_equal(l->items[0].kind, FIX_PRIMARY);
 	assert_non_null(strstr(l->items[0].text, "ulimit -l unlimited"));
@@ -221,7 +221,7 @@ static void test_shell_hard_low(void **state)
 	c.memlock_soft = c.memlock_hard = 8 << 20;
 	c.n_launchers = 1;
 	c.launchers[0] = (struct ctx_launcher){ .pid = 9, .kind = CTX_L_SHELL, .comm = "bash" };
-	struct fix_input in = { .cause = "memlock_limit", .ctx = &c, .have_request = true,
+	struct fix_input in = { .cause = CAUSE_MEMLOCK_LIMIT, .ctx = &c, .have_request = true,
 				.request_bytes = 32 << 20 };
 	struct fix_list l;
 	assert_true(fixes_for(&in, &l) > 0);
@@ -237,7 +237,7 @@ static void test_memlock_zero(void **state)
 	struct scenario *s = calloc(1, sizeof(*s));
 	assert_int_equal(proc_context_read(fixture("docker"), 4242, &s->ctx), 0);
 	assert_int_equal(nccl_info_read(fixture("docker"), &s->ctx, &s->nccl), 0);
-	struct fix_input in = { .cause = "memlock_zero", .ctx = &s->ctx, .nccl = &s->nccl,
+	struct fix_input in = { .cause = CAUSE_MEMLOCK_ZERO, .ctx = &s->ctx, .nccl = &s->nccl,
 				.have_limit = true, .limit_bytes = 0 };
 	assert_true(fixes_for(&in, &s->fixes) > 0);
 	const struct fix_list *l = &s->fixes;
@@ -251,7 +251,7 @@ static void test_memlock_zero(void **state)
 static void test_nccl_stopgaps(void **state)
 {
 	(void)state;
-	struct scenario *s = run("docker", 4242, "memlock_limit", true);
+	struct scenario *s = run("docker", 4242, CAUSE_MEMLOCK_LIMIT, true);
 	const struct fix_list *l = &s->fixes;
 	/* defaults: 2 channels x (1+1) x 9.2 MiB = 36.8 MiB without GDR, LL only
 	 * (2 MiB) with it; 1 MiB Simple buffers: 2 x 2 x 6.2 MiB = 24.8 MiB */
@@ -270,7 +270,7 @@ static void test_nccl_stopgaps(void **state)
 	free(s);
 
 	/* 64 MiB buffers against a 64 KiB limit: smaller buffers are not enough */
-	s = run("systemd_service", 777, "memlock_limit", true);
+	s = run("systemd_service", 777, CAUSE_MEMLOCK_LIMIT, true);
 	i = find(&s->fixes, FIX_STOPGAP, "NCCL_BUFFSIZE=1048576");
 	assert_true(i > 0);
 	assert_non_null(strstr(s->fixes.items[i].text, "from about 2 MiB-276.8 MiB"));
@@ -278,7 +278,7 @@ static void test_nccl_stopgaps(void **state)
 	free(s);
 
 	/* k8s: NCCL_BUFFSIZE is already tiny ("8M" = 8 bytes) and GDR is off */
-	s = run("k8s_containerd", 5151, "memlock_limit", true);
+	s = run("k8s_containerd", 5151, CAUSE_MEMLOCK_LIMIT, true);
 	assert_int_equal(find(&s->fixes, -1, "NCCL_BUFFSIZE=1048576"), -1);
 	assert_int_equal(find(&s->fixes, FIX_STOPGAP, "NCCL_NET_GDR_LEVEL=LOC"), -1);
 	g = find(&s->fixes, FIX_NOTE, "turns GPUDirect RDMA off");
@@ -287,6 +287,31 @@ static void test_nccl_stopgaps(void **state)
 	/* the floor NCCL needs with GDR off (20.8 MiB) beats the 16 MiB request */
 	assert_non_null(strstr(s->fixes.items[0].text, "needs at least 20.8 MiB (limit 64 KiB)"));
 	free(s);
+}
+
+/* A process with a full settings table (NCCL_MAX_SETTINGS variables, none
+ * of them NCCL_BUFFSIZE): the 1 MiB stopgap still estimates the smaller
+ * buffers, not the current ones again. */
+static void test_stopgap_full_settings(void **state)
+{
+	(void)state;
+	struct nccl_info *n = calloc(1, sizeof(*n));
+	assert_non_null(n);
+	n->lib.found = true;
+	for (int i = 0; i < NCCL_MAX_SETTINGS; i++) {
+		snprintf(n->settings.v[i].name, sizeof(n->settings.v[i].name), "NCCL_PLUGIN_X%d", i);
+		n->settings.v[i].source = NCCL_SRC_ENV;
+	}
+	n->settings.n = NCCL_MAX_SETTINGS;
+	nccl_estimate(&n->settings, NULL, &n->estimate);
+	struct fix_input in = { .cause = CAUSE_MEMLOCK_LIMIT, .nccl = n, .have_limit = true,
+				.limit_bytes = 8ULL << 20 };
+	struct fix_list l;
+	assert_true(fixes_for(&in, &l) > 0);
+	int i = find(&l, FIX_STOPGAP, "NCCL_BUFFSIZE=1048576");
+	assert_true(i >= 0);
+	assert_non_null(strstr(l.items[i].text, "from about 2 MiB-36.8 MiB to 2 MiB-24.8 MiB"));
+	free(n);
 }
 
 /* Settings without a recorded tree: a context from cgroup text (and a
@@ -333,7 +358,7 @@ static void test_setting_table(void **state)
 		c.n_launchers = 1;
 		c.launchers[0] = (struct ctx_launcher){ .pid = 99, .kind = t[i].launcher, .comm = "x" };
 		assert_int_equal(proc_context_setting(&c), t[i].setting);
-		struct fix_input in = { .cause = "memlock_limit", .ctx = &c, .have_limit = true,
+		struct fix_input in = { .cause = CAUSE_MEMLOCK_LIMIT, .ctx = &c, .have_limit = true,
 					.limit_bytes = 65536 };
 		struct fix_list l;
 		assert_true(fixes_for(&in, &l) > 0);
@@ -356,7 +381,7 @@ static void test_texts_fit(void **state)
 	} all[] = { { "docker", 4242 }, { "k8s_containerd", 5151 }, { "systemd_service", 777 },
 		    { "slurm_step", 3010 }, { "rootless_podman", 9001 }, { "mpirun_sshd", 6100 },
 		    { "shell", 3333 } };
-	static const char *const causes[] = { "memlock_limit", "memlock_zero" };
+	static const enum cause causes[] = { CAUSE_MEMLOCK_LIMIT, CAUSE_MEMLOCK_ZERO };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		for (size_t k = 0; k < 2; k++) {
 			struct scenario *s = run(all[i].name, all[i].pid, causes[k], true);
@@ -375,7 +400,7 @@ static void test_texts_fit(void **state)
 static void test_no_context(void **state)
 {
 	(void)state;
-	struct fix_input in = { .cause = "memlock_limit", .have_limit = true, .limit_bytes = 65536 };
+	struct fix_input in = { .cause = CAUSE_MEMLOCK_LIMIT, .have_limit = true, .limit_bytes = 65536 };
 	struct fix_list l;
 	assert_true(fixes_for(&in, &l) > 0);
 	assert_int_equal(l.items[0].kind, FIX_PRIMARY);
@@ -384,33 +409,52 @@ static void test_no_context(void **state)
 	assert_non_null(strstr(l.items[0].text, "limit now 64 KiB"));
 }
 
-static int custom_calls;
-static void custom_gen(const struct fix_input *in, struct fix_list *out)
-{
-	custom_calls++;
-	fix_add(out, FIX_PRIMARY, "load nvidia-peermem (%s)", in->cause);
-}
-
-static void test_registry(void **state)
+/* One table, indexed by cause: every cause a verdict can have is a row,
+ * with its generator or none; no cause can be added or replaced at run time. */
+static void test_table(void **state)
 {
 	(void)state;
-	struct fix_input in = { .cause = "pin_device_memory" };
+	struct fix_input in = { .cause = CAUSE_PIN_DEVICE_MEMORY };
 	struct fix_list l;
+	assert_int_equal(fixes_for(&in, &l), 2);
+	assert_int_equal(l.items[0].kind, FIX_PRIMARY);
+	assert_non_null(strstr(l.items[0].text, "modprobe nvidia-peermem"));
+	assert_int_equal(l.items[1].kind, FIX_STOPGAP);
+	assert_non_null(strstr(l.items[1].text, "NCCL_NET_GDR_LEVEL=LOC"));
+
+	/* no generator: unknown is not guessed at; no_device_access is check's */
+	in.cause = CAUSE_UNKNOWN;
 	assert_int_equal(fixes_for(&in, &l), -ENOENT);
 	assert_int_equal(l.n, 0);
-	assert_int_equal(fixes_register("pin_device_memory", custom_gen), 0);
-	assert_int_equal(fixes_register("pin_device_memory", custom_gen), -EEXIST);
-	assert_int_equal(fixes_register("memlock_limit", custom_gen), -EEXIST);
-	assert_int_equal(fixes_for(&in, &l), 1);
-	assert_int_equal(custom_calls, 1);
-	assert_string_equal(l.items[0].text, "load nvidia-peermem (pin_device_memory)");
+	in.cause = CAUSE_NO_DEVICE_ACCESS;
+	assert_int_equal(fixes_for(&in, &l), -ENOENT);
+	/* every other cause has one, and it gives at least one fix without any
+	 * evidence beyond the cause (the record-free generic advice) */
+	for (int c = 0; c < CAUSE__COUNT; c++) {
+		struct fix_input any = { .cause = (enum cause)c };
+		int n = fixes_for(&any, &l);
+		if (c == CAUSE_UNKNOWN || c == CAUSE_NO_DEVICE_ACCESS)
+			assert_int_equal(n, -ENOENT);
+		else if (c == CAUSE_HCA_RESOURCE_LIMIT || c == CAUSE_BAD_GID_INDEX ||
+			 c == CAUSE_BAD_PKEY_INDEX || c == CAUSE_MLX5_FIRMWARE)
+			assert_true(n >= 0); /* they name the record's device, port, step */
+		else
+			assert_true(n > 0);
+		assert_int_equal(n < 0 ? 0 : n, l.n);
+	}
+	in.cause = CAUSE__COUNT;
+	assert_int_equal(fixes_for(&in, &l), -EINVAL);
 	assert_int_equal(fixes_for(NULL, &l), -EINVAL);
 
-	/* the list never overflows */
+	/* the list never overflows, and a text that does not fit says so */
 	for (int i = 0; i < FIX_MAX + 3; i++)
 		fix_add(&l, FIX_NOTE, "n%d", i);
 	assert_int_equal(l.n, FIX_MAX);
 	assert_true(l.truncated);
+	memset(&l, 0, sizeof(l));
+	fix_add(&l, FIX_NOTE, "%0*d", FIX_TEXT_MAX + 10, 7);
+	assert_int_equal(strlen(l.items[0].text), FIX_TEXT_MAX - 1);
+	assert_string_equal(l.items[0].text + FIX_TEXT_MAX - 4, "...");
 	assert_string_equal(fix_kind_name(FIX_STOPGAP), "stopgap");
 }
 
@@ -449,10 +493,11 @@ int main(void)
 		cmocka_unit_test(test_shell_hard_low),
 		cmocka_unit_test(test_memlock_zero),
 		cmocka_unit_test(test_nccl_stopgaps),
+		cmocka_unit_test(test_stopgap_full_settings),
 		cmocka_unit_test(test_setting_table),
 		cmocka_unit_test(test_texts_fit),
 		cmocka_unit_test(test_no_context),
-		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_needed_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

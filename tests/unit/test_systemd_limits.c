@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "check/check.h"
+#include "check/areas.h"
 
 static char tree[40];
 

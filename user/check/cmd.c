@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_cmd.c - `mrtrace check` command line. */
+/* cmd.c - `mrtrace check` command line. */
 #include "check/check.h"
 #include "check/expect.h"
 #include "check/fleet.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_gpudirect.c - can a NIC register GPU memory on this node?
+/* gpudirect.c - can a NIC register GPU memory on this node?
  *
  * NCCL has two ways (docs/design.md section 4): dma-buf (ibv_reg_dmabuf_mr; needs the
  * kernel's ib_umem_dmabuf support, 5.12+, and a NIC driver with
@@ -8,7 +8,8 @@
  * NCCL turns GPUDirect RDMA off and stages through pinned host memory, which
  * counts against RLIMIT_MEMLOCK; registering a GPU address anyway fails in
  * pinning with EFAULT. */
-#include "check/check.h"
+#include "check/builder.h"
+#include "check/areas.h"
 #include "core/sysroot.h"
 
 #include <stdlib.h>

@@ -23,6 +23,7 @@
  * a cluster-wide prolog lets jobs run on CPU and login nodes.  What
  * --health-ignore took out is counted on an OK line, never hidden. */
 #include "check/fleet.h"
+#include "check/areas.h"
 #include "check/expect.h"
 
 #include <fnmatch.h>
@@ -76,7 +77,7 @@ static void note(struct judge *j, enum chk_health level, const char *fmt, ...)
 static void memlock_process(const struct chk_report *r, const struct chk_health_opts *o,
 			    struct judge *j)
 {
-	const struct proc_context *c = &r->target;
+	const struct proc_context *c = r->target;
 	char b1[32], b2[32], src[256];
 
 	if (!(c->have & CTX_HAVE_MEMLOCK))

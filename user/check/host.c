@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_host.c - who and what the report is about: host name, kernel, and,
+/* host.c - who and what the report is about: host name, kernel, and,
  * with -p, the target process (read once through context.h and shared by the
  * memlock and NCCL areas). */
-#include "check/check.h"
+#include "check/builder.h"
+#include "check/areas.h"
 #include "core/sysroot.h"
 
-#include <errno.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +39,7 @@ static void target_section(struct chk_report *r)
 	}
 	json_object *t = json_object_new_object();
 	json_object_object_add(t, "pid", json_object_new_int(r->opt.pid));
-	int e = proc_context_read(r->opt.root, r->opt.pid, &r->target);
+	int e = proc_context_read(r->opt.root, r->opt.pid, r->target);
 	json_object_object_add(t, "found", json_object_new_boolean(e == 0));
 	json_object_object_add(r->doc, "target", t);
 	if (e) {
@@ -47,7 +47,7 @@ static void target_section(struct chk_report *r)
 			"pid %d: %s", r->opt.pid, e == -ESRCH ? "no such process" : strerror(-e));
 		return;
 	}
-	const struct proc_context *c = &r->target;
+	const struct proc_context *c = r->target;
 	/* Nothing of a job to judge: say what the pid is instead of a report
 	 * of empty limits and mappings. */
 	bool zombie = (c->have & CTX_HAVE_STATE) && (c->state == 'Z' || c->state == 'X');
@@ -72,7 +72,7 @@ static void target_section(struct chk_report *r)
 	r->have_target = true;
 	/* NCCL info is read once: memlock compares the limit with its
 	 * estimate, the nccl area lints its settings. */
-	r->nccl = calloc(1, sizeof(*r->nccl));
+	r->nccl = nccl_info_alloc();
 	if (r->nccl && nccl_info_read(r->opt.root, c, r->nccl)) {
 		free(r->nccl);
 		r->nccl = NULL;

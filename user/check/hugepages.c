@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_hugepages.c - hugetlb pools per page size.
+/* hugepages.c - hugetlb pools per page size.
  *
  * Hugepages matter to registration only when the buffer being registered is
  * hugetlb memory: pinning it faults pages in from the pool, and an empty pool
  * makes pin_user_pages fail (EFAULT), not ENOMEM.  NCCL does not need them.
  * So an unused pool is fine, and an exhausted one is a warning for processes
  * that use it, not a cause of errno 12. */
-#include "check/check.h"
+#include "check/builder.h"
+#include "check/areas.h"
 #include "core/sysroot.h"
 #include "core/units.h"
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_inventory.c - find the GPUs and RDMA devices once; the RDMA, GPUDirect,
+/* inventory.c - find the GPUs and RDMA devices once; the RDMA, GPUDirect,
  * IOMMU and topology areas all reason about the same list. */
-#include "check/check.h"
+#include "check/builder.h"
+#include "check/areas.h"
 #include "core/sysroot.h"
 
 #include <stdio.h>

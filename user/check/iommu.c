@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_iommu.c - is DMA from the NICs and GPUs translated by an IOMMU?
+/* iommu.c - is DMA from the NICs and GPUs translated by an IOMMU?
  *
  * Translation matters twice for registration: every MR is DMA-mapped
  * (dma_map_sgtable), which can run out of IOVA space (cause dma_map_iova),
@@ -7,7 +7,8 @@
  * redirected up to the root complex when the switch ports have ACS
  * P2P Request/Completion Redirect enabled (GPUDirect slow or broken).
  * Passthrough (iommu=pt, group type "identity") or no IOMMU avoids both. */
-#include "check/check.h"
+#include "check/builder.h"
+#include "check/areas.h"
 #include "core/sysroot.h"
 
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_memlock.c - RLIMIT_MEMLOCK, the usual cause of errno 12 from
+/* memlock.c - RLIMIT_MEMLOCK, the usual cause of errno 12 from
  * ibv_reg_mr*: ib_umem_get adds the request to mm->pinned_vm and refuses
  * (ENOMEM) when that exceeds the soft limit and the process lacks
  * CAP_IPC_LOCK in the *initial* user namespace; a zero limit is EPERM.
@@ -8,7 +8,8 @@
  * shows the defaults new jobs get, each labelled with where it applies;
  * the operator's own `ulimit -l` is shown last and labelled as saying
  * nothing about the job. */
-#include "check/check.h"
+#include "check/builder.h"
+#include "check/areas.h"
 #include "explain/fixes.h"
 #include "core/sysroot.h"
 #include "core/units.h"
@@ -45,17 +46,17 @@ static enum chk_verdict judge(uint64_t soft, uint64_t memtotal)
 	return soft < MLK_FLOOR ? CHK_FAIL : CHK_WARN;
 }
 
-static void add_fixes(struct chk_item *it, const struct chk_report *r, const char *cause)
+static void add_fixes(struct chk_item *it, const struct chk_report *r, enum cause cause)
 {
-	struct fix_input in = { .cause = cause, .ctx = r->have_target ? &r->target : NULL,
+	struct fix_input in = { .cause = cause, .ctx = r->have_target ? r->target : NULL,
 				.nccl = r->nccl };
-	if (r->have_target && (r->target.have & CTX_HAVE_MEMLOCK)) {
+	if (r->have_target && (r->target->have & CTX_HAVE_MEMLOCK)) {
 		in.have_limit = true;
-		in.limit_bytes = r->target.memlock_soft;
+		in.limit_bytes = r->target->memlock_soft;
 	}
-	if (r->have_target && (r->target.have & CTX_HAVE_VMPIN)) {
+	if (r->have_target && (r->target->have & CTX_HAVE_VMPIN)) {
 		in.have_pinned = true;
-		in.pinned_before = r->target.vm_pin;
+		in.pinned_before = r->target->vm_pin;
 	}
 	struct fix_list fl;
 	if (fixes_for(&in, &fl) <= 0)
@@ -72,7 +73,7 @@ static void add_fixes(struct chk_item *it, const struct chk_report *r, const cha
 
 static void process_limit(struct chk_report *r, json_object *sec)
 {
-	const struct proc_context *c = &r->target;
+	const struct proc_context *c = r->target;
 	char b1[32], b2[32], b3[32], b4[32];
 	uint64_t memtotal = mem_total(r->opt.root);
 	bool have = c->have & CTX_HAVE_MEMLOCK;
@@ -110,7 +111,7 @@ static void process_limit(struct chk_report *r, json_object *sec)
 		if (v == CHK_FAIL && c->memlock_soft == 0) {
 			chk_note(it, "A zero limit makes every registration fail with EPERM "
 				 "(ib_umem_get: can_do_mlock() is false).");
-			add_fixes(it, r, "memlock_zero");
+			add_fixes(it, r, CAUSE_MEMLOCK_ZERO);
 		} else if (v != CHK_OK) {
 			chk_note(it, "ib_umem_get refuses with ENOMEM (errno 12) once the process's "
 				 "pinned memory would pass %s; free RAM does not matter.",
@@ -118,7 +119,7 @@ static void process_limit(struct chk_report *r, json_object *sec)
 			if (c->memlock_soft < MLK_FLOOR)
 				chk_note(it, "Without GPUDirect NCCL pins about 9.2 MiB per network "
 					 "connection; %s does not hold a multi-node job.", B(c->memlock_soft, b1));
-			add_fixes(it, r, "memlock_limit");
+			add_fixes(it, r, CAUSE_MEMLOCK_LIMIT);
 		}
 	}
 
@@ -360,23 +361,26 @@ static void defaults_pam(struct chk_report *r, json_object *sec, uint64_t memtot
 static void defaults_shell(struct chk_report *r, json_object *sec, uint64_t memtotal)
 {
 	char self[32], b1[32], b2[32];
-	struct proc_context c;
-	if (sr_link_base(r->opt.root, "/proc/self", self, sizeof(self)) ||
-	    proc_context_read(r->opt.root, atoi(self), &c) || !(c.have & CTX_HAVE_MEMLOCK))
+	struct proc_context *c = proc_context_alloc(0);
+	if (!c || sr_link_base(r->opt.root, "/proc/self", self, sizeof(self)) ||
+	    proc_context_read(r->opt.root, atoi(self), c) || !(c->have & CTX_HAVE_MEMLOCK)) {
+		free(c);
 		return;
+	}
 	json_object *o = json_object_new_object();
-	json_object_object_add(o, "soft_bytes", chk_json_limit(c.memlock_soft));
-	json_object_object_add(o, "hard_bytes", (c.have & CTX_HAVE_MEMLOCK_HARD) ?
-			       chk_json_limit(c.memlock_hard) : NULL);
+	json_object_object_add(o, "soft_bytes", chk_json_limit(c->memlock_soft));
+	json_object_object_add(o, "hard_bytes", (c->have & CTX_HAVE_MEMLOCK_HARD) ?
+			       chk_json_limit(c->memlock_hard) : NULL);
 	json_object_object_add(sec, "this_shell", o);
 	struct chk_item *it = chk_add(r, "memlock", "memlock.this_shell",
-				      judge_default(c.memlock_soft, memtotal), CHK_CLS_ENV, "this shell only",
+				      judge_default(c->memlock_soft, memtotal), CHK_CLS_ENV, "this shell only",
 				      "soft %s, hard %s: `ulimit -l` here, not the job's",
-				      B(c.memlock_soft, b1),
-				      (c.have & CTX_HAVE_MEMLOCK_HARD) ? B(c.memlock_hard, b2) : "?");
+				      B(c->memlock_soft, b1),
+				      (c->have & CTX_HAVE_MEMLOCK_HARD) ? B(c->memlock_hard, b2) : "?");
 	chk_note(it, "Your shell's limit says nothing about a job started by slurmd, "
 		 "containerd, systemd or sshd; run `mrtrace check -p PID` on one rank to see "
 		 "the limit that the kernel enforces for it.");
+	free(c);
 }
 
 void check_memlock(struct chk_report *r)

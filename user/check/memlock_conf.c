@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_memlock_conf.c - where a *new* job's RLIMIT_MEMLOCK comes from, read
+/* memlock_conf.c - where a *new* job's RLIMIT_MEMLOCK comes from, read
  * from configuration files rather than from any running process:
  *   - systemd: DefaultLimitMEMLOCK (system.conf and its drop-ins) and the
  *     LimitMEMLOCK of the units that start jobs (slurmd, containerd, ...);
@@ -10,7 +10,8 @@
  *     limit to the job.
  * Each reader reports what it found and where, so the text can say "8 MiB
  * (not set: systemd's built-in default)" rather than a bare number. */
-#include "check/check.h"
+#include "check/builder.h"
+#include "check/areas.h"
 #include "core/sysroot.h"
 #include "core/strmap.h"
 #include "core/units.h"

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_nccl.c - the target's NCCL: library and version, the effective
+/* nccl.c - the target's NCCL: library and version, the effective
  * NCCL_* settings with their source, and the lint from nccl.h (variables no
  * NCCL release reads are the classic false mitigation).  Adds one check that
  * needs this node's hardware: NCCL_IB_HCA naming devices that do not exist.
  * Without -p, lints /etc/nccl.conf, which every job on the node inherits. */
-#include "check/check.h"
+#include "check/builder.h"
+#include "check/areas.h"
 #include "core/sysroot.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_rdma.c - RDMA devices, their ports, and whether user space can reach
+/* rdma.c - RDMA devices, their ports, and whether user space can reach
  * them.
  *
  * Two different failures hide behind "ncclSystemError" here: the device node
@@ -7,7 +7,8 @@
  * (a container without RDMA passthrough: an environment problem), and a port
  * that is down, never configured by a subnet manager (INIT, LID 0) or lacks a
  * usable PKey (an InfiniBand resource problem).  Items carry that class. */
-#include "check/check.h"
+#include "check/builder.h"
+#include "check/areas.h"
 #include "core/sysroot.h"
 #include "proc/jobfile.h"
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_summary.c - the verdict an experienced operator gives first: is this
+/* summary.c - the verdict an experienced operator gives first: is this
  * an environment problem (limits, privileges, container passthrough, drivers,
  * settings) or an InfiniBand resource problem (port, subnet manager, LID,
  * PKey)?  The split decides who acts and what to run next, so the summary
  * names it and lists the next commands, most specific first. */
-#include "check/check.h"
+#include "check/builder.h"
+#include "check/areas.h"
 
 #include <string.h>
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_text.c - the report for a human at 3 a.m.: the verdict and what to do
+/* text.c - the report for a human at 3 a.m.: the verdict and what to do
  * first, then each area with one aligned line per item (verdict first), and
  * the why/fix only under the lines that need them.  Values carry names and
  * settings of the node and the job: every string is printed through esc(),
  * so none can act on the terminal or start a line of its own. */
 #include "check/check.h"
+#include "check/areas.h"
 #include "core/escape.h"
 
 #include <ctype.h>
@@ -100,8 +101,8 @@ static void header(const struct chk_report *r, FILE *out)
 	}
 	if (unit)
 		fprintf(out, ", unit %s", esc(unit));
-	if (r->target.slurm_job >= 0 && (r->target.have & CTX_HAVE_CGROUP))
-		fprintf(out, ", slurm job %ld", r->target.slurm_job);
+	if (r->target->slurm_job >= 0 && (r->target->have & CTX_HAVE_CGROUP))
+		fprintf(out, ", slurm job %ld", r->target->slurm_job);
 	fprintf(out, "\n");
 	if (chain)
 		fprintf(out, "launched by     %s\n", esc(chain));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_topology.c - PCIe distance between every GPU and every RDMA NIC, named
+/* topology.c - PCIe distance between every GPU and every RDMA NIC, named
  * like `nvidia-smi topo -m`:
  *   PIX  through one PCIe switch          PXB  through several switches
  *   PHB  through the host bridge (CPU)    NODE between host bridges of one NUMA node
@@ -13,7 +13,8 @@
  * The switch model follows NCCL's reading of sysfs: a switch shows up as an
  * upstream port followed by a downstream port, so a device's parent switch is
  * two path components up, and the root port folds into the CPU. */
-#include "check/check.h"
+#include "check/builder.h"
+#include "check/areas.h"
 #include "core/escape.h"
 
 #include <string.h>

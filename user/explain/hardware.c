@@ -2,10 +2,9 @@
 /* hardware.c - the causes past the kernel's memory checks: the IOMMU could
  * not map the pinned pages (dma_map_iova), or the mlx5 firmware refused the
  * memory-key command (mlx5_firmware). */
-#include "explain/explain.h"
-#include "explain/verdict.h"
+#include "explain/hardware.h"
+#include "explain/names.h"
 
-#include <errno.h>
 #include <stdio.h>
 
 bool explain_dma_map(const struct mrt_event *ev, struct verdict *v)
@@ -39,12 +38,6 @@ bool explain_dma_map(const struct mrt_event *ev, struct verdict *v)
 	verdict_say(v->explanation,
 	    "The pages were pinned, but the IOMMU could not map them for the NIC: the device's "
 	    "IOVA aperture (often 32-bit limited or fragmented) has no room for this MR.");
-	verdict_fix(v, FIX_PRIMARY,
-	    "Boot with the IOMMU in passthrough for the NIC (iommu=pt, or "
-	    "intel_iommu=on iommu=pt), which is what RDMA vendors recommend for HPC nodes.");
-	verdict_fix(v, FIX_ALTERNATIVE,
-	    "If the NIC is limited to a small DMA window, check BAR/IOVA layout (pci=realloc, "
-	    "above-4G decoding in firmware) and the driver's DMA mask.");
 	return true;
 }
 
@@ -64,18 +57,6 @@ bool explain_mlx5_cmd(const struct mrt_event *ev, struct verdict *v)
 		    "The kernel accepted the registration and pinned the memory, but the NIC's "
 		    "firmware rejected the memory-key command; %s maps to errno %s.",
 		    mlx5_status_name(s->a1), errno_name(-s->ret));
-		if (s->a1 == 0x8)
-			verdict_fix(v, FIX_PRIMARY,
-			    "LIM_ERR: a firmware resource limit (MKeys or translation entries) is "
-			    "reached; reduce the number/size of MRs (NCCL_BUFFSIZE, channels) or "
-			    "check the NIC's profile (mlxconfig) and firmware version.");
-		else
-			verdict_fix(v, FIX_PRIMARY,
-			    "Look up syndrome 0x%llx for this opcode in the firmware release notes; "
-			    "`dmesg` shows mlx5_cmd_out_err with the same syndrome.",
-			    (unsigned long long)s->a2);
-		verdict_fix(v, FIX_ALTERNATIVE, "Update the NIC firmware to the version matching the driver "
-					"(`mrtrace check` shows fw_ver per device).");
 		return true;
 	}
 	return false;

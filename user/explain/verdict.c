@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/units.h"
 
@@ -28,6 +29,15 @@ int trail_find(const struct mrt_event *ev, unsigned int site)
 	return -1;
 }
 
+void verdict_init(struct verdict *v, int err, enum certainty certainty)
+{
+	memset(v, 0, sizeof(*v));
+	v->cause = CAUSE_UNKNOWN;
+	v->decisive_step = -1;
+	v->certainty = certainty;
+	v->err = err;
+}
+
 void verdict_say(char *dst, const char *fmt, ...)
 {
 	va_list ap;
@@ -36,23 +46,23 @@ void verdict_say(char *dst, const char *fmt, ...)
 	va_end(ap);
 }
 
-void verdict_fix(struct verdict *v, enum fix_kind kind, const char *fmt, ...)
-{
-	struct fix_list *l = &v->fixes;
-	va_list ap;
-
-	if (l->n >= FIX_MAX) {
-		l->truncated = true;
-		return;
-	}
-	l->items[l->n].kind = kind;
-	va_start(ap, fmt);
-	vsnprintf(l->items[l->n].text, FIX_TEXT_MAX, fmt, ap);
-	va_end(ap);
-	l->n++;
-}
-
 const char *verdict_bytes(uint64_t bytes, char *buf)
 {
 	return fmt_bytes(bytes, buf, 32);
+}
+
+void fix_add(struct fix_list *out, enum fix_kind kind, const char *fmt, ...)
+{
+	if (out->n >= FIX_MAX) {
+		out->truncated = true;
+		return;
+	}
+	struct fix *f = &out->items[out->n++];
+	f->kind = kind;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(f->text, sizeof(f->text), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(f->text))
+		memcpy(f->text + sizeof(f->text) - 4, "...", 4);
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* nccl.h - what NCCL a process runs and how it is configured: the mapped
- * libnccl and its version, the effective NCCL_* settings with where each
- * came from, the rank, a lint of the settings, and an estimate of the pinned
- * host memory NCCL's network buffers need (to show beside the memlock limit).
+ * libnccl (library.c) and its version (version.c), the effective NCCL_*
+ * settings with where each came from (settings.c), the rank (rank.c), a
+ * lint of the settings (lint.c), and an estimate of the pinned host memory
+ * NCCL's network buffers need, to show beside the memlock limit
+ * (estimate.c); all of it for one process: info.c.
  *
  * Plain data, no BPF.  Same `root` convention as context.h.
  */
@@ -14,7 +16,7 @@
 
 #include "proc/context.h"
 
-/* ---- the library -------------------------------------------------------- */
+/* ---- the library (library.c, version.c) ----------------------------------- */
 #define NCCL_LIB_NAMES_MAX 16384   /* ~300 names of ~25 bytes in NCCL 2.2x */
 struct nccl_lib {
 	bool found;                 /* a libnccl (or stand-in) is mapped */
@@ -46,7 +48,7 @@ int nccl_version_scan_fd(int fd, struct nccl_lib *out);
 /* Same on a memory buffer. */
 int nccl_version_scan_buf(const char *buf, size_t len, struct nccl_lib *out);
 
-/* ---- settings ----------------------------------------------------------- */
+/* ---- settings (settings.c) ---------------------------------------------------- */
 enum nccl_source {
 	NCCL_SRC_DEFAULT = 0,       /* not set anywhere */
 	NCCL_SRC_ENV,               /* the process environment */
@@ -107,15 +109,19 @@ void nccl_settings_apply_conf(struct nccl_settings *s, const char *text,
 			      enum nccl_source src, const char *origin);
 const struct nccl_setting *nccl_setting_get(const struct nccl_settings *s, const char *name);
 const char *nccl_source_name(enum nccl_source src);
+/* A setting's integer as NCCL reads it, strtoll(value, NULL, 0): "4M" is 4,
+ * "1e6" is 1.  *trailing says whether something followed the digits.
+ * 0, or -1 when there are no digits or the number overflows. */
+int nccl_parse_int(const char *v, long long *out, int *trailing);
 
-/* ---- rank ---------------------------------------------------------------- */
+/* ---- rank (rank.c) -------------------------------------------------------- */
 struct nccl_rank {
 	long rank, local_rank, world_size;  /* -1 when unknown */
 	const char *rank_var;               /* which variable gave it (static string) */
 };
 void nccl_rank_from_env(const struct ctx_env *env, struct nccl_rank *out);
 
-/* ---- lint ---------------------------------------------------------------- */
+/* ---- lint (lint.c) -------------------------------------------------------- */
 enum nccl_lint_kind {
 	NCCL_LINT_NONEXISTENT,   /* a name no NCCL release reads (popular advice) */
 	NCCL_LINT_TYPO,          /* close to a known name */
@@ -153,7 +159,7 @@ bool nccl_lib_reads(const struct nccl_lib *lib, const char *name);
 bool nccl_var_known(const char *name);
 const char *nccl_lint_kind_name(enum nccl_lint_kind k);
 
-/* ---- pinned-memory estimate --------------------------------------------- */
+/* ---- pinned-memory estimate (estimate.c) ------------------------------------ */
 enum nccl_gdr { NCCL_GDR_UNKNOWN = 0, NCCL_GDR_OFF };
 
 /* Shape of the job; zeros mean "use the default" (documented in docs/context.md). */
@@ -162,6 +168,7 @@ struct nccl_estimate_params {
 	int sends;        /* network send connections per channel, default 1 (ring) */
 	int recvs;        /* network receive connections per channel, default 1 */
 	int nics;         /* NICs a buffer is registered on (merged devices), default 1 */
+	uint64_t buffsize; /* Simple buffer bytes as if NCCL_BUFFSIZE said so; 0: the settings' */
 };
 
 struct nccl_estimate {
@@ -181,7 +188,10 @@ struct nccl_estimate {
 void nccl_estimate(const struct nccl_settings *s, const struct nccl_estimate_params *p,
 		   struct nccl_estimate *out);
 
-/* ---- all of it ------------------------------------------------------------ */
+/* ---- all of it (info.c) ------------------------------------------------------ */
+/* About 310 KB (the settings and lint tables, the library's names): it
+ * lives on the heap (nccl_info_alloc) and is passed by pointer, never
+ * copied or put on a stack. */
 struct nccl_info {
 	struct nccl_lib lib;
 	struct nccl_settings settings;
@@ -192,5 +202,8 @@ struct nccl_info {
 /* Library, settings (from ctx->env when CTX_HAVE_ENV, uid from ctx), rank,
  * lint and the default estimate.  0, or -errno when nothing could be read. */
 int nccl_info_read(const char *root, const struct proc_context *ctx, struct nccl_info *out);
+/* A zeroed nccl_info on the heap (nothing found yet); NULL when out of
+ * memory.  Release with free(). */
+struct nccl_info *nccl_info_alloc(void);
 
 #endif

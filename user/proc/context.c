@@ -491,6 +491,15 @@ void proc_context_init(struct proc_context *out, int pid)
 	out->slurm_job = -1;
 }
 
+struct proc_context *proc_context_alloc(int pid)
+{
+	struct proc_context *c = malloc(sizeof(*c));
+
+	if (c)
+		proc_context_init(c, pid);
+	return c;
+}
+
 int proc_context_read(const char *root, int pid, struct proc_context *out)
 {
 	if (!out || pid <= 0)

@@ -160,6 +160,11 @@ void proc_context_from_event(const char *root, const struct proc_context_event *
 
 /* Fills `out` with an empty context for pid: have = 0, slurm_job = -1. */
 void proc_context_init(struct proc_context *out, int pid);
+/* A context is large (about 84 KB, most of it the environment): it lives on
+ * the heap and is passed by pointer, never copied or put on a stack.  An
+ * empty one for pid, as proc_context_init(); NULL when out of memory.
+ * Release with free(). */
+struct proc_context *proc_context_alloc(int pid);
 
 /* Parses one /proc/PID/cgroup text into cgroup_path, runtime, container_id,
  * pod_uid, systemd_unit, slurm_job/step (sets CTX_HAVE_CGROUP).  Exposed for

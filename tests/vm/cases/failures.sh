@@ -112,9 +112,11 @@ mark
 ip link set dummy0 down
 for i in $(seq 50); do grep -q DOWN /sys/class/infiniband/rxe0/ports/1/state && break; sleep 0.1; done
 "$OPS" rtr 0 3 > /dev/null
-ip link set dummy0 up
+# the port comes back only once the record is in: watch reads the port's
+# state when the record arrives, and a loaded host may take a while
 expect port verbs_ops modify_qp port_not_active \
 	'.evidence.gates.port_active==false and (.evidence.gates.port_state|test("DOWN")) and .class=="infiniband"'
+ip link set dummy0 up
 for i in $(seq 100); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && break; sleep 0.1; done
 
 # --- /dev/shm -------------------------------------------------------------------

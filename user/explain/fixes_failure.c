@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* fixes_failure.c - the fixes of the refusals beyond registration
+ * (MRT_EV_FAILURE; fix_generators.h): the uverbs device, verbs objects and
+ * QP transitions, /dev/shm, fd import.  Most follow where the process runs
+ * (a container passes a device or a capability differently from a unit or
+ * a Slurm job); the rest name the device, port or mount from the record and
+ * its gates (failure_facts.h). */
+#include "explain/fix_generators.h"
+#include "explain/failure_facts.h"
+
+/* ---- the uverbs device ------------------------------------------------------ */
+
+static void device_fixes(const struct fix_input *in, struct fix_list *out)
+{
+	const char *node = failure_node(in->gates);
+
+	switch (failure_setting(in->ctx)) {
+	case CTX_SET_KUBERNETES:
+		fix_add(out, FIX_PRIMARY,
+			"Give the pod the RDMA device through an RDMA device plugin (request its "
+			"resource in the container's resources.limits) instead of relying on "
+			"hostPath mounts: the plugin also opens the device cgroup for %s.", node);
+		fix_add(out, FIX_ALTERNATIVE, "A privileged pod sees every device, at the cost of "
+					      "every other isolation.");
+		break;
+	case CTX_SET_DOCKER:
+	case CTX_SET_CONTAINERD:
+	case CTX_SET_CRIO:
+	case CTX_SET_PODMAN:
+	case CTX_SET_CONTAINER:
+	case CTX_SET_USERNS:
+		fix_add(out, FIX_PRIMARY,
+			"Pass the device into the container: `--device=%s` (or "
+			"`--device=/dev/infiniband` for all of them), which creates the node and "
+			"allows char 231 in the container's device cgroup.", node);
+		break;
+	case CTX_SET_SLURM:
+		fix_add(out, FIX_PRIMARY,
+			"With ConstrainDevices=yes in cgroup.conf a job only gets the devices of "
+			"its GRES: list %s in gres.conf (File=) for the job's gres, or allow it in "
+			"cgroup_allowed_devices_file on older Slurm.", node);
+		break;
+	case CTX_SET_SYSTEMD_SERVICE:
+	case CTX_SET_SYSTEMD_USER:
+		fix_add(out, FIX_PRIMARY,
+			"In the unit: `DeviceAllow=%s rw` (DevicePolicy=closed/strict and "
+			"PrivateDevices=yes hide it otherwise), then `systemctl daemon-reload` and "
+			"restart.", node);
+		break;
+	default:
+		fix_add(out, FIX_PRIMARY,
+			"Make %s reachable for the job: on a bare node rdma-core's udev rules "
+			"create /dev/infiniband/uverbs* (mode 0666) once ib_uverbs is loaded; a "
+			"container or unit must be given the device explicitly (--device, "
+			"DeviceAllow=, a device plugin).", node);
+		break;
+	}
+}
+
+void fixes_device_missing(const struct fix_input *in, struct fix_list *out)
+{
+	device_fixes(in, out);
+}
+
+void fixes_device_permission(const struct fix_input *in, struct fix_list *out)
+{
+	const struct gate_facts *g = in->gates;
+
+	fix_add(out, FIX_PRIMARY,
+		"Make the uverbs nodes 0666 (rdma-core's udev rules do: check "
+		"/lib/udev/rules.d/*rdma*) or add the user to the owning group (%u).",
+		g && g->have_node ? g->node_gid : 0);
+	device_fixes(in, out);
+}
+
+void fixes_device_cgroup(const struct fix_input *in, struct fix_list *out)
+{
+	device_fixes(in, out);
+}
+
+/* ---- verbs objects and QP transitions ------------------------------------------ */
+
+void fixes_hca_resource_limit(const struct fix_input *in, struct fix_list *out)
+{
+	if (!in->ev)
+		return;
+	fix_add(out, FIX_PRIMARY,
+		"Request at most what `ibv_devinfo -v -d %s` reports; for NCCL, lower the "
+		"queue depth settings it derives these sizes from, or check whether a plugin "
+		"or an older NCCL asks for more than this device offers.", failure_device(in->ev));
+}
+
+void fixes_port_not_active(const struct fix_input *in, struct fix_list *out)
+{
+	fix_add(out, FIX_PRIMARY,
+		port_is_ethernet(in->gates)
+			? "Bring the port's network interface up and check its link (`rdma "
+			  "link`, `ip link`); then retry."
+			: "Check the cable/switch and that a subnet manager runs (`ibstat`: "
+			  "State Active, SM lid set); then retry.");
+	fix_add(out, FIX_ALTERNATIVE, "If only some ports are down, restrict NCCL to the "
+				      "healthy ones with NCCL_IB_HCA.");
+}
+
+void fixes_bad_gid_index(const struct fix_input *in, struct fix_list *out)
+{
+	if (!in->ev)
+		return;
+	fix_add(out, FIX_PRIMARY,
+		"Point NCCL_IB_GID_INDEX at a populated entry (ports/%llu/gids/N with a "
+		"non-zero GID of the RoCE version you use: gid_attrs/types/N), or leave it "
+		"unset so NCCL picks one.", qp_port(in->ev));
+}
+
+void fixes_bad_pkey_index(const struct fix_input *in, struct fix_list *out)
+{
+	if (!in->gates)
+		return;
+	fix_add(out, FIX_PRIMARY, "Use an index below %d (NCCL_IB_PKEY selects it for "
+				  "NCCL); ask the fabric admins which partition the job "
+				  "belongs to.", in->gates->pkey_table_len);
+}
+
+/* A port the device lacks, or a transition or value the core refused. */
+void fixes_qp_attr_invalid(const struct fix_input *in, struct fix_list *out)
+{
+	if (in->ev && qp_port_missing(in->ev, in->gates))
+		fix_add(out, FIX_PRIMARY, "Use a port that exists (`rdma link` lists them); with "
+					  "NCCL, NCCL_IB_HCA=%s:1 selects the port explicitly.",
+			failure_device(in->ev));
+	else
+		fix_add(out, FIX_PRIMARY,
+			"A client bug or a version mismatch between the application's verbs use "
+			"and the provider: check NCCL_IB_* settings that shape QP attributes "
+			"(NCCL_IB_TIMEOUT, NCCL_IB_RETRY_CNT, NCCL_IB_SL, NCCL_IB_TC) and the "
+			"rdma-core version.");
+}
+
+/* ---- /dev/shm ------------------------------------------------------------------- */
+
+void fixes_shm_exhausted(const struct fix_input *in, struct fix_list *out)
+{
+	switch (failure_setting(in->ctx)) {
+	case CTX_SET_KUBERNETES:
+		fix_add(out, FIX_PRIMARY,
+			"Mount a memory-backed emptyDir at /dev/shm (volumes: emptyDir: {medium: "
+			"Memory, sizeLimit: 8Gi}); the pod's memory limit then covers it.");
+		break;
+	case CTX_SET_DOCKER:
+	case CTX_SET_CONTAINERD:
+	case CTX_SET_PODMAN:
+	case CTX_SET_CRIO:
+	case CTX_SET_CONTAINER:
+	case CTX_SET_USERNS:
+		fix_add(out, FIX_PRIMARY,
+			"Start the container with a larger /dev/shm (`--shm-size=8g`) or share the "
+			"host's IPC namespace (`--ipc=host`).");
+		break;
+	default:
+		fix_add(out, FIX_PRIMARY, "Give %s more room (`mount -o remount,size=50%% %s`, and "
+					  "the same size in /etc/fstab) or remove stale nccl-* "
+					  "segments left by killed jobs.",
+			shm_mount(in->gates), shm_mount(in->gates));
+		break;
+	}
+	fix_add(out, FIX_STOPGAP, "NCCL_SHM_DISABLE=1 avoids the shared-memory transport (slower "
+				  "intra-node traffic); the proxy still needs some /dev/shm.");
+}
+
+/* ---- fd import (pidfd_getfd) ------------------------------------------------------ */
+
+void fixes_fd_import_denied(const struct fix_input *in, struct fix_list *out)
+{
+	const struct gate_facts *g = in->gates;
+
+	switch (failure_setting(in->ctx)) {
+	case CTX_SET_KUBERNETES:
+		fix_add(out, FIX_PRIMARY, "Add SYS_PTRACE to the container's "
+					  "securityContext.capabilities.add, and run the ranks of a "
+					  "node as the same user.");
+		break;
+	case CTX_SET_DOCKER:
+	case CTX_SET_CONTAINERD:
+	case CTX_SET_PODMAN:
+	case CTX_SET_CRIO:
+	case CTX_SET_CONTAINER:
+		fix_add(out, FIX_PRIMARY, "Run with `--cap-add SYS_PTRACE` (Docker's default "
+					  "seccomp profile also allows pidfd_getfd only with that "
+					  "capability), and all ranks as one user.");
+		break;
+	default:
+		fix_add(out, FIX_PRIMARY, "Run all ranks of a node as the same user, in one "
+					  "container or none.");
+		break;
+	}
+	if (g && g->have_fd && g->yama_scope >= 1)
+		fix_add(out, FIX_ALTERNATIVE, "On the node: `sysctl kernel.yama.ptrace_scope=%d` "
+					      "(persist it in /etc/sysctl.d) if your policy allows.",
+			g->yama_scope == 3 ? 1 : 0);
+}
