@@ -87,6 +87,15 @@ bool record_has_memlock(const struct mrt_event *ev)
 
 /* ---- explained failures -------------------------------------------------------- */
 
+const char *record_api(const struct mrt_event *ev, const struct mrt_event *uev)
+{
+	const struct record_explained *x = record_kind_of_event(ev)->explained;
+
+	if (uev && uev->opener != MRT_API_NONE)
+		return api_name(uev->opener);
+	return x && x->api ? x->api(ev) : NULL;
+}
+
 void record_explain(struct report *r, const struct mrt_event *ev, const struct mrt_event *uev,
 		    const struct proc_context *ctx, const struct nccl_info *nccl,
 		    const struct gate_facts *gates)
@@ -99,10 +108,7 @@ void record_explain(struct report *r, const struct mrt_event *ev, const struct m
 	r->uev = uev;
 	r->ctx = ctx;
 	r->nccl = nccl;
-	if (uev && uev->opener != MRT_API_NONE)
-		r->api = api_name(uev->opener);
-	else if (x->api)
-		r->api = x->api(ev);
+	r->api = record_api(ev, uev);
 	r->what = x->what(ev);
 	if (gates && (k->flags & RECORD_GATES)) {
 		r->have_gates = true;

@@ -46,6 +46,10 @@ struct record {
  * at the failure (NULL: none), and explains it with its kind's engine.
  * r->ua is cleared: the caller attributes the user stack.  The pointers
  * must outlive r. */
+/* The API a failure is named by: its libibverbs call's, else its kind's
+ * (the uverbs command, the mlock call); NULL when its kind names none. */
+const char *record_api(const struct mrt_event *ev, const struct mrt_event *uev);
+
 void record_explain(struct report *r, const struct mrt_event *ev, const struct mrt_event *uev,
 		    const struct proc_context *ctx, const struct nccl_info *nccl,
 		    const struct gate_facts *gates);

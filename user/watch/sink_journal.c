@@ -11,6 +11,7 @@
 
 #include "record/kind.h"
 #include "watch/journal.h"
+#include "watch/metrics.h"
 
 struct journal_state {
 	bool on, warned;
@@ -42,6 +43,8 @@ static void journal_record(struct watch_sink *s, struct watch *w, const struct r
 	if (!j || !j->on || !(rec->kind->flags & RECORD_EXPLAINED))
 		return;
 	int rc = journal_report(w->a.svc.journal_socket, rec);
+	if (rc)
+		metrics_output_error("journal");
 	if (rc && !j->warned) {
 		fprintf(stderr, "mrtrace: cannot send to the journal (%s): %s\n", socket_of(w),
 			strerror(-rc));

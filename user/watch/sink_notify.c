@@ -4,14 +4,27 @@
  * systemd (no NOTIFY_SOCKET) every send is nothing. */
 #include "watch/sink.h"
 
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/clock.h"
 #include "watch/notify.h"
+
+struct notify_state {
+	double every, last;
+};
 
 static void notify_start(struct watch_sink *s, struct watch *w)
 {
 	int armed[WATCH_MECHS], n = 0;
 	char status[400];
 
-	(void)s;
+	const char *usec = getenv("WATCHDOG_USEC"), *pid = getenv("WATCHDOG_PID");
+	struct notify_state *st = calloc(1, sizeof(*st));
+
+	if (st && usec && (!pid || atol(pid) == (long)getpid()))
+		st->every = atof(usec) / 3e6;
+	s->state = st;
 	watch_sites_by_mech(w, armed);
 	for (int k = 0; k < WATCH_MECHS; k++)
 		n += armed[k];
@@ -30,6 +43,21 @@ static void notify_start(struct watch_sink *s, struct watch *w)
 	notify_send(status);
 }
 
+/* WatchdogSec= in the unit: WATCHDOG=1 from the event loop, three times per
+ * period, so systemd restarts a loop that stopped turning. */
+
+static void notify_tick(struct watch_sink *s, struct watch *w)
+{
+	struct notify_state *n = s->state;
+	double now = clock_mono_s();
+
+	(void)w;
+	if (n && n->every > 0 && now - n->last >= n->every) {
+		notify_send("WATCHDOG=1");
+		n->last = now;
+	}
+}
+
 static void notify_stop(struct watch_sink *s, struct watch *w)
 {
 	(void)s;
@@ -40,5 +68,6 @@ static void notify_stop(struct watch_sink *s, struct watch *w)
 const struct watch_sink_ops sink_notify = {
 	.name = "notify",
 	.start = notify_start,
+	.tick = notify_tick,
 	.stop = notify_stop,
 };
