@@ -5,7 +5,7 @@
  * change only with the kernel, its loaded modules and the mrtrace binary.
  *
  * A cached fact only chooses what to try: a load or attach that fails is
- * still demoted or disarmed by loader.c, so a stale file costs a fallback,
+ * still demoted or disarmed by regload.c, so a stale file costs a fallback,
  * never a wrong claim.  Anything doubtful (another format, another mrtrace,
  * another kernel or module set, a bad checksum, a value out of range, a
  * file not owned by us or writable by others) is a miss, and the caller

@@ -527,6 +527,7 @@ int cmd_watch(int argc, char **argv)
 		.debug_libbpf = a.libbpf_debug,
 		.no_cache = a.no_cache,
 		.msg = tracer_said,
+		.stop = &stop,
 	};
 	if (tracer_open(&t, &o, on_event, &w, why, sizeof(why))) {
 		fprintf(stderr, "mrtrace: %s\n", why);
@@ -610,7 +611,13 @@ int cmd_watch(int argc, char **argv)
 		corr_tick(w.corr);
 		sweep_storms(t, &w, false);
 		report_new_libs(t, &w, tracer_housekeeping(t));
-		report_module_changes(t, &w);
+		if (tracer_replan_due(t)) {
+			/* the re-plan takes a while (seconds under emulation) and
+			 * the loop waits for it: what the ring buffer holds first */
+			tracer_consume(t);
+			tracer_replan(t);
+			report_module_changes(t, &w);
+		}
 		warn_drops(t, &w);
 		service_tick(t);
 		if (err < 0 && err != -EINTR) {

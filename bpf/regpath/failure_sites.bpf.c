@@ -1,10 +1,15 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* failure_sites.bpf.h - the sites that join a trail only when they fail
+// SPDX-License-Identifier: GPL-2.0-only
+/* failure_sites.bpf.c - the sites that join a trail only when they fail
  * (rdma cgroup, uobject allocation, scatterlist, DMA mapping, IOVA, dma-buf),
- * fexit and kretprobe flavours; included by regpath.bpf.c (the programs
- * share its per-thread trail map). */
-#ifndef MRTRACE_FAILURE_SITES_BPF_H
-#define MRTRACE_FAILURE_SITES_BPF_H
+ * fexit and kretprobe flavours: nested sites, adding steps to the trail a
+ * uverbs or umem site opened (trail.bpf.h). */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "trail.bpf.h"
+
+char LICENSE[] SEC("license") __weak = "GPL";
 
 /* ---- rdma cgroup and uobject allocation -------------------------------------
  * The rdma controller's hca_object limit fails the uobject allocation with
@@ -250,4 +255,4 @@ int BPF_KRETPROBE(kretprobe_umem_dmabuf, void *ret)
 	return 0;
 }
 
-#endif
+MRT_FORK_FOLLOWER(tp_fork_failure_sites)

@@ -1,14 +1,63 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* mlx5_sites.bpf.h - the mlx5 driver's part of a registration, included by
- * regpath.bpf.c (the programs must share its per-thread trail map).
+// SPDX-License-Identifier: GPL-2.0-only
+/* driver.bpf.c - the driver's part of a registration: the drivers'
+ * reg_user_mr (soft-RoCE, mlx5) and, for mlx5, the MR creation and the
+ * firmware command below it, and MLNX_OFED's peer-memory lookup.  Nested
+ * sites: they add steps to the trail a uverbs or umem site opened
+ * (trail.bpf.h, the map shared between the units).
  *
  * mlx5_ib_reg_user_mr -> create_real_mr -> reg_create / the mkey cache ->
  * mlx5_core_create_mkey -> mlx5_cmd_exec.  The firmware's verdict is in the
  * command's output mailbox: status (out[0]) and syndrome (be32 at out[4]);
  * the opcode is be16 at in[0].  Only failed commands join the trail: a
  * registration issues several successful commands. */
-#ifndef MRTRACE_MLX5_SITES_BPF_H
-#define MRTRACE_MLX5_SITES_BPF_H
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "trail.bpf.h"
+#include "compat.bpf.h"
+
+char LICENSE[] SEC("license") __weak = "GPL";
+
+/* ---- driver reg_user_mr(pd, start, length, iova, access, udata) ----------
+ * Same signature for every driver (ib_device_ops.reg_user_mr); 6.17 put a
+ * struct ib_dmah * before udata, so the return value is not in a fixed
+ * slot (fexit_ret). */
+static __always_inline void driver_exit(__u64 start, __u64 len, __u64 iova, const void *mr)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), start, len, iova);
+}
+
+SEC("fexit/rxe_reg_user_mr")
+int BPF_PROG(fexit_rxe_reg, void *pd, u64 start, u64 len, u64 iova)
+{
+	driver_exit(start, len, iova, (void *)fexit_ret(ctx, 6));
+	return 0;
+}
+
+SEC("kretprobe/rxe_reg_user_mr")
+int BPF_KRETPROBE(kretprobe_rxe_reg, void *mr)
+{
+	driver_exit(0, 0, 0, mr);
+	return 0;
+}
+
+SEC("fexit/mlx5_ib_reg_user_mr")
+int BPF_PROG(fexit_mlx5_reg, void *pd, u64 start, u64 len, u64 iova)
+{
+	driver_exit(start, len, iova, (void *)fexit_ret(ctx, 6));
+	return 0;
+}
+
+SEC("kretprobe/mlx5_ib_reg_user_mr")
+int BPF_KRETPROBE(kretprobe_mlx5_reg, void *mr)
+{
+	driver_exit(0, 0, 0, mr);
+	return 0;
+}
 
 static __always_inline void mlx5_cmd_result(const void *in, const void *out, int ret)
 {
@@ -121,4 +170,4 @@ int BPF_KRETPROBE(kretprobe_peer_get, void *umem)
 	return 0;
 }
 
-#endif
+MRT_FORK_FOLLOWER(tp_fork_driver)
