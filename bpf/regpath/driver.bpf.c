@@ -38,10 +38,39 @@ int BPF_PROG(fexit_rxe_reg, void *pd, u64 start, u64 len, u64 iova)
 	return 0;
 }
 
+/* The kprobe flavour: the arguments kept at entry, for the return (a
+ * registration's own thread only: nothing is kept outside one). */
+static __always_inline void driver_enter(__u64 start, __u64 len, __u64 iova)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c) {
+		c->pend[MRT_SITE_DRIVER_REG][0] = start;
+		c->pend[MRT_SITE_DRIVER_REG][1] = len;
+		c->pend[MRT_SITE_DRIVER_REG][2] = iova;
+	}
+}
+
+static __always_inline void driver_ret(const void *mr)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), c->pend[MRT_SITE_DRIVER_REG][0],
+			 c->pend[MRT_SITE_DRIVER_REG][1], c->pend[MRT_SITE_DRIVER_REG][2]);
+}
+
+SEC("kprobe/rxe_reg_user_mr")
+int BPF_KPROBE(kprobe_rxe_reg, void *pd, u64 start, u64 len, u64 iova)
+{
+	driver_enter(start, len, iova);
+	return 0;
+}
+
 SEC("kretprobe/rxe_reg_user_mr")
 int BPF_KRETPROBE(kretprobe_rxe_reg, void *mr)
 {
-	driver_exit(0, 0, 0, mr);
+	driver_ret(mr);
 	return 0;
 }
 
@@ -52,10 +81,17 @@ int BPF_PROG(fexit_mlx5_reg, void *pd, u64 start, u64 len, u64 iova)
 	return 0;
 }
 
+SEC("kprobe/mlx5_ib_reg_user_mr")
+int BPF_KPROBE(kprobe_mlx5_reg, void *pd, u64 start, u64 len, u64 iova)
+{
+	driver_enter(start, len, iova);
+	return 0;
+}
+
 SEC("kretprobe/mlx5_ib_reg_user_mr")
 int BPF_KRETPROBE(kretprobe_mlx5_reg, void *mr)
 {
-	driver_exit(0, 0, 0, mr);
+	driver_ret(mr);
 	return 0;
 }
 
@@ -147,13 +183,17 @@ int BPF_PROG(fexit_mlx5_reg_dmabuf, void *pd, u64 offset, u64 length, u64 virt_a
 	return 0;
 }
 
+SEC("kprobe/mlx5_ib_reg_user_mr_dmabuf")
+int BPF_KPROBE(kprobe_mlx5_reg_dmabuf, void *pd, u64 offset, u64 length, u64 virt_addr)
+{
+	driver_enter(offset, length, virt_addr);
+	return 0;
+}
+
 SEC("kretprobe/mlx5_ib_reg_user_mr_dmabuf")
 int BPF_KRETPROBE(kretprobe_mlx5_reg_dmabuf, void *mr)
 {
-	struct mrt_ctx *c = ctx_get();
-
-	if (c)
-		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), 0, 0, 0);
+	driver_ret(mr);
 	return 0;
 }
 

@@ -233,7 +233,7 @@ static struct tracer_func_facts *want_func(struct tracer_facts *f, const char *n
 /* BTF and, once per function, the trampoline test: fexit when the
  * candidate has an fexit program (the stricter test), else fentry. */
 static void btf_scan(struct tracer_func_facts *ff, struct btf_set *s,
-		     const struct tracer_cand *c, const struct tracer_facts *prev)
+		     const struct tracer_cand *c, const struct tracer_facts *prev, bool kprobes)
 {
 	const struct tracer_func_facts *pf;
 	struct btf_hit hit;
@@ -249,11 +249,16 @@ static void btf_scan(struct tracer_func_facts *ff, struct btf_set *s,
 	    pf->tramp != TRAMP_UNTRIED && !strcmp(pf->btf_module, ff->btf_module)) {
 		ff->tramp = pf->tramp;
 		snprintf(ff->tramp_why, sizeof(ff->tramp_why), "%s", pf->tramp_why);
-	} else if (c->fentry || c->fexit)
+	} else if ((c->fentry || c->fexit) && !(kprobes && strcmp(hit.module, "vmlinux") &&
+						 (c->kprobe || c->kretprobe))) {
+		/* not for a module's function where kprobes work: plan.c arms
+		 * those by kprobe (a trampoline would hold the module), and each
+		 * test patches kernel text, the costly part of a re-arm */
 		ff->tramp = tramp_attaches(&hit, c->fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY,
 					   ff->tramp_why, sizeof(ff->tramp_why))
 				    ? TRAMP_OK
 				    : TRAMP_REFUSED;
+	}
 	if (hit.obj_fd > 0)
 		close(hit.obj_fd);
 }
@@ -319,7 +324,7 @@ static bool gather(struct tracer_facts *f, const char *tracing, const struct tra
 		 * stop request is looked at between them */
 		for (int k = 0; k < n && !(stop && *stop); k++)
 			btf_scan((struct tracer_func_facts *)tracer_facts_func(f, c[k].func), btfs,
-				 &c[k], prev);
+				 &c[k], prev, f->kprobes);
 	}
 	whole = whole && !(stop && *stop);
 	scan_types(f, btfs);
