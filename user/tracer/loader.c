@@ -13,6 +13,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "tracer/detach.h"
 #include "tracer/log.h"
 #include "syscalls.skel.h"
 #include "libibverbs.skel.h"
@@ -71,8 +72,7 @@ int tracer_syscalls_detach(struct tracer_syscalls *sc)
 {
 	int n = sc->nlinks;
 
-	for (int i = 0; i < sc->nlinks; i++)
-		bpf_link__destroy(sc->links[i]);
+	tracer_links_destroy(sc->links, sc->nlinks);
 	sc->nlinks = 0;
 	return n;
 }

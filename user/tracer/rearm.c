@@ -170,6 +170,23 @@ void tracer_rearm_start(struct tracer_rearm *r, struct tracer_plan *p)
 	}
 }
 
+int tracer_rearm_links(struct tracer_rearm *r, struct bpf_link **out, int max)
+{
+	int n = 0;
+
+	if (!r->skel)
+		return 0;
+	if (r->skel->links.tp_module_load && n < max) {
+		out[n++] = r->skel->links.tp_module_load;
+		r->skel->links.tp_module_load = NULL;
+	}
+	if (r->skel->links.tp_module_free && n < max) {
+		out[n++] = r->skel->links.tp_module_free;
+		r->skel->links.tp_module_free = NULL;
+	}
+	return n;
+}
+
 void tracer_rearm_close(struct tracer_rearm *r)
 {
 	modwatch_bpf__destroy(r->skel);

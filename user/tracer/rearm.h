@@ -15,6 +15,7 @@
 #include "tracer/modwatch.h"
 
 struct modwatch_bpf;
+struct bpf_link;
 
 struct tracer_rearm {
 	struct modwatch_bpf *skel; /* the module tracepoints; NULL: /proc/modules is polled */
@@ -48,6 +49,9 @@ bool tracer_rearm_look(struct tracer_rearm *r, const struct tracer_plan *p);
  * registration path planned, loaded and attached again, the old one
  * detached.  Returns the changes made (r->changes), 0 or 1. */
 int tracer_rearm_run(struct tracer_rearm *r, struct tracer_loader *ld);
+/* Hands the module tracepoints' links to the caller (at most max, into
+ * out), to be destroyed with the others (detach.h).  How many. */
+int tracer_rearm_links(struct tracer_rearm *r, struct bpf_link **out, int max);
 void tracer_rearm_close(struct tracer_rearm *r);
 
 #endif

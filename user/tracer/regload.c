@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "tracer/bisect.h"
+#include "tracer/detach.h"
 #include "tracer/log.h"
 #include "regpath.skel.h"
 
@@ -275,8 +276,7 @@ void tracer_regpath_destroy(struct tracer_regpath *g)
 {
 	if (!g)
 		return;
-	for (int i = 0; i < g->nlinks; i++)
-		bpf_link__destroy(g->links[i]);
+	tracer_links_destroy(g->links, g->nlinks);
 	for (int i = 0; i < g->nobjs; i++)
 		bpf_object__close(g->objs[i]);
 	free(g);

@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "mrtrace.h"
+#include "tracer/detach.h"
 #include "tracer/loader.h"
 #include "tracer/log.h"
 #include "tracer/priv.h"
@@ -65,11 +66,41 @@ int tracer_open(struct tracer **out, const struct tracer_opts *o, tracer_event_f
 	return 0;
 }
 
+/* Every link of the tracer destroyed together: each perf-event link's close
+ * waits for a grace period, and together the waits overlap (detach.h). */
+static void detach_all(struct tracer *t)
+{
+	struct tracer_loader *ld = &t->ld;
+	int max = UPROBE_LINKS_MAX + TRACER_MAX_LINKS + 16 + 4, n = 0;
+	struct bpf_link **all = calloc(max, sizeof(*all));
+
+	if (!all)
+		return; /* each part destroys its own, one after the other */
+	for (int i = 0; ld->reg && i < ld->reg->nlinks && n < max; i++)
+		all[n++] = ld->reg->links[i];
+	if (ld->reg)
+		ld->reg->nlinks = 0;
+	for (int i = 0; i < ld->sys.nlinks && n < max; i++)
+		all[n++] = ld->sys.links[i];
+	ld->sys.nlinks = 0;
+	for (int i = 0; i < t->up.nlinks && n < max; i++)
+		all[n++] = t->up.links[i];
+	t->up.nlinks = 0;
+	n += tracer_rearm_links(&t->rearm, all + n, max - n);
+	if (ld->shared.fork && n < max) {
+		all[n++] = ld->shared.fork;
+		ld->shared.fork = NULL;
+	}
+	tracer_links_destroy(all, n);
+	free(all);
+}
+
 void tracer_close(struct tracer *t)
 {
 	if (!t)
 		return;
 	ring_buffer__free(t->rb);
+	detach_all(t);
 	tracer_rearm_close(&t->rearm);
 	tracer_regpath_destroy(t->ld.reg);
 	tracer_syscalls_close(&t->ld.sys);
