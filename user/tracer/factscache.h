@@ -42,7 +42,9 @@ int factscache_key(struct factscache_key *k, const char *notes, const char *modu
 uint64_t factscache_hash(uint64_t h, const void *p, size_t n);
 
 /* The cache file for key k under dir (NULL: $MRTRACE_CACHE_DIR, else
- * FACTSCACHE_DIR): "<dir>/<release>.facts".  0, or -1 (too long). */
+ * FACTSCACHE_DIR): "<dir>/<release>-<asked, 16 hex>.facts", so that two
+ * mrtrace builds on one kernel do not replace each other's file.  0, or -1
+ * (too long). */
 int factscache_path(char *buf, size_t len, const char *dir, const struct factscache_key *k);
 
 /* Reads the facts at path into f when the file is whole and made for k by
