@@ -6,8 +6,9 @@
  * or synthesized in the exact "raw" format of the BPF programs for causes
  * that need hardware (README.md there says which).  The file name is
  * <expected_cause>.<source>.json.  Each record is rebuilt with
- * event_from_json() and explained with explain_event(ev, NULL, NULL, &v),
- * as a replay has no live process.
+ * event_from_json() and explained by the entry point of its kind with the
+ * facts it carries (report_gates_from_json: a failure's gates, GPU
+ * memory's facts) and no process context, as a replay has no live process.
  *
  * The fixture directory is found from the binary (build/tests/X ->
  * ../../tests/fixtures/trails), else ./tests/fixtures/trails (make unit runs
@@ -122,12 +123,15 @@ static int load_fixtures(void)
 			fail_msg("%s: file name does not start with a cause id ('%s')", f->file, cause);
 		if (event_from_json(f->rec, &f->ev, err, sizeof(err)))
 			fail_msg("%s: event_from_json: %s", f->file, err);
-		if (f->ev.kind == MRT_EV_FAILURE) {
-			/* with the gate facts the live tracer read at the failure */
-			f->have_gates = report_gates_from_json(f->rec, &f->gates);
-			f->got = explain_failure(&f->ev, NULL, f->have_gates ? &f->gates : NULL, &f->v);
-		} else {
-			f->got = explain_event(&f->ev, NULL, NULL, &f->v);
+		/* with the facts the live tracer read at the failure: a failure's
+		 * gates, a GPU-memory registration's GPU facts */
+		f->have_gates = report_gates_from_json(f->rec, &f->gates);
+		const struct gate_facts *g = f->have_gates ? &f->gates : NULL;
+		switch (f->ev.kind) {
+		case MRT_EV_FAILURE: f->got = explain_failure(&f->ev, NULL, g, &f->v); break;
+		case MRT_EV_REG_FAILURE: f->got = explain_registration(&f->ev, NULL, NULL, g, &f->v); break;
+		case MRT_EV_USER_CALL: f->got = explain_user_call(&f->ev, NULL, NULL, g, &f->v); break;
+		default: f->got = explain_event(&f->ev, NULL, NULL, &f->v); break;
 		}
 	}
 	free(ents);
@@ -268,14 +272,63 @@ static void test_entry_points(void **state)
 		switch (ev->kind) {
 		case MRT_EV_FAILURE: c = explain_failure(ev, NULL, NULL, &by_kind); break;
 		case MRT_EV_MLOCK_FAILURE: c = explain_mlock(ev, NULL, NULL, &by_kind); break;
-		case MRT_EV_USER_CALL: c = explain_user_call(ev, NULL, NULL, &by_kind); break;
-		default: c = explain_registration(ev, NULL, NULL, &by_kind); break;
+		case MRT_EV_USER_CALL: c = explain_user_call(ev, NULL, NULL, NULL, &by_kind); break;
+		default: c = explain_registration(ev, NULL, NULL, NULL, &by_kind); break;
 		}
 		assert_int_equal(explain_event(ev, NULL, NULL, &by_event), c);
 		if (memcmp(&by_kind, &by_event, sizeof(by_kind)))
 			fail_msg("%s: explain_event() and the entry point of kind %u differ", fx[i].file,
 				 ev->kind);
 	}
+}
+
+/* A synthetic record may say what its fixes must (expect.primary_fix: in
+ * the first fix; expect.fix: in some fix) and must not say (expect.no_fix),
+ * and how its GPU facts are judged (expect.peer_memory, expect.dmabuf, as
+ * the evidence members of those names).  Returns the mismatches. */
+static int check_expected_fixes(const struct fixture *f)
+{
+	const struct verdict *v = &f->v;
+	struct json_object *x;
+	int bad = 0;
+
+	if ((x = jget(f->rec, "expect.primary_fix")) &&
+	    (v->fixes.n < 1 || !strstr(v->fixes.items[0].text, json_object_get_string(x)))) {
+		print_error("%s: first fix lacks '%s': %s\n", f->file, json_object_get_string(x),
+			    v->fixes.n ? v->fixes.items[0].text : "(none)");
+		bad++;
+	}
+	bool some = false, none = true;
+	struct json_object *want = jget(f->rec, "expect.fix"), *not = jget(f->rec, "expect.no_fix");
+	for (int k = 0; k < v->fixes.n; k++) {
+		some |= want && strstr(v->fixes.items[k].text, json_object_get_string(want));
+		if (not && strstr(v->fixes.items[k].text, json_object_get_string(not))) {
+			print_error("%s: fix %d says '%s': %s\n", f->file, k, json_object_get_string(not),
+				    v->fixes.items[k].text);
+			none = false;
+		}
+	}
+	if (want && !some) {
+		print_error("%s: no fix says '%s'\n", f->file, json_object_get_string(want));
+		bad++;
+	}
+	bad += !none;
+	if ((x = jget(f->rec, "expect.peer_memory")) &&
+	    strcmp(gpu_peer_name(gpu_peer_state(&f->gates.gpu)), json_object_get_string(x))) {
+		print_error("%s: peer memory %s, expected %s\n", f->file,
+			    gpu_peer_name(gpu_peer_state(&f->gates.gpu)), json_object_get_string(x));
+		bad++;
+	}
+	if ((x = jget(f->rec, "expect.dmabuf"))) {
+		struct gpu_dmabuf_state d;
+		gpu_dmabuf_judge(&f->gates.gpu, NULL, &d);
+		if (strcmp(gpu_dmabuf_name(&d), json_object_get_string(x))) {
+			print_error("%s: dma-buf %s, expected %s\n", f->file, gpu_dmabuf_name(&d),
+				    json_object_get_string(x));
+			bad++;
+		}
+	}
+	return bad;
 }
 
 static void test_replay_every_fixture(void **state)
@@ -352,6 +405,7 @@ static void test_replay_every_fixture(void **state)
 			print_error("%s: cause %s without a fix\n", f->file, cause_name(v->cause));
 			bad++;
 		}
+		bad += check_expected_fixes(f);
 	}
 	if (bad)
 		fail_msg("%d replay mismatches", bad);
@@ -615,7 +669,7 @@ static void test_user_call_inferred(void **state)
 	ev.dmabuf_fd = -1;
 	ev.cmd_reached = 1;
 	ev.err = ENOMEM;
-	assert_int_equal(explain_user_call(&ev, NULL, NULL, &v), CAUSE_UNKNOWN);
+	assert_int_equal(explain_user_call(&ev, NULL, NULL, NULL, &v), CAUSE_UNKNOWN);
 	assert_int_equal(v.certainty, CERT_INFERRED);
 	assert_int_equal(v.err, ENOMEM);
 
@@ -623,7 +677,7 @@ static void test_user_call_inferred(void **state)
 	ctx.have = CTX_HAVE_MEMLOCK | CTX_HAVE_VMPIN | CTX_HAVE_CAPS | CTX_HAVE_USERNS;
 	ctx.memlock_soft = 64 << 10;
 	ctx.vm_pin = 32 << 20;
-	assert_int_equal(explain_user_call(&ev, &ctx, NULL, &v), CAUSE_MEMLOCK_LIMIT);
+	assert_int_equal(explain_user_call(&ev, &ctx, NULL, NULL, &v), CAUSE_MEMLOCK_LIMIT);
 	assert_int_equal(v.certainty, CERT_INFERRED);
 	assert_true(v.has_memlock);
 	assert_int_equal(v.limit_bytes, 64 << 10);
@@ -632,10 +686,10 @@ static void test_user_call_inferred(void **state)
 	assert_true(v.fixes.n > 0);
 	/* CAP_IPC_LOCK in the initial user namespace lifts the limit ... */
 	ctx.cap_ipc_lock = true;
-	assert_int_equal(explain_user_call(&ev, &ctx, NULL, &v), CAUSE_UNKNOWN);
+	assert_int_equal(explain_user_call(&ev, &ctx, NULL, NULL, &v), CAUSE_UNKNOWN);
 	/* ... held inside a user namespace it does not */
 	ctx.in_userns = true;
-	assert_int_equal(explain_user_call(&ev, &ctx, NULL, &v), CAUSE_MEMLOCK_LIMIT);
+	assert_int_equal(explain_user_call(&ev, &ctx, NULL, NULL, &v), CAUSE_MEMLOCK_LIMIT);
 	/* the round trip keeps cmd_reached */
 	round_trip("user call", &ev, &v, "ibv_reg_mr_iova2", NULL);
 }
@@ -759,8 +813,13 @@ static void test_round_trip_fixtures(void **state)
 		static struct mrt_event back;
 		char err[256];
 		assert_int_equal(event_from_json(rec, &back, err, sizeof(err)), 0);
+		const struct gate_facts *g = f->have_gates ? &f->gates : NULL;
 		if (back.kind == MRT_EV_FAILURE)
-			explain_failure(&back, NULL, f->have_gates ? &f->gates : NULL, &v2);
+			explain_failure(&back, NULL, g, &v2);
+		else if (back.kind == MRT_EV_REG_FAILURE)
+			explain_registration(&back, NULL, NULL, g, &v2);
+		else if (back.kind == MRT_EV_USER_CALL)
+			explain_user_call(&back, NULL, NULL, g, &v2);
 		else
 			explain_event(&back, NULL, NULL, &v2);
 		assert_int_equal(v2.cause, f->v.cause);
@@ -836,7 +895,7 @@ static void test_round_trip_extremes(void **state)
 		ev.steps[i].a1 = i % 3 ? MRT_VMA_NONE : MRT_VMA_UNKNOWN;
 		ev.steps[i].a2 = (uint64_t)i << 40;
 	}
-	explain_registration(&ev, NULL, NULL, &v);
+	explain_registration(&ev, NULL, NULL, NULL, &v);
 	round_trip("extremes", &ev, &v, "reg_mr", &rec);
 	assert_int_equal(json_object_get_uint64(jget(rec, "trail_lost_steps")), 8);
 	assert_int_equal(json_object_array_length(jget(rec, "trail")), MRT_TRAIL_MAX);
@@ -862,7 +921,7 @@ static void test_round_trip_extremes(void **state)
 	ev.cmd_valid = 2;
 	ev.dmabuf_fd = -2147483647 - 1;
 	ev.nsteps = 0;
-	explain_registration(&ev, NULL, NULL, &v);
+	explain_registration(&ev, NULL, NULL, NULL, &v);
 	round_trip("dmabuf", &ev, &v, "reg_dmabuf_mr", NULL);
 }
 

@@ -9,9 +9,9 @@ enum cause explain_event(const struct mrt_event *ev, const struct proc_context *
 {
 	/* Transitional: the record-kind table replaces this switch. */
 	switch (ev->kind) {
-	case MRT_EV_USER_CALL: return explain_user_call(ev, ctx, nccl, v);
+	case MRT_EV_USER_CALL: return explain_user_call(ev, ctx, nccl, NULL, v);
 	case MRT_EV_FAILURE: return explain_failure(ev, ctx, NULL, v);
 	case MRT_EV_MLOCK_FAILURE: return explain_mlock(ev, ctx, nccl, v);
-	default: return explain_registration(ev, ctx, nccl, v);
+	default: return explain_registration(ev, ctx, nccl, NULL, v);
 	}
 }

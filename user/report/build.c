@@ -33,13 +33,14 @@ void report_explain(struct report *r, const struct mrt_event *ev, const struct m
 	r->ctx = ctx;
 	r->nccl = nccl;
 	r->api = report_api(ev, uev);
-	if (ev->kind == MRT_EV_FAILURE) {
-		if (gates) {
-			r->have_gates = true;
-			r->gates = *gates;
-		}
-		explain_failure(ev, ctx, gates, &r->v);
-	} else {
-		explain_event(ev, ctx, nccl, &r->v);
+	if (gates) {
+		r->have_gates = true;
+		r->gates = *gates;
+	}
+	switch (ev->kind) {
+	case MRT_EV_FAILURE: explain_failure(ev, ctx, gates, &r->v); break;
+	case MRT_EV_MLOCK_FAILURE: explain_mlock(ev, ctx, nccl, &r->v); break;
+	case MRT_EV_USER_CALL: explain_user_call(ev, ctx, nccl, gates, &r->v); break;
+	default: explain_registration(ev, ctx, nccl, gates, &r->v); break;
 	}
 }

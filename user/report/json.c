@@ -6,6 +6,7 @@
  * (tests/fixtures/trails, `mrtrace explain`). */
 #include "report/report.h"
 #include "report/failure_json.h"
+#include "proc/facts_json.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -340,6 +341,7 @@ struct json_object *report_to_json(const struct report *r)
 	struct json_object *evidence = evidence_to_json(r);
 	if (ev->kind == MRT_EV_FAILURE)
 		failure_evidence_add(evidence, ev, r->have_gates ? &r->gates : NULL);
+	facts_evidence_add(evidence, r->have_gates ? &r->gates : NULL, r->nccl);
 	json_object_object_add(o, "evidence", evidence);
 	add_str(o, "summary", r->v.summary);
 	add_str(o, "explanation", r->v.explanation);
@@ -515,7 +517,9 @@ int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, si
 bool report_gates_from_json(struct json_object *obj, struct gate_facts *g)
 {
 	struct json_object *e, *x;
-	if (json_object_object_get_ex(obj, "evidence", &e) && json_object_object_get_ex(e, "gates", &x))
-		return gates_from_json(x, g);
-	return gates_from_json(NULL, g);
+	bool found = json_object_object_get_ex(obj, "evidence", &e) &&
+				     json_object_object_get_ex(e, "gates", &x)
+			     ? gates_from_json(x, g)
+			     : gates_from_json(NULL, g);
+	return facts_evidence_read(obj, g) || found;
 }

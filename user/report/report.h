@@ -25,7 +25,7 @@ struct report {
 	const struct proc_context *ctx; /* what we know of the process, or NULL */
 	const struct nccl_info *nccl; /* NULL: no NCCL data */
 	const char *api; /* "ibv_reg_mr" / "ibv_reg_dmabuf_mr" / ... */
-	bool have_gates; /* MRT_EV_FAILURE: facts read at the failure */
+	bool have_gates; /* facts read at the failure (a failure's, GPU memory's) */
 	struct gate_facts gates;
 	/* A storm's summary (docs/json.md, "Storms"): count identical failures
 	 * folded in the kernel, the first and last at these times (ns, the
@@ -38,8 +38,9 @@ struct report {
 
 /* Fills r for a kernel record ev joined with the libibverbs call uev (NULL:
  * none; ev == uev: the call alone) and what is known of the process (ctx,
- * nccl may be NULL) and, for a MRT_EV_FAILURE record, the gate facts read at
- * the failure (NULL: none), and explains it.  r->ua is cleared: the caller
+ * nccl may be NULL) and the gate facts read at the failure (NULL: none; a
+ * MRT_EV_FAILURE record's gates, a GPU-memory registration's gates.gpu),
+ * and explains it.  r->ua is cleared: the caller
  * attributes the user stack.  The pointers must outlive r. */
 void report_explain(struct report *r, const struct mrt_event *ev, const struct mrt_event *uev,
 		    const struct proc_context *ctx, const struct nccl_info *nccl,
@@ -91,7 +92,8 @@ struct json_object *trail_to_json(const struct mrt_event *ev);
  * recorded events can be replayed through the explanation engine.
  * Returns 0, or -1 with a message in err. */
 int event_from_json(struct json_object *obj, struct mrt_event *ev, char *err, size_t errlen);
-/* The gate facts a recorded failure carried (evidence.gates); false when none. */
+/* The gate facts a recorded failure carried (evidence.gates, and the GPU and
+ * /dev/shm facts of proc/facts_json.h); false when none. */
 bool report_gates_from_json(struct json_object *obj, struct gate_facts *g);
 
 #endif
