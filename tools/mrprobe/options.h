@@ -41,6 +41,7 @@ struct mrprobe_opts {
 	bool memlock_set;
 	bool json;
 	bool keep_going;
+	bool nccl_probe;         /* NCCL's dma-buf probe first, in this process */
 };
 
 /* Parses argv into *o (defaults first).  argp_flags go to argp_parse: 0 in
