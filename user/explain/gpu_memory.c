@@ -97,9 +97,13 @@ static void probe_words(const struct mrt_event *ev, const struct gpu_facts *f, c
 	buf[0] = '\0';
 	if (!f->probe.seen)
 		return;
-	if (f->probe.ts_ns && ev->ts_ns > f->probe.ts_ns)
-		snprintf(when, sizeof(when), " %.1f s earlier",
-			 (double)(ev->ts_ns - f->probe.ts_ns) / 1e9);
+	if (f->probe.ts_ns && ev->ts_ns > f->probe.ts_ns) {
+		uint64_t ms = (ev->ts_ns - f->probe.ts_ns) / 1000000;
+		if (ms < 10000)
+			snprintf(when, sizeof(when), " %llu ms earlier", (unsigned long long)ms);
+		else
+			snprintf(when, sizeof(when), " %llu s earlier", (unsigned long long)(ms / 1000));
+	}
 	if (f->probe.err == EOPNOTSUPP || f->probe.err == EPROTONOSUPPORT)
 		snprintf(buf, len, "NCCL's dma-buf probe in this process failed with %s%s: the NIC "
 			 "cannot register dma-buf, so NCCL fell back to registering the GPU buffer by "

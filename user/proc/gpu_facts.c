@@ -106,10 +106,10 @@ static void read_peers(const char *root, struct gpu_facts *f)
 	sr_free_names(names, n);
 	if (f->n_peers > GPU_FACTS_PEERS)
 		f->n_peers = GPU_FACTS_PEERS;
-	f->nvidia_peermem = sr_exists(root, "/sys/module/nvidia_peermem") == 0;
+	f->nvidia_peermem = sr_exists(root, "/sys/module/nvidia_peermem") != 0;
 	sr_read_line(root, "/sys/module/nvidia_peermem/version", f->peermem_version,
 		     sizeof(f->peermem_version));
-	f->nv_peer_mem = sr_exists(root, "/sys/module/nv_peer_mem") == 0;
+	f->nv_peer_mem = sr_exists(root, "/sys/module/nv_peer_mem") != 0;
 }
 
 /* ---- NIC drivers ---------------------------------------------------------------- */
