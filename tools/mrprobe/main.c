@@ -48,6 +48,9 @@ int main(int argc, char **argv)
 	if (o.as_nobody && mp_privs_become_nobody(err, sizeof(err)))
 		return fail(o.json, "as_nobody", err);
 
+	if (o.no_device)
+		return mp_probe_memory_only(&o);
+
 	struct rdma rdma;
 	if (mp_rdma_open(o.device, &rdma, err, sizeof(err)))
 		return fail(o.json, "device", err);

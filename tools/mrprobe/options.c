@@ -34,6 +34,7 @@ enum {
 	OPT_MEMLOCK,
 	OPT_KEEP_GOING,
 	OPT_NCCL_PROBE,
+	OPT_NO_DEVICE,
 };
 
 static const struct argp_option options[] = {
@@ -79,6 +80,9 @@ static const struct argp_option options[] = {
 	{ "dmabuf-fd", OPT_DMABUF_FD, "FD", 0,
 	  "Register this dma-buf fd (offset 0, length --size or 0, access --access or 0); -1 is "
 	  "NCCL's init probe ibv_reg_dmabuf_mr(pd,0,0,0,-1,0)", 3 },
+	{ "no-device", OPT_NO_DEVICE, NULL, 0,
+	  "Allocate (and with --api dmabuf export) the memory only, register nothing: "
+	  "GPU memory and its dma-buf on a machine without an RDMA device", 3 },
 	{ "nccl-probe", OPT_NCCL_PROBE, NULL, 0,
 	  "First make NCCL's init probe ibv_reg_dmabuf_mr(pd,0,0,0,-1,0) in this process, as "
 	  "NCCL does before it chooses how to register GPU memory", 3 },
@@ -286,6 +290,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_NCCL_PROBE:
 		o->nccl_probe = true;
+		break;
+	case OPT_NO_DEVICE:
+		o->no_device = true;
 		break;
 	case OPT_API:
 		if (mp_api_parse(arg, &o->api)) {
