@@ -10,7 +10,10 @@
  *  - which records are worth the facts (never NCCL's harmless probe);
  *  - the evidence members written and read back unchanged (facts_json.h);
  *  - the correlator: NCCL's probe outcome in a process, told with the
- *    device-memory failure that follows it as one chain. */
+ *    device-memory failure that follows it as one chain;
+ *  - the records the VM case gpumem and failures:shm wrote on 6.12
+ *    (tests/fixtures/trails/*.gpumem-*.6.12.json, shm-private), replayed
+ *    with the facts they carry. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +29,7 @@
 #include "explain/explain.h"
 #include "proc/facts_json.h"
 #include "proc/gpu_facts.h"
+#include "report/report.h"
 #include "watch/correlate.h"
 
 static struct gpu_facts *facts_of(const char *tree)
@@ -378,6 +382,75 @@ static void test_probe_then_fallback(void **state)
 	corr_free(c);
 }
 
+/* ---- recorded on 6.12: the facts come back with the record ------------------- */
+
+static struct verdict replayed;
+static struct gate_facts replayed_gates;
+
+static const struct verdict *replay(const char *stem)
+{
+	char name[128], err[256];
+	static struct mrt_event ev;
+
+	snprintf(name, sizeof(name), "%s.json", stem);
+	struct json_object *rec = json_object_from_file(fixture_path("trails", name));
+	if (!rec)
+		fail_msg("%s: not readable", name);
+	assert_int_equal(event_from_json(rec, &ev, err, sizeof(err)), 0);
+	assert_true(report_gates_from_json(rec, &replayed_gates));
+	if (ev.kind == MRT_EV_FAILURE)
+		explain_failure(&ev, NULL, &replayed_gates, &replayed);
+	else
+		explain_registration(&ev, NULL, NULL, &replayed_gates, &replayed);
+	/* the replay says what the live tracer said */
+	struct json_object *x;
+	assert_true(json_object_object_get_ex(rec, "summary", &x));
+	assert_string_equal(replayed.summary, json_object_get_string(x));
+	assert_true(json_object_object_get_ex(rec, "fixes", &x));
+	assert_int_equal(json_object_array_length(x), replayed.fixes.n);
+	json_object_put(rec);
+	return &replayed;
+}
+
+static bool fix_says(const struct verdict *v, enum fix_kind kind, const char *what)
+{
+	for (int i = 0; i < v->fixes.n; i++)
+		if (v->fixes.items[i].kind == kind && strstr(v->fixes.items[i].text, what))
+			return true;
+	return false;
+}
+
+static void test_recorded_on_612(void **state)
+{
+	(void)state;
+	const struct verdict *v = replay("pin_device_memory.gpumem-stock.6.12");
+	assert_int_equal(v->cause, CAUSE_PIN_DEVICE_MEMORY);
+	assert_int_equal(gpu_peer_state(&replayed_gates.gpu), GPU_PEER_UNSUPPORTED);
+	assert_true(fix_says(v, FIX_PRIMARY, "dma-buf"));
+	assert_true(fix_says(v, FIX_PRIMARY, "rxe0 (rdma_rxe)"));
+	assert_false(fix_says(v, FIX_PRIMARY, "modprobe nvidia-peermem"));
+	assert_true(fix_says(v, FIX_ALTERNATIVE, "MLNX_OFED or DOCA-OFED"));
+
+	v = replay("pin_device_memory.gpumem-chain.6.12");
+	assert_true(replayed_gates.gpu.probe.seen);
+	assert_int_equal(replayed_gates.gpu.probe.err, EOPNOTSUPP);
+	assert_non_null(strstr(v->explanation, "dma-buf probe in this process failed with EOPNOTSUPP"));
+
+	v = replay("pin_device_memory.gpumem-noclient.6.12");
+	assert_int_equal(gpu_peer_state(&replayed_gates.gpu), GPU_PEER_NO_CLIENT);
+	assert_true(fix_says(v, FIX_PRIMARY, "modprobe nvidia-peermem"));
+
+	v = replay("pin_device_memory.gpumem-registered.6.12");
+	assert_int_equal(gpu_peer_state(&replayed_gates.gpu), GPU_PEER_REGISTERED);
+	assert_true(fix_says(v, FIX_PRIMARY, "nv_mem is registered"));
+
+	v = replay("shm_exhausted.shm-private.6.12");
+	assert_int_equal(v->cause, CAUSE_SHM_EXHAUSTED);
+	assert_int_equal(replayed_gates.shm_owner, GATE_SHM_PRIVATE);
+	assert_true(fix_says(v, FIX_PRIMARY, "--shm-size"));
+	assert_false(fix_says(v, FIX_PRIMARY, "/etc/fstab"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_wants_facts),
 		cmocka_unit_test(test_evidence_round_trip),
 		cmocka_unit_test(test_probe_then_fallback),
+		cmocka_unit_test(test_recorded_on_612),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,8 +44,10 @@ expect() {
 
 # what blocks dma-buf on this kernel: rxe's driver everywhere, the kernel too before 5.12
 if kernel_older_than 5.12; then first=kernel; else first=nic_driver; fi
-# no fix may tell to load nvidia-peermem where the kernel cannot use it
-NO_PEERMEM='([.fix_details[] | select(.kind!="alternative") | .text | test("modprobe nvidia-peermem")] | any | not)'
+# no primary fix may tell to load nvidia-peermem where the kernel cannot use
+# it (a note says not to; the MLNX_OFED/DOCA alternative names it after OFED)
+NO_PEERMEM='([.fix_details[] | select(.kind=="primary") | .text | test("modprobe nvidia-peermem")] | any | not) and
+	([.fix_details[] | select(.kind=="note") | .text | test("Do not `modprobe nvidia-peermem`")] | any)'
 
 check watch_starts mrt_start watch
 expect stock ".evidence.peer_memory==\"unsupported\" and .evidence.dmabuf==\"$first\" and
