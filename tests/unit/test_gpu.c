@@ -382,6 +382,49 @@ static void test_probe_then_fallback(void **state)
 	corr_free(c);
 }
 
+/* ---- the fixes read the process's NCCL ---------------------------------------- */
+
+static void test_fixes_follow_nccl(void **state)
+{
+	(void)state;
+	static struct gate_facts g;
+	static struct nccl_info n;
+	static struct fix_list l;
+	struct fix_input in = { .cause = CAUSE_PIN_DEVICE_MEMORY, .gates = &g, .nccl = &n };
+
+	memset(&g, 0, sizeof(g));
+	g.gpu = good_node();
+	memset(&n, 0, sizeof(n));
+	n.lib.found = n.lib.version_known = true;
+	n.lib.major = 2;
+	n.lib.minor = 21;
+	n.settings.n = 1;
+	snprintf(n.settings.v[0].name, sizeof(n.settings.v[0].name), "NCCL_DMABUF_ENABLE");
+	snprintf(n.settings.v[0].value, sizeof(n.settings.v[0].value), "0");
+	assert_true(fixes_for(&in, &l) > 0);
+	/* dma-buf works on the node; the job turned it off */
+	assert_non_null(strstr(l.items[0].text, "NCCL_DMABUF_ENABLE=0 turns it off"));
+	bool unset = false, stopgap = false;
+	for (int i = 0; i < l.n; i++) {
+		unset |= strstr(l.items[i].text, "Unset NCCL_DMABUF_ENABLE=0") != NULL;
+		stopgap |= l.items[i].kind == FIX_STOPGAP;
+	}
+	assert_true(unset && stopgap);
+	/* GPUDirect RDMA already off: no such stopgap, a note instead */
+	n.settings.n = 2;
+	snprintf(n.settings.v[1].name, sizeof(n.settings.v[1].name), "NCCL_NET_GDR_LEVEL");
+	snprintf(n.settings.v[1].value, sizeof(n.settings.v[1].value), "LOC");
+	fixes_for(&in, &l);
+	stopgap = false;
+	bool note = false;
+	for (int i = 0; i < l.n; i++) {
+		stopgap |= l.items[i].kind == FIX_STOPGAP;
+		note |= l.items[i].kind == FIX_NOTE && strstr(l.items[i].text, "NCCL_NET_GDR_LEVEL=LOC is set");
+	}
+	assert_false(stopgap);
+	assert_true(note);
+}
+
 /* ---- recorded on 6.12: the facts come back with the record ------------------- */
 
 static struct verdict replayed;
@@ -460,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_wants_facts),
 		cmocka_unit_test(test_evidence_round_trip),
 		cmocka_unit_test(test_probe_then_fallback),
+		cmocka_unit_test(test_fixes_follow_nccl),
 		cmocka_unit_test(test_recorded_on_612),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

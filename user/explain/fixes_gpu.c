@@ -12,6 +12,7 @@
 #include "explain/gpu_memory.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define OFED_ALTERNATIVE                                                                        \
 	"Or install MLNX_OFED or DOCA-OFED, whose kernel modules bring the peer-memory API "   \
@@ -74,8 +75,25 @@ static void consumer_note(const struct gpu_facts *f, struct fix_list *out)
 		}
 }
 
-static void gdr_off_stopgap(struct fix_list *out)
+/* NCCL_NET_GDR_LEVEL as the process has it (environment or nccl.conf), or NULL. */
+static const char *gdr_level(const struct nccl_info *nccl)
 {
+	const struct nccl_setting *s = nccl ? nccl_setting_get(&nccl->settings, "NCCL_NET_GDR_LEVEL") : NULL;
+	return s ? s->value : NULL;
+}
+
+/* GPUDirect RDMA off as the stopgap, unless the job has it off already:
+ * then the GPU buffer is not NCCL's network buffer. */
+static void gdr_off_stopgap(const struct fix_input *in, struct fix_list *out)
+{
+	const char *lvl = gdr_level(in->nccl);
+
+	if (lvl && (!strcmp(lvl, "LOC") || !strcmp(lvl, "0"))) {
+		fix_add(out, FIX_NOTE, "NCCL_NET_GDR_LEVEL=%s is set already, so NCCL itself does not "
+				       "register GPU memory for the network: this buffer comes from "
+				       "another library or plugin of the process.", lvl);
+		return;
+	}
 	fix_add(out, FIX_STOPGAP,
 		"Stopgap: NCCL_NET_GDR_LEVEL=LOC disables GPUDirect RDMA so NCCL registers "
 		"host memory instead (slower; counts against the memlock limit).");
@@ -93,7 +111,7 @@ void fixes_pin_device_memory(const struct fix_input *in, struct fix_list *out)
 			"support), or, on a kernel with MLNX_OFED/DOCA-OFED's peer-memory API, load "
 			"the NVIDIA peer-memory module (`modprobe nvidia-peermem`; check "
 			"/sys/kernel/mm/memory_peers/nv_mem). `mrtrace check` shows which this node has.");
-		gdr_off_stopgap(out);
+		gdr_off_stopgap(in, out);
 		return;
 	}
 	gpu_dmabuf_judge(f, in->nccl, &d);
@@ -141,7 +159,7 @@ void fixes_pin_device_memory(const struct fix_input *in, struct fix_list *out)
 		break;
 	}
 	consumer_note(f, out);
-	gdr_off_stopgap(out);
+	gdr_off_stopgap(in, out);
 }
 
 /* Who refused decides the advice: the kernel's REG_DMABUF_MR method, the
@@ -217,7 +235,7 @@ void fixes_dmabuf_attach(const struct fix_input *in, struct fix_list *out)
 					      "the peer-memory API).");
 	else
 		fix_add(out, FIX_ALTERNATIVE, OFED_ALTERNATIVE);
-	gdr_off_stopgap(out);
+	gdr_off_stopgap(in, out);
 }
 
 void fixes_gpu_bar1_exhausted(const struct fix_input *in, struct fix_list *out)
@@ -235,5 +253,5 @@ void fixes_gpu_bar1_exhausted(const struct fix_input *in, struct fix_list *out)
 		"Use a GPU whose BAR1 covers its memory (data-centre GPUs; T4- and GeForce-class "
 		"GPUs expose 256 MiB), or enable a large BAR1 where the GPU offers it (resizable "
 		"BAR / above-4G decoding in the server firmware).");
-	gdr_off_stopgap(out);
+	gdr_off_stopgap(in, out);
 }
