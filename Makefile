@@ -13,13 +13,16 @@
 #                   (make vmlinux-arm64: vmlinux/arm64/*.h)
 #   make bench      overhead benchmarks (ratios, never gating)
 #   make install    PREFIX=/usr/local DESTDIR=: binaries, man pages, unit,
-#                   completion, Slurm/NHC/Kubernetes files (docs/deploy.md)
+#                   completion, Slurm/NHC/Kubernetes/Prometheus files, logrotate
+#                   (docs/deploy.md)
+#   make deb        the Debian package (debhelper) in build/deb/
 #   make image      the OCI image for Kubernetes (mmdebstrap + buildah, slow)
 #   make cross-arm64  build for arm64 into build-arm64/ (tools/cross-arm64.sh)
 #   make vm-arm64   the arm64 VM suite (KERNEL=6.12|6.1|6.12-16k; make test
 #                   runs only its arm64 and memlock cases on 6.12)
 #
-# Layout: bpf/*.bpf.c -> build/*.bpf.o -> build/*.skel.h; user/<stage>/*.c ->
+# Layout: bpf/*.bpf.c -> build/*.bpf.o -> build/*.skel.h (bpf/regpath/*.bpf.c,
+# a unit per site family, are linked into build/regpath.bpf.o); user/<stage>/*.c ->
 # build/user/<stage>/*.o -> build/libmrtrace.a, shared by build/mrtrace,
 # build/mrprobe and the unit tests (docs/design.md, "Source layout").
 BUILD   ?= build
@@ -35,21 +38,35 @@ endif
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
-CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
+# CPPFLAGS, CFLAGS and LDFLAGS are the builder's (dpkg-buildflags exports
+# Debian's under `make deb`); without them the build hardens itself the same
+# way: stack protector, fortify, full RELRO with BIND_NOW (PIE is gcc's
+# default on Debian).  The project's own flags (MRT_CFLAGS) come after them,
+# whatever the builder gave.  The BPF objects take BPF_CFLAGS only: host
+# hardening flags mean nothing to the BPF target.
+CPPFLAGS ?= -D_FORTIFY_SOURCE=2
+CFLAGS  ?= -O2 -g -fstack-protector-strong -fstack-clash-protection
+LDFLAGS ?= -Wl,-z,relro -Wl,-z,now
+MRT_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
 	   -I$(BUILD) -Iuser -Ibpf
+ALL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(MRT_CFLAGS)
 LDLIBS  := -lbpf -lelf -lz -ljson-c -lm
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-unused-function \
 	   -Ivmlinux/$(ARCH) -Ibpf
 
-# The version every output carries: `git describe --tags --dirty`; without a
-# tag (or outside git) the VERSION file, plus +g<commit> in a git checkout.
-MRT_VERSION := $(or $(shell git describe --tags --dirty 2>/dev/null),$(shell cat VERSION 2>/dev/null)$(addprefix +g,$(shell git describe --always --dirty 2>/dev/null)))
+# The version every output carries: `git describe --tags --dirty` of the last
+# release tag (v0.9.0 -> 0.9.0; 0.9.0-3-gabc1234 three commits after it);
+# without a tag (or outside git) the VERSION file, plus +g<commit> in a git
+# checkout.  A release: VERSION, debian/changelog and the tag v<VERSION>.
+MRT_VERSION := $(patsubst v%,%,$(or $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null),$(shell cat VERSION 2>/dev/null)$(addprefix +g,$(shell git describe --always --dirty 2>/dev/null))))
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
-BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.bpf.o)
-SKELS     := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.skel.h)
-USER_DIRS := core proc nccl explain report tracer watch check diff replay
+# the registration path: one unit per site family, linked into one object
+REG_SRCS  := $(wildcard bpf/regpath/*.bpf.c)
+REG_OBJS  := $(REG_SRCS:bpf/regpath/%.bpf.c=$(BUILD)/regpath/%.bpf.o)
+BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.bpf.o) $(BUILD)/regpath.bpf.o
+SKELS     := $(BPF_OBJS:$(BUILD)/%.bpf.o=$(BUILD)/%.skel.h)
+USER_DIRS := core proc nccl explain report record tracer watch check diff replay
 LIB_SRCS  := $(wildcard $(USER_DIRS:%=user/%/*.c))
 LIB_OBJS  := $(LIB_SRCS:user/%.c=$(BUILD)/user/%.o)
 USER_HDRS := user/*.h $(wildcard $(USER_DIRS:%=user/%/*.h))
@@ -61,7 +78,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 
-.SECONDARY: $(BPF_OBJS)
+.SECONDARY: $(BPF_OBJS) $(REG_OBJS)
 .PHONY: FORCE all deps deps-build test unit host vm vm-6.1 vm-6.12 vm-5.10 vm-newest demo vmlinux \
 	bench clean install uninstall image cross-arm64 vm-arm64 vm-arm64-test vmlinux-arm64
 all: $(BUILD)/mrtrace $(BUILD)/mrprobe
@@ -71,13 +88,24 @@ deps-build:
 deps:
 	$(Q)tools/deps.sh all
 
-$(BUILD) $(BUILD)/mrprobe.o $(BUILD)/tests $(BUILD)/tests/helpers:
+$(BUILD) $(BUILD)/mrprobe.o $(BUILD)/tests $(BUILD)/tests/helpers $(BUILD)/regpath:
 	$(Q)mkdir -p $@
 
 $(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/*.h vmlinux/$(ARCH)/*.h | $(BUILD)
 	@echo "  BPF     $@"
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(Q)llvm-strip -g $@
+
+$(BUILD)/regpath/%.bpf.o: bpf/regpath/%.bpf.c bpf/*.h vmlinux/$(ARCH)/*.h | $(BUILD)/regpath
+	@echo "  BPF     $@"
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)llvm-strip -g $@
+
+# one object, so that one load arms the whole path (user/tracer/regload.c
+# loads parts of it alone only to find a site that fails)
+$(BUILD)/regpath.bpf.o: $(REG_OBJS)
+	@echo "  BPFLINK $@"
+	$(Q)$(BPFTOOL) gen object $@ $^
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	@echo "  SKEL    $@"
@@ -86,7 +114,7 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 $(BUILD)/user/%.o: user/%.c $(USER_HDRS) bpf/mrtrace.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # rewritten only when the version changes, so nothing else rebuilds
 $(BUILD)/mrtrace_version.h: FORCE | $(BUILD)
@@ -103,32 +131,32 @@ $(LIB): $(LIB_OBJS)
 
 $(BUILD)/mrtrace: $(BUILD)/user/main.o $(LIB)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/mrprobe.o/%.o: tools/mrprobe/%.c tools/mrprobe/*.h $(USER_HDRS) | $(BUILD)/mrprobe.o
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -Itools/mrprobe -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -Itools/mrprobe -c $< -o $@
 
 $(BUILD)/mrprobe: $(PROBE_OBJS) $(LIB)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -libverbs -ldl
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -libverbs -ldl
 
 # Each unit test links its own file, the mrprobe library part (when it tests
 # mrprobe) and libmrtrace.a; cmocka prints the per-binary count.
 PROBE_LIB_OBJS := $(filter-out $(BUILD)/mrprobe.o/main.o,$(PROBE_OBJS))
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(PROBE_LIB_OBJS) $(LIB) | $(BUILD)/tests
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -Itools/mrprobe -Itests/unit -o $@ $< $(PROBE_LIB_OBJS) $(LIB) \
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -Itools/mrprobe -Itests/unit -o $@ $< $(PROBE_LIB_OBJS) $(LIB) \
 		$(LDLIBS) -libverbs -ldl -lcmocka
 
 # the consumer micro-benchmark: `make bench` only, never `make test`
 $(BUILD)/bench-consumer: tools/bench-consumer.c $(LIB) | $(BUILD)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 $(BUILD)/tests/helpers/%: tests/helpers/%.c | $(BUILD)/tests/helpers
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -fPIC -o $@ $< $(if $(findstring lib,$*),-shared,) -lpthread -libverbs -ldl
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -fPIC -o $@ $< $(if $(findstring lib,$*),-shared,) -lpthread -libverbs -ldl
 
 unit: $(UNIT_BINS)
 	$(Q)tests/unit/run.sh $(UNIT_BINS)
@@ -189,7 +217,10 @@ clean:
 	rm -rf $(BUILD) build-arm64 $(ASAN_BUILD) $(FUZZ_BUILD)
 
 # ---- install: like any system tool; DESTDIR for packaging and the tests -------
+# mrtrace needs root (sbin, section 8); mrprobe is a user's reproducer (bin,
+# section 1).
 PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
 SBINDIR    ?= $(PREFIX)/sbin
 MANDIR     ?= $(PREFIX)/share/man
 DATADIR    ?= $(PREFIX)/share/mrtrace
@@ -200,35 +231,68 @@ TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 SYSCONFDIR ?= /etc
 D := $(DESTDIR)
+# the prolog, epilog, NHC check and units name the installed paths
+INSTALL_SED := sed -e 's|/usr/sbin/mrtrace|$(SBINDIR)/mrtrace|g' \
+	-e 's|/usr/local/libexec/mrtrace|$(LIBEXECDIR)|g'
 install: all
-	$(Q)install -d $(D)$(SBINDIR) $(D)$(MANDIR)/man8 $(D)$(COMPLETIONDIR) $(D)$(UNITDIR) $(D)$(TMPFILESDIR) \
-		$(D)$(LIBEXECDIR) $(D)$(DATADIR)/nhc $(D)$(DATADIR)/k8s $(D)$(DOCDIR) \
-		$(D)$(SYSCONFDIR)/mrtrace/mrtrace.conf.d
-	$(Q)install -m 0755 $(BUILD)/mrtrace $(BUILD)/mrprobe $(D)$(SBINDIR)/
-	$(Q)install -m 0644 docs/mrtrace.8 docs/mrprobe.8 $(D)$(MANDIR)/man8/
+	$(Q)install -d $(D)$(BINDIR) $(D)$(SBINDIR) $(D)$(MANDIR)/man1 $(D)$(MANDIR)/man8 \
+		$(D)$(COMPLETIONDIR) $(D)$(UNITDIR) $(D)$(TMPFILESDIR) \
+		$(D)$(LIBEXECDIR) $(D)$(DATADIR)/nhc $(D)$(DATADIR)/k8s $(D)$(DATADIR)/prometheus \
+		$(D)$(DOCDIR) $(D)$(SYSCONFDIR)/mrtrace/mrtrace.conf.d $(D)$(SYSCONFDIR)/logrotate.d
+	$(Q)install -m 0755 $(BUILD)/mrtrace $(D)$(SBINDIR)/
+	$(Q)install -m 0755 $(BUILD)/mrprobe $(D)$(BINDIR)/
+	$(Q)install -m 0644 docs/mrtrace.8 $(D)$(MANDIR)/man8/
+	$(Q)install -m 0644 docs/mrprobe.1 $(D)$(MANDIR)/man1/
 	$(Q)install -m 0644 contrib/bash-completion/mrtrace $(D)$(COMPLETIONDIR)/mrtrace
+	$(Q)ln -sf mrtrace $(D)$(COMPLETIONDIR)/mrprobe
 	$(Q)for u in mrtrace.service mrtrace-check.service mrtrace-check.timer; do \
-		sed 's|/usr/sbin/mrtrace|$(SBINDIR)/mrtrace|g' contrib/systemd/$$u > $(D)$(UNITDIR)/$$u && \
+		$(INSTALL_SED) contrib/systemd/$$u > $(D)$(UNITDIR)/$$u && \
 		chmod 0644 $(D)$(UNITDIR)/$$u || exit 1; done
 	$(Q)install -m 0644 contrib/systemd/mrtrace.tmpfiles $(D)$(TMPFILESDIR)/mrtrace.conf
-	$(Q)install -m 0755 contrib/slurm/prolog.sh $(D)$(LIBEXECDIR)/slurm-prolog
-	$(Q)install -m 0755 contrib/slurm/epilog.sh $(D)$(LIBEXECDIR)/slurm-epilog
-	$(Q)install -m 0644 contrib/nhc/mrtrace.nhc $(D)$(DATADIR)/nhc/mrtrace.nhc
+	$(Q)$(INSTALL_SED) contrib/slurm/prolog.sh > $(D)$(LIBEXECDIR)/slurm-prolog
+	$(Q)$(INSTALL_SED) contrib/slurm/epilog.sh > $(D)$(LIBEXECDIR)/slurm-epilog
+	$(Q)$(INSTALL_SED) contrib/slurm/healthcheck.sh > $(D)$(LIBEXECDIR)/slurm-healthcheck
+	$(Q)chmod 0755 $(D)$(LIBEXECDIR)/slurm-prolog $(D)$(LIBEXECDIR)/slurm-epilog \
+		$(D)$(LIBEXECDIR)/slurm-healthcheck
+	$(Q)$(INSTALL_SED) contrib/nhc/mrtrace.nhc > $(D)$(DATADIR)/nhc/mrtrace.nhc
+	$(Q)chmod 0644 $(D)$(DATADIR)/nhc/mrtrace.nhc
+	$(Q)install -m 0644 contrib/prometheus/mrtrace.rules.yml contrib/prometheus/mrtrace.rules.test.yml \
+		$(D)$(DATADIR)/prometheus/
 	$(Q)install -m 0644 deploy/k8s/*.yaml deploy/k8s/Containerfile $(D)$(DATADIR)/k8s/
+	$(Q)# the installed DaemonSet names the image `make image` builds of this version
+	$(Q)sed 's|image: localhost/mrtrace:latest|image: $(IMAGE)|' deploy/k8s/daemonset.yaml \
+		> $(D)$(DATADIR)/k8s/daemonset.yaml
+	$(Q)install -d $(D)$(DATADIR)/k8s/monitoring && \
+		install -m 0644 deploy/k8s/monitoring/*.yaml $(D)$(DATADIR)/k8s/monitoring/
 	$(Q)install -m 0644 docs/deploy.md $(D)$(DOCDIR)/deploy.md
 	$(Q)# external BTF for kernels whose modules have none (docs/design.md section 8)
 	$(Q)install -d $(D)$(DATADIR)/btf && install -m 0644 btf/*.btf $(D)$(DATADIR)/btf/
 	$(Q)# an existing configuration is the operator's: never overwritten
 	$(Q)[ -e $(D)$(SYSCONFDIR)/mrtrace/mrtrace.conf ] || \
 		install -m 0644 contrib/mrtrace.conf $(D)$(SYSCONFDIR)/mrtrace/mrtrace.conf
+	$(Q)[ -e $(D)$(SYSCONFDIR)/logrotate.d/mrtrace ] || \
+		install -m 0644 contrib/logrotate/mrtrace $(D)$(SYSCONFDIR)/logrotate.d/mrtrace
 	@echo "  INSTALL $(D)$(PREFIX) (config in $(D)$(SYSCONFDIR)/mrtrace)"
 
 uninstall:
-	rm -f $(D)$(SBINDIR)/mrtrace $(D)$(SBINDIR)/mrprobe $(D)$(MANDIR)/man8/mrtrace.8 \
-		$(D)$(MANDIR)/man8/mrprobe.8 $(D)$(COMPLETIONDIR)/mrtrace \
+	rm -f $(D)$(SBINDIR)/mrtrace $(D)$(BINDIR)/mrprobe $(D)$(MANDIR)/man8/mrtrace.8 \
+		$(D)$(MANDIR)/man1/mrprobe.1 $(D)$(COMPLETIONDIR)/mrtrace $(D)$(COMPLETIONDIR)/mrprobe \
 		$(D)$(UNITDIR)/mrtrace.service $(D)$(UNITDIR)/mrtrace-check.service \
 		$(D)$(UNITDIR)/mrtrace-check.timer $(D)$(TMPFILESDIR)/mrtrace.conf
 	rm -rf $(D)$(LIBEXECDIR) $(D)$(DATADIR) $(D)$(DOCDIR)
+
+# ---- the Debian package (debian/, docs/deploy.md) --------------------------------
+# dpkg-buildpackage -b from this tree: Debian's build flags, make install into
+# debian/mrtrace, the .deb in DEB_OUT.  `make version` prints what the
+# binaries will say (debian/changelog must name the same release: the fleet
+# suite compares them).
+DEB_OUT ?= $(BUILD)/deb
+.PHONY: deb version
+version:
+	@echo $(MRT_VERSION)
+deb:
+	$(Q)tools/deps.sh deb
+	$(Q)tools/build-deb.sh $(DEB_OUT)
 
 # The Kubernetes image, built here from Debian packages without a registry.
 IMAGE ?= localhost/mrtrace:$(subst +,_,$(MRT_VERSION))
@@ -254,7 +318,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_CC    ?= clang
 FUZZ_SECONDS ?= 20
 FUZZ_LONG  ?= 600
-FUZZ_DIRS  := core proc nccl explain report check diff
+FUZZ_DIRS  := core proc nccl explain report record check diff
 FUZZ_LIB_OBJS := $(patsubst user/%.c,$(FUZZ_BUILD)/user/%.o,$(wildcard $(FUZZ_DIRS:%=user/%/*.c)))
 FUZZ_BINS  := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -O1 -g -std=c11 -D_GNU_SOURCE -Iuser -Ibpf -I$(BUILD) $(SAN_FLAGS)
@@ -265,7 +329,8 @@ $(FUZZ_BUILD)/user/core/version.o: $(BUILD)/mrtrace_version.h
 # the BPF objects are the same with or without sanitizers: reused
 asan: all $(HELPER_BINS)
 	$(Q)mkdir -p $(ASAN_BUILD) && cp -p $(BUILD)/*.bpf.o $(BUILD)/*.skel.h $(ASAN_BUILD)/
-	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC="$(CC) $(SAN_FLAGS)" asan-build
+	$(Q)# fortify checks and ASan interceptors overlap: none under ASan
+	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC="$(CC) $(SAN_FLAGS)" CPPFLAGS= asan-build
 	$(Q)rc=0; out=$$($(SAN_ENV) tests/unit/run.sh $(UNIT_SRCS:tests/unit/%.c=$(ASAN_BUILD)/tests/%)) || rc=1; \
 		printf '%s\n' "$$out" | sed 's/^unit:/asan-unit:/'; \
 		for t in tests/host/run.sh $(sort $(wildcard tests/host/suite-*.sh)); do \

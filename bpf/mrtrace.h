@@ -23,6 +23,16 @@ enum mrt_kind {
 			     * command, a device open, /dev/shm, fd import (op) */
 };
 
+/* What the cmd_* fields of a record hold (ev.cmd_valid).  Stable numbers:
+ * recorded records carry them in "raw". */
+enum mrt_cmd {
+	MRT_CMD_NONE = 0, /* nothing was read (or RLIMIT_SET: see sys_len) */
+	MRT_CMD_REG_MR = 1, /* the REG_MR command: start, length, hca_va (cmd_iova), access */
+	MRT_CMD_DMABUF = 2, /* dma-buf attributes: cmd_start = offset, length, iova,
+			     * access, dmabuf_fd */
+	MRT_CMD_USER_CALL = 3, /* a libibverbs call's arguments (uprobe) */
+};
+
 /* What a MRT_EV_FAILURE record failed to do (ev.op).  Stable numbers, append
  * only: they are the JSON "op" names of docs/json.md. */
 enum mrt_op {
@@ -133,9 +143,7 @@ struct mrt_event {
 	/* the command as the application sent it (REG_MR), when readable */
 	unsigned long long cmd_start, cmd_length, cmd_iova;
 	unsigned int cmd_access;
-	unsigned int cmd_valid; /* 1: REG_MR command, 2: dma-buf attributes
-				 * (cmd_start = offset, dmabuf_fd), 3: libibverbs
-				 * call arguments (uprobe) */
+	unsigned int cmd_valid; /* enum mrt_cmd: what cmd_* hold */
 	int dmabuf_fd;
 	/* MRT_EV_FAILURE: the operation, its arguments as the application gave
 	 * them, and the limits the refusing side applies (read at the failure):
@@ -162,9 +170,13 @@ struct mrt_event {
 	unsigned int op_pad;
 	unsigned int nsteps; /* may exceed MRT_TRAIL_MAX: the rest were lost */
 	struct mrt_memlock ml;
-	/* MLOCK_FAILURE / RLIMIT_SET */
-	unsigned long long sys_len; /* mlock len, or new rlimit cur */
-	unsigned long long sys_arg; /* mlockall flags, or new rlimit max */
+	/* MLOCK_FAILURE: sys_len the length asked (mlockall: its flags).
+	 * RLIMIT_SET: sys_len the new soft limit, sys_arg the new hard limit
+	 * (bytes, ~0 = RLIM_INFINITY), and cmd_start the pid prlimit64 named
+	 * (0: itself); the other cmd_* are 0 (user/record/rlimit.c reads this
+	 * kind through its own view, struct rlimit_change). */
+	unsigned long long sys_len;
+	unsigned long long sys_arg;
 	int syscall; /* enum mrt_syscall: which call (JSON raw "sysno") */
 	/* USER_CALL: whether libibverbs reached its ibv_cmd_* (the kernel), and
 	 * the user stack at the call (NCCL attribution) */

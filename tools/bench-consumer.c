@@ -24,7 +24,7 @@
 
 #include <json-c/json.h>
 
-#include "report/report.h"
+#include "record/record.h"
 #include "watch/correlate.h"
 
 struct sink_state {
@@ -37,7 +37,7 @@ static void sink(void *arg, const struct report *r, unsigned long nth)
 	struct sink_state *s = arg;
 
 	if (s->json) {
-		struct json_object *o = report_to_json(r);
+		struct json_object *o = record_report_json(r);
 		fprintf(s->out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		fflush(s->out);
 		json_object_put(o);
@@ -132,13 +132,14 @@ static int run(const char *label, const struct mrt_event *base, long n, bool jso
 	struct sink_state s = { .json = json, .verbose = verbose };
 	struct corr_config cfg = { .join = true, .dedupe = !json && !verbose, .cgroup_root = "/" };
 	struct corr_ops ops;
+	static struct corr_live live = { .root = "/" };
 	struct corr *c;
 
 	if (!(s.out = fopen("/dev/null", "w")))
 		return -1;
-	corr_live_ops(&ops);
+	corr_live_ops(&ops, &live);
 	ops.sink = sink;
-	ops.arg = &s;
+	ops.sink_arg = &s;
 	if (!(c = corr_new(&ops, &cfg))) {
 		fclose(s.out);
 		fprintf(stderr, "bench-consumer: out of memory\n");
@@ -187,7 +188,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench-consumer [RECORDS (>= 2) [FIXTURE.json]]\n");
 		return 2;
 	}
-	if (!(o = json_object_from_file(path)) || event_from_json(o, &base, err, sizeof(err))) {
+	if (!(o = json_object_from_file(path)) || record_raw_from_json(o, &base, err, sizeof(err))) {
 		fprintf(stderr, "bench-consumer: %s: %s\n", path, o ? err : json_util_get_last_err());
 		return 1;
 	}

@@ -4,14 +4,18 @@
 # build, test and run its demo.  Idempotent: installs only what is missing,
 # and runs 'apt-get update' only when a package cannot be found.
 #
-# Usage: tools/deps.sh [build|test|vm|fleet|image|arm64|all]   (default: all)
+# Usage: tools/deps.sh [build|test|vm|fleet|deb|image|arm64|all]   (default: all)
 #   build  compiler, libbpf, bpftool, json-c, libibverbs headers
 #   test   build + cmocka, python3, libFuzzer
 #   vm     test + QEMU, busybox, rdma-core tools (the soft-RoCE VM test bed)
 #   fleet  the node-service tests' tools (systemd-analyze, journald, promtool,
-#          node_exporter, slurmctld/slurmd/munge, python3-kubernetes): each
+#          node_exporter, slurmctld/slurmd/munge, python3-kubernetes,
+#          logrotate; debhelper, lintian and devscripts' hardening-check for
+#          the package test): each
 #          installed if it can be, a missing one is a skip in the tests, never
 #          a failure here
+#   deb    build + debhelper and dpkg-dev for `make deb`; lintian and
+#          devscripts (hardening-check) optional the same way as fleet's
 #   image  mmdebstrap and buildah for `make image` (optional the same way)
 #   arm64  build + the arm64 cross build and VM (make cross-arm64, make
 #          vm-arm64): adds the arm64 dpkg architecture, Debian's cross gcc,
@@ -26,8 +30,12 @@ TEST_PKGS="libcmocka-dev util-linux procps jq python3 libclang-rt-dev"
 VM_PKGS="bc qemu-system-x86 busybox-static kmod cpio xz-utils zstd rdma-core ibverbs-utils
 	ibverbs-providers iproute2 coreutils"
 FLEET_PKGS="systemd man-db groff-base bash-completion prometheus prometheus-node-exporter
-	slurmctld slurmd slurm-client munge python3 python3-kubernetes python3-yaml"
+	slurmctld slurmd slurm-client munge python3 python3-kubernetes python3-yaml
+	debhelper dpkg-dev lintian devscripts logrotate"
 IMAGE_PKGS="mmdebstrap buildah"
+DEB_PKGS="debhelper dpkg-dev"
+# lintian and hardening-check (devscripts) judge the package
+DEB_CHECK_PKGS="lintian devscripts"
 
 # Optional packages: try all at once, then one by one; report what is not
 # to be had and go on (the tests that need it are skipped with the reason).
@@ -69,8 +77,9 @@ vm) want="$want $TEST_PKGS $VM_PKGS" ;;
 all) want="$want $TEST_PKGS $VM_PKGS"; trap 'optional $FLEET_PKGS' EXIT ;;
 fleet) optional $FLEET_PKGS; exit 0 ;;
 image) optional $IMAGE_PKGS; exit 0 ;;
+deb) want="$want $DEB_PKGS"; trap 'optional $DEB_CHECK_PKGS' EXIT ;;
 arm64) want="$want $ARM64_PKGS" ;;
-*) echo "usage: $0 [build|test|vm|fleet|image|arm64|all]" >&2; exit 2 ;;
+*) echo "usage: $0 [build|test|vm|fleet|deb|image|arm64|all]" >&2; exit 2 ;;
 esac
 
 missing=

@@ -65,6 +65,11 @@ int main(int argc, char **argv)
 			static char prog[64];
 			snprintf(prog, sizeof(prog), "mrtrace %s", commands[i].name);
 			argv[1] = prog;
+			/* -h is help everywhere (argp knows only -? and --help); after
+			 * "--" the words are the traced command's */
+			for (int a = 2; a < argc && strcmp(argv[a], "--"); a++)
+				if (!strcmp(argv[a], "-h"))
+					argv[a] = (char *)"--help";
 			return commands[i].fn(argc - 1, argv + 1);
 		}
 	fprintf(stderr, "mrtrace: unknown command '%s'\n\n", argv[1]);

@@ -6,28 +6,53 @@
 # the step's cgroup, or SLURM_JOB_ID in its environment) and
 #   - writes them to $MRTRACE_JOB_DIR/<jobid>.txt (owned by the job's user), and
 #   - appends them to the job's output file when it has one (as the user).
-# Nothing is written for a job without findings.
+# Nothing is written for a job without findings.  It reads only what the
+# service wrote during the job: from where the prolog found the file's end
+# (across one copytruncate rotation, from events.jsonl.1), or without a
+# prolog mark the last MRTRACE_TAIL bytes; never the whole file.
 #
 # Environment:
 #   MRTRACE_EVENTS   the service's JSON Lines (default /var/log/mrtrace/events.jsonl)
 #   MRTRACE_JOB_DIR  per-job files (default /var/log/mrtrace/jobs; "" for none)
 #   MRTRACE_JOB_OUTPUT  yes (default) / no: append to the job's output file
+#   MRTRACE_STATE_DIR   the prolog's marks (default /run/mrtrace/slurm)
+#   MRTRACE_TAIL     bytes read without a mark (default 16M)
 #   SCONTROL         scontrol binary (default scontrol)
 PATH=/usr/local/sbin:/usr/sbin:/sbin:/usr/local/bin:/usr/bin:/bin:$PATH
 EVENTS=${MRTRACE_EVENTS:-/var/log/mrtrace/events.jsonl}
 JOBDIR=${MRTRACE_JOB_DIR-/var/log/mrtrace/jobs}
+STATE=${MRTRACE_STATE_DIR:-/run/mrtrace/slurm}
 SCONTROL=${SCONTROL:-scontrol}
 job=${SLURM_JOB_ID:-}
 log() { logger -t mrtrace-epilog -- "$*" 2>/dev/null; echo "mrtrace-epilog: $*" >&2; }
 
 case "$job" in ''|*[!0-9]*) exit 0 ;; esac
-[ -r "$EVENTS" ] || exit 0
-command -v jq >/dev/null 2>&1 || { log "jq not installed: job $job findings not collected"; exit 0; }
+mark=$STATE/$job.offset
+# the service's records written during the job
+during_job() {
+	local ino off
+	if read -r ino off < "$mark" 2>/dev/null; then
+		if [ "$(stat -c %i "$EVENTS" 2>/dev/null)" = "$ino" ] &&
+			[ "$(stat -c %s "$EVENTS" 2>/dev/null)" -ge "$off" ]; then
+			tail -c +"$((off + 1))" "$EVENTS"
+			return
+		fi
+		# rotated since: copytruncate keeps the inode and empties it (the
+		# start of the job is in the copy), a rename makes a new one
+		[ -f "$EVENTS.1" ] && [ "$(stat -c %s "$EVENTS.1")" -ge "$off" ] &&
+			tail -c +"$((off + 1))" "$EVENTS.1"
+		cat "$EVENTS"
+		return
+	fi
+	tail -c "${MRTRACE_TAIL:-16M}" "$EVENTS"
+}
+[ -r "$EVENTS" ] || { rm -f "$mark"; exit 0; }
+command -v jq >/dev/null 2>&1 || { log "jq not installed: job $job findings not collected"; rm -f "$mark"; exit 0; }
 
 tmp=$(mktemp) || exit 0
-trap 'rm -f "$tmp"' EXIT
+trap 'rm -f "$tmp" "$mark"' EXIT
 # grep narrows a large file; jq keeps only this job's failure records.
-grep -F "\"slurm_job\":$job" "$EVENTS" 2>/dev/null |
+during_job 2>/dev/null | grep -F "\"slurm_job\":$job" |
 	jq -r --argjson job "$job" '
 	  select((.event == "reg_failure" or .event == "mlock_failure")
 	         and .process.slurm_job == $job)
@@ -41,9 +66,13 @@ n=$(grep -c '^mrtrace: ' "$tmp")
 } > "$tmp.all" && mv "$tmp.all" "$tmp"
 
 uid=${SLURM_JOB_UID:-}
+# The report is the job user's: readable by them (and their group) only,
+# in a directory others may pass but not list.
 if [ -n "$JOBDIR" ]; then
-	mkdir -p "$JOBDIR" && cp "$tmp" "$JOBDIR/$job.txt" && chmod 0640 "$JOBDIR/$job.txt" &&
-		{ [ -z "$uid" ] || chown "$uid" "$JOBDIR/$job.txt"; }
+	{ [ -d "$JOBDIR" ] || mkdir -p -m 0711 "$JOBDIR"; } &&
+		cp "$tmp" "$JOBDIR/$job.txt.tmp" && chmod 0640 "$JOBDIR/$job.txt.tmp" &&
+		{ [ -z "$uid" ] || chown "$uid:${SLURM_JOB_GID:-$uid}" "$JOBDIR/$job.txt.tmp"; } &&
+		mv "$JOBDIR/$job.txt.tmp" "$JOBDIR/$job.txt"
 fi
 if [ "${MRTRACE_JOB_OUTPUT:-yes}" = yes ] && [ -n "$uid" ]; then
 	out=$("$SCONTROL" show job "$job" 2>/dev/null | sed -n 's/^ *StdOut=//p' | head -1)

@@ -7,15 +7,24 @@
 # namespaces needed).  `make image` runs it.
 #
 # Usage: build-image.sh MRTRACE_BINARY [TAG] [OCI_ARCHIVE]
-#   TAG          default localhost/mrtrace:<version>
+#        build-image.sh --tags MRTRACE_BINARY [TAG]   (the tags it would make)
+#   TAG          default localhost/mrtrace:<version>; the image is also
+#                tagged <name>:latest, the tag deploy/k8s/daemonset.yaml names
 #   OCI_ARCHIVE  also export the image there (oci-archive), for
 #                `ctr -n k8s.io images import` or `podman load` on nodes
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
+TAGS_ONLY=0
+[ "${1:-}" = --tags ] && { TAGS_ONLY=1; shift; }
 BIN=${1:?usage: build-image.sh MRTRACE_BINARY [TAG] [OCI_ARCHIVE]}
 VERSION=$("$BIN" --version | awk '{print $2}')
 TAG=${2:-localhost/mrtrace:${VERSION//+/_}}
+LATEST=${TAG%:*}:latest
 ARCHIVE=${3:-}
+if [ "$TAGS_ONLY" = 1 ]; then
+	echo "$TAG"; echo "$LATEST"
+	exit 0
+fi
 for t in mmdebstrap buildah; do
 	command -v "$t" >/dev/null || { echo "build-image: $t is not installed (tools/deps.sh image)" >&2; exit 3; }
 done
@@ -39,5 +48,6 @@ mmdebstrap --quiet --variant=essential --format=tar \
 cp "$BIN" "$CTX/mrtrace"
 cp "$HERE/../../contrib/mrtrace.conf" "$CTX/mrtrace.conf"
 buildah build --quiet --isolation chroot --layers=false -f "$HERE/Containerfile" -t "$TAG" "$CTX"
+[ "$LATEST" = "$TAG" ] || buildah tag "$TAG" "$LATEST"
 [ -z "$ARCHIVE" ] || buildah push --quiet "$TAG" "oci-archive:$ARCHIVE:$TAG"
-echo "build-image: $TAG"
+echo "build-image: $TAG ($LATEST)"

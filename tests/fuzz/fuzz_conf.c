@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* fuzz_conf.c - libFuzzer harness: the configuration parsers a job or a node
  * feeds mrtrace: NCCL conf files and the lint, limits.conf, systemd limit
- * values, /proc/PID/status credentials, sizes, pids and durations. */
+ * values, /proc/PID/status credentials, mrtrace's own configuration file,
+ * sizes, pids and durations. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "check/areas.h"
 #include "core/args.h"
+#include "core/config.h"
 #include "core/escape.h"
 #include "core/fscreds.h"
 #include "core/units.h"
@@ -35,6 +37,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t a, b;
 	chk_parse_systemd_limit(text, &a, &b);
 	parse_bytes(text, &a);
+	unsigned long long ull;
+	cfg_parse_bytes(text, &ull);
+	struct mrt_config cfg = { 0 };
+	char cerr[256];
+	cfg_parse_text(text, "/fuzz/mrtrace.conf", &cfg, cerr, sizeof(cerr));
+	cfg_free(&cfg);
 	int pid;
 	double secs;
 	args_pid(text, &pid);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* fuzz_explain.c - libFuzzer harness: a recorded event (the JSON that
  * `watch --json` writes, as replay reads it) through the whole explanation:
- * event_from_json, explain_event, the fixes, report_to_json and the text. */
+ * record_raw_from_json, record_explain, the fixes, record_report_json and the
+ * text. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,7 +12,7 @@
 #include <json-c/json.h>
 
 #include "explain/explain.h"
-#include "report/report.h"
+#include "record/record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -28,11 +29,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct mrt_event ev;
 	static struct report r;
 	char err[256];
-	if (event_from_json(o, &ev, err, sizeof(err)) == 0) {
+	if (record_raw_from_json(o, &ev, err, sizeof(err)) == 0) {
 		static struct proc_context ctx;
 		proc_context_init(&ctx, (int)ev.pid);
-		report_explain(&r, &ev, NULL, &ctx, NULL, NULL);
-		json_object *out = report_to_json(&r);
+		record_explain(&r, &ev, NULL, &ctx, NULL, NULL);
+		json_object *out = record_report_json(&r);
 		json_object_put(out);
 		report_print_text(devnull, &r, true);
 	}

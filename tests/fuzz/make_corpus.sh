@@ -34,6 +34,7 @@ find "$TOP/tests/fixtures" -name nccl.conf -o -name .nccl.conf -o -name limits.c
 cp "$TOP/tests/fixtures/proc/docker/proc/4242/status" "$C/conf/status"
 printf 'infinity\n' > "$C/conf/limit-infinity"
 printf '64K:1G\n' > "$C/conf/limit-pair"
+printf '# mrtrace.conf\n[watch]\nsyscalls = auto\n[service]\nmetrics-textfile = "/var/lib/p.prom"\n[check]\nmin-memlock = 1.5G\nhealth = yes\n' > "$C/conf/mrtrace.conf"
 
 find "$TOP/tests/fixtures" -name 'libnccl*' -type f | sort |
 	while read -r f; do cp "$f" "$C/elf/$(basename "$(dirname "$f")")-$(basename "$f")"; done

@@ -117,6 +117,16 @@ check cmd_only_its_tree test "$n" = 1
 ev=$(jq -c 'select(.event=="mlock_failure")' "$W")
 jq_true cmd_event_is_child "$ev" '.len==2097152 and .comm=="mlocker"'
 
+# ---- text: every record that has a text, the limit change included ----------
+"$MRTRACE" watch -d 5 > "$OUT/text.txt" 2> "$OUT/text.err" &
+tpid=$!
+if wait_line "$OUT/text.err" 'watching' 30; then
+	prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > /dev/null 2>&1
+fi
+wait "$tpid"
+check text_mlock_failure grep -q '^mlock failed: pid [0-9]* (mlocker)' "$OUT/text.txt"
+check text_rlimit_line grep -Eq '^memlock limit set: pid [0-9]+ \(prlimit\)( for pid [0-9]+)?: soft 64 KiB, hard 64 KiB, at [0-9T:.-]+Z on ' "$OUT/text.txt"
+
 # ---- -d SECONDS, SIGTERM --------------------------------------------------
 t0=$(date +%s)
 "$MRTRACE" watch --json -d 2 > "$OUT/d.jsonl" 2>/dev/null

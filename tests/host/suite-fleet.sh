@@ -95,6 +95,7 @@ with open(out, "a") as f:
                 k = line; n = struct.unpack("<Q", d[nl + 1:nl + 9])[0]
                 v = d[nl + 9:nl + 9 + n]; i = nl + 9 + n + 1
             fields[k.decode()] = v.decode("utf-8", "replace")
+        fields["_t"] = time.time()  # when it came (when the watchdog kicked)
         f.write(json.dumps(fields) + "\n"); f.flush()
 '
 listen() { # SOCKET OUTFILE SECONDS: in the background, LPID
@@ -112,13 +113,6 @@ have jq || { echo "jq missing (tools/deps.sh test)"; echo "host-fleet: 0 passed,
 HAVE_PY=0; [ -x "$PY" ] && HAVE_PY=1
 
 echo "  [$(( $(date +%s) - T0 ))s]"
-# wait_exec PID COMM: until PID has exec'd COMM (prlimit and setpriv exec in
-# turn: until then the process has neither the limit nor the uid to check)
-wait_exec() {
-	local i
-	for i in $(seq 50); do [ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && return 0; sleep 0.1; done
-	return 1
-}
 
 # ---- 1. identity: --version, schema and version in every JSON document ---
 v=$("$MRTRACE" --version)
@@ -139,7 +133,7 @@ C=$OUT/conf
 prlimit --memlock=8388608:8388608 $NOBODY sleep 10 & SLP0=$!   # a process without CAP_IPC_LOCK
 wait_exec $SLP0 sleep
 mkdir -p "$C/m.conf.d"
-printf '# thresholds\n[check]\nmin-memlock = 1T\nhealth-ignore = rdma.*\n' > "$C/m.conf"
+printf '# thresholds\n[check]\nrequire-rdma = yes\nmin-memlock = 1T\nhealth-ignore = rdma.*\n' > "$C/m.conf"
 line=$("$MRTRACE" check --config "$C/m.conf" --health -p $SLP0); rc=$?
 check config_threshold_applies has "$rc $line" "2 mrtrace: FAIL memlock: process limit"
 printf '[check]\nmin-memlock = 64K\n' > "$C/m.conf.d/50-small.conf"
@@ -165,17 +159,21 @@ echo "  [$(( $(date +%s) - T0 ))s]"
 D=$OUT/destdir
 if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1; then
 	ok install_runs
+	ver=$("$MRTRACE" --version); ver=${ver#mrtrace } # install relinks it when the tree changed
 	(cd "$D" && find . -type f -o -type l | sort) > "$OUT/files.txt"
 	want="./etc/mrtrace/mrtrace.conf ./usr/lib/systemd/system/mrtrace-check.service
 		./usr/lib/systemd/system/mrtrace-check.timer ./usr/lib/systemd/system/mrtrace.service
 		./usr/lib/tmpfiles.d/mrtrace.conf
 		./usr/libexec/mrtrace/slurm-epilog ./usr/libexec/mrtrace/slurm-prolog
-		./usr/sbin/mrprobe ./usr/sbin/mrtrace ./usr/share/bash-completion/completions/mrtrace
-		./usr/share/doc/mrtrace/deploy.md ./usr/share/man/man8/mrprobe.8
+		./usr/bin/mrprobe ./usr/sbin/mrtrace ./usr/share/bash-completion/completions/mrtrace
+		./usr/share/bash-completion/completions/mrprobe
+		./usr/share/doc/mrtrace/deploy.md ./usr/share/man/man1/mrprobe.1
+		./etc/logrotate.d/mrtrace ./usr/share/mrtrace/prometheus/mrtrace.rules.yml
+		./usr/share/mrtrace/prometheus/mrtrace.rules.test.yml ./usr/libexec/mrtrace/slurm-healthcheck
 		./usr/share/man/man8/mrtrace.8 ./usr/share/mrtrace/nhc/mrtrace.nhc
 		./usr/share/mrtrace/k8s/daemonset.yaml ./usr/share/mrtrace/k8s/service.yaml
 		./usr/share/mrtrace/k8s/configmap.yaml ./usr/share/mrtrace/k8s/namespace.yaml
-		./usr/share/mrtrace/k8s/Containerfile"
+		./usr/share/mrtrace/k8s/Containerfile ./usr/share/mrtrace/k8s/monitoring/podmonitor.yaml"
 	# the external BTF files for kernels without module BTF
 	want="$want $(cd "$TOP" && ls btf/*.btf | sed 's|^|./usr/share/mrtrace/|')"
 	missing=
@@ -184,16 +182,34 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	[ -z "$missing" ] || echo "  missing:$missing"
 	check install_nothing_unexpected test "$(wc -l < "$OUT/files.txt")" = "$(echo $want | wc -w)"
 	check install_binaries_run "$D/usr/sbin/mrtrace" --version
+	# the installed DaemonSet names the image `make image` tags for this build
+	tags=$("$TOP/deploy/k8s/build-image.sh" --tags "$MRTRACE")
+	img=$(sed -n 's/^ *image: //p' "$D/usr/share/mrtrace/k8s/daemonset.yaml" | sort -u)
+	check install_daemonset_image_is_built_tag sh -c "[ '$img' = \"\$(printf '%s\n' '$tags' | head -1)\" ] && [ '$img' = 'localhost/mrtrace:${ver//+/_}' ]"
 	check install_unit_execstart_follows_prefix grep -q '^ExecStart=/usr/sbin/mrtrace watch --service$' "$D/usr/lib/systemd/system/mrtrace.service"
 	echo '# mine' >> "$D/etc/mrtrace/mrtrace.conf"
 	make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > /dev/null 2>&1
 	check install_keeps_operator_config grep -q '^# mine$' "$D/etc/mrtrace/mrtrace.conf"
 	# the man pages render without a warning
-	for m in mrtrace mrprobe; do
-		w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$D/usr/share/man/man8/$m.8" 2>&1 >/dev/null)
-		n=$(LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$D/usr/share/man/man8/$m.8" 2>/dev/null | wc -l)
+	for m in man8/mrtrace.8 man1/mrprobe.1; do
+		w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$D/usr/share/man/$m" 2>&1 >/dev/null)
+		n=$(LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$D/usr/share/man/$m" 2>/dev/null | wc -l)
+		m=${m#*/}; m=${m%.*}
 		check "man_${m}_renders" test -z "$w" -a "$n" -gt 40
 	done
+	# the SYNOPSIS names every option each command's --help lists (long
+	# or short form), and the page has an ENVIRONMENT section
+	syn=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l "$D/usr/share/man/man8/mrtrace.8" 2>/dev/null | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p')
+	missing=
+	for c in watch check diff explain; do
+		while IFS='|' read -r short long; do
+			grep -qE -- "(^|[^a-z-])($long|${short:-@})([^a-z-]|$)" <<< "$syn" || missing="$missing $c:$long"
+		done < <("$MRTRACE" $c --help | sed -n 's/^ *\(-[A-Za-z?]\)\?,\? *\(--[a-z][a-z0-9-]*\).*/\1 \2/p' |
+			awk 'NF == 1 { print "|" $1; next } { print $1 "|" $2 }' | grep -vE -- '--(usage|help|version)$')
+	done
+	check man_synopsis_complete test -z "$missing"
+	[ -z "$missing" ] || echo "  not in SYNOPSIS:$missing"
+	check man_environment_section sh -c "man -l '$D/usr/share/man/man8/mrtrace.8' 2>/dev/null | grep -q '^ENVIRONMENT' && man -l '$D/usr/share/man/man8/mrtrace.8' 2>/dev/null | grep -q 'WATCHDOG_USEC'"
 	check man_documents_capabilities sh -c "man -l '$D/usr/share/man/man8/mrtrace.8' 2>/dev/null | grep -q CAP_SYS_PTRACE"
 	# bash completion: syntax, then a real completion
 	COMP=$D/usr/share/bash-completion/completions/mrtrace
@@ -202,6 +218,26 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	check completion_watch_options has "$got" "--metrics-interval --metrics-textfile"
 	got=$(bash -c "source '$COMP'; COMP_WORDS=('$MRTRACE' ch); COMP_CWORD=1; _mrtrace; echo \"\${COMPREPLY[*]}\"")
 	check completion_subcommand test "$got" = check
+	comp() { # WORDS...: what completing the last word offers
+		local w; w=$(printf "'%s' " "$@")
+		bash -c "source '$COMP'; COMP_WORDS=($w); COMP_CWORD=$(($# - 1)); _${1##*/}; echo \"\${COMPREPLY[*]}\""
+	}
+	check completion_every_subcommand test "$(comp "$MRTRACE" '')" = "watch check diff explain help -h --help -V --version"
+	check completion_explain_options has "$(comp "$MRTRACE" explain --a)" "--all"
+	check completion_syscalls_value test "$(comp "$MRTRACE" watch --syscalls o)" = "on off"
+	check completion_syscalls_equals_value test "$(comp "$MRTRACE" watch --syscalls = a)" = "auto"
+	check completion_journal_value test "$(comp "$MRTRACE" watch --journal '')" = "yes no auto"
+	check completion_require_rdma_value test "$(comp "$MRTRACE" check --require-rdma p)" = "partition:"
+	check completion_health_options has "$(comp "$MRTRACE" check --he)" "--health --health-ignore"
+	check completion_mrprobe_options has "$(comp "${MRTRACE%/*}/mrprobe" --find)" "--find-max"
+	check completion_mrprobe_api test "$(comp mrprobe --api '')" = "reg_mr iova2 dmabuf"
+	check completion_mrprobe_installed test "$(readlink "$D/usr/share/bash-completion/completions/mrprobe")" = mrtrace
+	# every subcommand takes -h
+	for c in watch check diff explain; do
+		check "help_short_$c" sh -c "'$MRTRACE' $c -h | grep -q '^Usage: mrtrace $c'"
+	done
+	check help_short_mrprobe sh -c "'${MRTRACE%/*}/mrprobe' -h | grep -q '^Usage: mrprobe'"
+	check help_short_not_after_dashdash sh -c "'$MRTRACE' watch --no-config -d 1 -- sh -c 'echo \"\$1\"' x -h 2>/dev/null | grep -qx -- -h"
 	make -s -C "$TOP" uninstall DESTDIR="$D" PREFIX=/usr > /dev/null 2>&1
 	check uninstall_leaves_only_config test "$(cd "$D" && find . -type f | grep -v '^./etc/' | wc -l)" = 0
 else
@@ -244,6 +280,25 @@ if [ "$HAVE_PY" = 1 ]; then
 	else
 		bad notify_listener "cannot bind $OUT/notify.sock"
 	fi
+	# WatchdogSec= (WATCHDOG_USEC 0.6 s): WATCHDOG=1 from the event loop,
+	# none while the loop is stopped (SIGSTOP), again once it turns
+	if listen "$OUT/wd.sock" "$OUT/wd.jsonl" 10; then
+		WATCHDOG_USEC=600000 NOTIFY_SOCKET=$OUT/wd.sock "$MRTRACE" watch --no-config --json -d 6 > /dev/null 2>&1 & WDPID=$!
+		wait_line "$OUT/wd.jsonl" '"READY": "1"' 20
+		sleep 1.2
+		t_stop=$(date +%s.%N); kill -STOP "$WDPID"; sleep 1.5
+		t_cont=$(date +%s.%N); kill -CONT "$WDPID"
+		wait "$WDPID"; kill "$LPID" 2>/dev/null; wait "$LPID" 2>/dev/null
+		n_before=$(jq -s "[.[] | select(.WATCHDOG==\"1\" and ._t < $t_stop)] | length" "$OUT/wd.jsonl")
+		n_stalled=$(jq -s "[.[] | select(.WATCHDOG==\"1\" and ._t > $t_stop + 0.05 and ._t < $t_cont - 0.05)] | length" "$OUT/wd.jsonl")
+		n_after=$(jq -s "[.[] | select(.WATCHDOG==\"1\" and ._t > $t_cont)] | length" "$OUT/wd.jsonl")
+		echo "  watchdog kicks: $n_before before, $n_stalled while stopped, $n_after after"
+		check watchdog_kicks_from_loop test "$n_before" -ge 3
+		check watchdog_silent_while_stalled test "$n_stalled" = 0 -a "$n_after" -ge 2
+		check unit_has_watchdog sh -c "grep -q '^WatchdogSec=' '$TOP/contrib/systemd/mrtrace.service'"
+	else
+		bad watchdog_listener "cannot bind $OUT/wd.sock"
+	fi
 else
 	skip notify "no $PY"
 fi
@@ -255,8 +310,11 @@ if [ "$HAVE_PY" = 1 ] && listen "$OUT/journal.sock" "$OUT/jentries.jsonl" 20; th
 		pid=$(fail_mlock)
 		lpid=$(fail_mlock_linger SLURM_JOB_ID=4242)
 		ev=$(event_of mlock_failure "$lpid")
-		sleep 0.5
 		stop_watch
+		# every entry was sent before watch stopped; the listener writes
+		# each one as it reads it: wait for as many as there are records
+		n_r=$(jq -c 'select(.event=="mlock_failure")' "$W" | wc -l)
+		for i in $(seq 100); do [ "$(wc -l < "$OUT/jentries.jsonl")" -ge "$n_r" ] && break; sleep 0.1; done
 		kill "$LPID" 2>/dev/null; wait "$LPID" 2>/dev/null
 		e=$(jq -c "select(.MRTRACE_PID==\"$pid\")" "$OUT/jentries.jsonl")
 		jq_true journal_fields "$e" '.MRTRACE_CAUSE=="memlock_limit" and .MRTRACE_OP=="mlock" and .MRTRACE_COMM=="mlocker" and .MRTRACE_EVENT=="mlock_failure" and .SYSLOG_IDENTIFIER=="mrtrace"'
@@ -288,8 +346,12 @@ for i in \$(seq 50); do [ -S /run/systemd/journal/socket ] && break; sleep 0.1; 
 for i in \$(seq 100); do grep -q '"event":"start"' '$OUT/jd.jsonl' 2>/dev/null && break; sleep 0.1; done
 prlimit --memlock=65536:65536 $NOBODY '$MLOCKER' 1048576 > /dev/null 2>&1
 wait \$M
-sleep 0.3
-journalctl -D /run/log/journal -o json --no-pager SYSLOG_IDENTIFIER=mrtrace > '$OUT/jd-read.jsonl'
+# journald stores what it received in its own time: until the entry is there
+for i in \$(seq 100); do
+	journalctl -D /run/log/journal -o json --no-pager SYSLOG_IDENTIFIER=mrtrace > '$OUT/jd-read.jsonl'
+	jq -e 'select(.MRTRACE_EVENT=="mlock_failure")' '$OUT/jd-read.jsonl' > /dev/null 2>&1 && break
+	sleep 0.1
+done
 kill \$J; wait \$J 2>/dev/null
 EOF
 	unshare -m --propagation private bash "$OUT/journald.sh" > "$OUT/journald.log" 2>&1
@@ -308,6 +370,7 @@ echo "  [$(( $(date +%s) - T0 ))s]"
 TF=$OUT/textfile
 mkdir -p "$TF"
 if start_watch metrics --syscalls=on --metrics-textfile="$TF/mrtrace.prom" --metrics-interval=0.2; then
+	wait_line "$TF/mrtrace.prom" '^mrtrace_watch_running 1' 5 && cp "$TF/mrtrace.prom" "$OUT/start.prom"
 	fail_mlock > /dev/null
 	fail_mlock > /dev/null
 	wait_line "$TF/mrtrace.prom" 'mrtrace_watch_failures_total\{cause="memlock_limit",op="mlock"\} 2' 5
@@ -320,8 +383,36 @@ if start_watch metrics --syscalls=on --metrics-textfile="$TF/mrtrace.prom" --met
 	check metrics_no_pid_labels sh -c "! grep -Eq '(pid|comm|uid|path)=' '$OUT/live.prom'"
 	check metrics_final_write_marks_stop grep -q '^mrtrace_watch_running 0$' "$TF/mrtrace.prom"
 	check metrics_no_temp_left sh -c "[ \$(ls '$TF' | wc -l) = 1 ]"
+	# before any failure every cause x op series is there, at 0, and the
+	# output error counters too: increase() sees the first failure
+	n_pairs=$(grep -c '^mrtrace_watch_failures_total{' "$OUT/start.prom")
+	echo "  failure series at start: $n_pairs"
+	check metrics_failures_zero_from_start sh -c "grep -q '^mrtrace_watch_failures_total{cause=\"memlock_limit\",op=\"mlock\"} 0$' '$OUT/start.prom' && grep -q '^mrtrace_watch_failures_total{cause=\"port_not_active\",op=\"modify_qp\"} 0$' '$OUT/start.prom' && [ $n_pairs -ge 400 ] && ! grep '^mrtrace_watch_failures_total{' '$OUT/start.prom' | grep -qv ' 0$'"
+	check metrics_output_errors_zero_from_start sh -c "grep -q '^mrtrace_watch_output_errors_total{output=\"journal\"} 0$' '$OUT/start.prom' && grep -q '^mrtrace_watch_output_errors_total{output=\"metrics_file\"} 0$' '$OUT/start.prom'"
+	hb=$(sed -n 's/^mrtrace_watch_heartbeat_timestamp_seconds //p' "$OUT/live.prom")
+	check metrics_heartbeat_recent test "$(( $(date +%s) - ${hb:-0} ))" -le 10
+	check metrics_failure_op_of_failure_records sh -c "! grep -q 'op=\"?\"' '$OUT/start.prom'"
 else
 	bad metrics_watch_starts "$(tail -2 "$W.err")"
+fi
+# write errors are counted: a journal socket nobody listens on, and a
+# metrics directory that disappears for a while
+TF3=$OUT/textfile-errors
+mkdir -p "$TF3"
+if start_watch errors --syscalls=on --journal --journal-socket="$OUT/nobody.sock" \
+	--metrics-textfile="$TF3/mrtrace.prom" --metrics-interval=0.2; then
+	rm -rf "$TF3"
+	fail_mlock > /dev/null
+	# the directory comes back once watch has failed to write into it
+	wait_line "$W.err" 'cannot write the metrics file' 10
+	mkdir -p "$TF3"
+	fail_mlock > /dev/null
+	wait_line "$TF3/mrtrace.prom" 'failures_total\{cause="memlock_limit",op="mlock"\} 2' 5
+	stop_watch
+	check metrics_counts_journal_errors grep -q '^mrtrace_watch_output_errors_total{output="journal"} [2-9]$' "$TF3/mrtrace.prom"
+	check metrics_counts_own_write_errors grep -q '^mrtrace_watch_output_errors_total{output="metrics_file"} [1-9]' "$TF3/mrtrace.prom"
+else
+	bad metrics_errors_watch_starts "$(tail -2 "$W.err")"
 fi
 "$MRTRACE" check --no-config --prom="$TF/mrtrace-check.prom"; rc=$?
 check check_prom_file_exit0 test "$rc" = 0
@@ -333,6 +424,23 @@ if have promtool; then
 	check promtool_check_metrics sh -c "promtool check metrics < '$TF/mrtrace-check.prom'"
 	"$MRTRACE" check --no-config --prom -p $$ > "$OUT/p.prom"
 	check promtool_check_process_metrics sh -c "promtool check metrics < '$OUT/p.prom' && grep -q 'mrtrace_check_memlock_process_bytes{limit=\"soft\"}' '$OUT/p.prom'"
+	# the shipped alert rules: valid, each alert unit-tested, and naming only
+	# metrics mrtrace writes
+	PR=$TOP/contrib/prometheus
+	check promtool_rules_valid promtool check rules "$PR/mrtrace.rules.yml"
+	(cd "$PR" && promtool test rules mrtrace.rules.test.yml) > "$OUT/rules-test.txt" 2>&1
+	check promtool_rules_unit_tests sh -c "grep -q SUCCESS '$OUT/rules-test.txt' && ! grep -q FAILED '$OUT/rules-test.txt'"
+	untested=
+	for a in $(sed -n 's/^ *- alert: //p' "$PR/mrtrace.rules.yml"); do
+		grep -q "alertname: $a\$" "$PR/mrtrace.rules.test.yml" || untested="$untested $a"
+	done
+	check promtool_every_alert_tested test -z "$untested"
+	unknown=
+	for mname in $(grep -v '^ *#' "$PR/mrtrace.rules.yml" | grep -o 'mrtrace_[a-z_]*' | sort -u); do
+		grep -qh "^$mname[ {]" "$OUT/live.prom" "$TF/mrtrace-check.prom" "$TF3/mrtrace.prom" || unknown="$unknown $mname"
+	done
+	check promtool_rules_name_real_metrics test -z "$unknown"
+	[ -z "$unknown$untested" ] || echo "  untested:$untested; not written by mrtrace:$unknown"
 else
 	skip promtool "prometheus (promtool) not installed"
 fi
@@ -368,19 +476,33 @@ for c in container:2:uverbs0 portdown:2:port h100:0:OK; do
 done
 prlimit --memlock=8388608:8388608 $NOBODY sleep 10 & SLP=$!
 wait_exec $SLP sleep
-sleep 0.2
-line=$("$MRTRACE" check --no-config --health --min-memlock=1G -p $SLP); rc=$?
-kill $SLP
+line=$("$MRTRACE" check --no-config --health --require-rdma=yes --health-ignore=rdma.* --min-memlock=1G -p $SLP); rc=$?
 check health_memlock_threshold has "$rc $line" "2 mrtrace: FAIL memlock: process limit 8 MiB < 1 GiB"
+# where RDMA is not expected, nothing of it is judged: OK and why
+if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] &&
+	! "$MRTRACE" check --no-config --prom | grep -q '^mrtrace_check_rdma_expected 1'; then
+	line=$("$MRTRACE" check --no-config --health --min-memlock=1G -p $SLP); rc=$?
+	check health_no_rdma_is_na is "$rc $line" "0 mrtrace: OK RDMA n/a: no RDMA hardware"
+	"$MRTRACE" check --no-config --health --require-rdma=partition:gpu* --slurm-partition=gpu7 -p $SLP > /dev/null; rc=$?
+	check health_partition_requires_rdma is "$rc" 2
+	check health_require_rdma_typo_refused sh -c "'$MRTRACE' check --no-config --health --require-rdma=partiton:gpu 2>&1 | grep -q \"'partiton:gpu' is not\""
+else
+	skip health_no_rdma_is_na "this host has RDMA hardware"
+fi
+kill $SLP
 
 echo "  [$(( $(date +%s) - T0 ))s]"
 # ---- 9. Slurm: stubbed scontrol always, a real slurmctld + slurmd if possible --
 S=$OUT/slurm
 mkdir -p "$S"
+# scontrol: logs what it is asked; "show node" answers with $S/reason
 cat > "$S/scontrol" <<EOF
 #!/bin/sh
 echo "\$*" >> '$S/scontrol.log'
-case "\$1 \$2" in "show job") echo "   StdOut=$S/job.out";; esac
+case "\$1 \$2" in
+"show job") echo "   StdOut=$S/job.out";;
+"show node") echo "NodeName=n1 State=IDLE+DRAIN ActiveFeatures=\$(cat '$S/features' 2>/dev/null) Reason=\$(cat '$S/reason' 2>/dev/null)";;
+esac
 EOF
 cat > "$S/mrtrace-fail" <<'EOF'
 #!/bin/sh
@@ -388,28 +510,79 @@ echo "mrtrace: FAIL memlock: slurmd hard limit 8 MiB < 64 MiB"; exit 2
 EOF
 printf '#!/bin/sh\necho "mrtrace: OK"; exit 0\n' > "$S/mrtrace-ok"
 printf '#!/bin/sh\necho "mrtrace check: bad option" >&2; exit 2\n' > "$S/mrtrace-broken"
+printf '#!/bin/sh\nsleep 60\n' > "$S/mrtrace-hangs"
+printf '#!/bin/sh\necho "$*" > "%s/args"; echo "mrtrace: OK"\n' "$S" > "$S/mrtrace-args"
 chmod +x "$S"/scontrol "$S"/mrtrace-*
 PRO=$TOP/contrib/slurm/prolog.sh EPI=$TOP/contrib/slurm/epilog.sh
-rm -f "$S/scontrol.log"
-MRTRACE=$S/mrtrace-fail SCONTROL=$S/scontrol SLURMD_NODENAME=n1 "$PRO" 2>/dev/null; rc=$?
+stub_prolog() { # MRTRACE-STUB [ENV=V...] PROLOG [ARGS]: with the stubbed scontrol
+	local m=$1; shift
+	rm -f "$S/scontrol.log"
+	env MRTRACE="$S/mrtrace-$m" SCONTROL="$S/scontrol" SLURMD_NODENAME=n1 \
+		MRTRACE_STATE_DIR="$S/state" MRTRACE_EVENTS="$S/events.jsonl" "$@" 2>"$S/prolog.err"
+}
+stub_prolog fail "$PRO"; rc=$?
 check prolog_stub_fail_drains sh -c "[ $rc = 1 ] && grep -q 'update NodeName=n1 State=DRAIN Reason=mrtrace: FAIL memlock' '$S/scontrol.log'"
-rm -f "$S/scontrol.log"
-MRTRACE=$S/mrtrace-ok SCONTROL=$S/scontrol "$PRO" 2>/dev/null; rc=$?
+stub_prolog ok "$PRO"; rc=$?
 check prolog_stub_ok_runs sh -c "[ $rc = 0 ] && [ ! -e '$S/scontrol.log' ]"
-MRTRACE=$S/mrtrace-broken SCONTROL=$S/scontrol "$PRO" 2>/dev/null; rc=$?
+stub_prolog broken "$PRO"; rc=$?
 check prolog_stub_broken_checker_no_drain sh -c "[ $rc = 0 ] && [ ! -e '$S/scontrol.log' ]"
-# epilog on recorded service output: only that job's failures, to a file and the job's output
-grep '"event":"mlock_failure"' "$OUT/metrics.jsonl" 2>/dev/null | head -1 |
-	jq -c '.process.slurm_job = 77' > "$S/events.jsonl"
-grep '"event":"mlock_failure"' "$OUT/metrics.jsonl" 2>/dev/null | tail -1 |
-	jq -c '.process.slurm_job = 78' >> "$S/events.jsonl"
+t=$(date +%s)
+stub_prolog hangs MRTRACE_TIMEOUT=1 "$PRO"; rc=$?
+check prolog_stub_hung_checker_times_out sh -c "[ $rc = 0 ] && [ $(( $(date +%s) - t )) -le 8 ] && [ ! -e '$S/scontrol.log' ] && grep -q 'timed out after 1 s' '$S/prolog.err'"
+# the job's partition, and the node's features only when a selector asks
+stub_prolog args SLURM_JOB_PARTITION=gpu "$PRO"
+check prolog_passes_partition sh -c "grep -q -- '--slurm-partition=gpu' '$S/args' && ! grep -q -- '--node-features' '$S/args' && [ ! -e '$S/scontrol.log' ]"
+echo ib,a100 > "$S/features"
+stub_prolog args SLURM_JOB_PARTITION=gpu MRTRACE_CHECK_ARGS=--require-rdma=feature:ib "$PRO"
+check prolog_asks_features_for_selector grep -q -- '--node-features=ib,a100' "$S/args"
+stub_prolog args MRTRACE_NODE_FEATURES=x,y "$PRO"
+check prolog_features_from_environment sh -c "grep -q -- '--node-features=x,y' '$S/args' && [ ! -e '$S/scontrol.log' ]"
+# --healthcheck: drains on FAIL, resumes only what mrtrace drained
+stub_prolog fail "$PRO" --healthcheck; rc=$?
+check healthcheck_fail_drains sh -c "[ $rc = 0 ] && grep -q 'State=DRAIN Reason=mrtrace: FAIL' '$S/scontrol.log'"
+echo "mrtrace: FAIL memlock: slurmd hard limit 8 MiB < 64 MiB [root@2026-12-01T10:00:00]" > "$S/reason"
+stub_prolog ok "$PRO" --healthcheck
+check healthcheck_resumes_mrtrace_drain grep -q 'update NodeName=n1 State=RESUME' "$S/scontrol.log"
+echo "Kill task failed [root@2026-12-01T10:00:00]" > "$S/reason"
+stub_prolog ok "$PRO" --healthcheck
+check healthcheck_leaves_other_drains sh -c "! grep -q RESUME '$S/scontrol.log'"
+# the epilog reads from the prolog's mark: a record of job 77 written before
+# the job started is not the job's
+one_failure() { # JOB [head|tail]: a recorded mlock failure, as job JOB's
+	grep '"event":"mlock_failure"' "$OUT/metrics.jsonl" 2>/dev/null | "${2:-head}" -1 |
+		jq -c ".process.slurm_job = $1"
+}
+one_failure 77 | jq -c '.summary = "before the job"' > "$S/events.jsonl"
+SLURM_JOB_ID=77 stub_prolog ok "$PRO"
+check prolog_marks_events_end test "$(cat "$S/state/77.offset" 2>/dev/null)" = "$(stat -c '%i %s' "$S/events.jsonl")"
+one_failure 77 >> "$S/events.jsonl"
+one_failure 78 tail >> "$S/events.jsonl"
 : > "$S/job.out"; chown nobody "$S/job.out"
-SLURM_JOB_ID=77 SLURM_JOB_UID=65534 SLURM_JOB_GID=65534 MRTRACE_EVENTS=$S/events.jsonl \
-	MRTRACE_JOB_DIR=$S/jobs SCONTROL=$S/scontrol "$EPI" 2>/dev/null
+epilog() { # JOB [ENV=V...]: the epilog as the job's user nobody's
+	local j=$1; shift
+	env SLURM_JOB_ID="$j" SLURM_JOB_UID=65534 SLURM_JOB_GID=65534 MRTRACE_EVENTS="$S/events.jsonl" \
+		MRTRACE_JOB_DIR="$S/jobs" MRTRACE_STATE_DIR="$S/state" SCONTROL="$S/scontrol" "$@" "$EPI" 2>/dev/null
+}
+epilog 77
 check epilog_per_job_file sh -c "grep -q '1 failed registration(s) in job 77' '$S/jobs/77.txt' && grep -q 'cause memlock_limit' '$S/jobs/77.txt'"
+check epilog_reads_from_mark sh -c "! grep -q 'before the job' '$S/jobs/77.txt' && [ ! -e '$S/state/77.offset' ]"
 check epilog_appends_job_output sh -c "grep -q 'job 77' '$S/job.out' && [ \$(stat -c %U '$S/job.out') = nobody ]"
-SLURM_JOB_ID=79 MRTRACE_EVENTS=$S/events.jsonl MRTRACE_JOB_DIR=$S/jobs SCONTROL=$S/scontrol "$EPI" 2>/dev/null
+check epilog_report_readable_by_job_user $NOBODY grep -q 'job 77' "$S/jobs/77.txt"
+check epilog_report_not_readable_by_others sh -c "! setpriv --reuid=12345 --regid=12345 --clear-groups -- cat '$S/jobs/77.txt' 2>/dev/null && ! $NOBODY ls '$S/jobs' >/dev/null 2>&1"
+epilog 79
 check epilog_quiet_without_findings test ! -e "$S/jobs/79.txt"
+# a copytruncate between prolog and epilog: the job's start is in the copy
+SLURM_JOB_ID=80 stub_prolog ok "$PRO"
+one_failure 80 >> "$S/events.jsonl"
+cp "$S/events.jsonl" "$S/events.jsonl.1" && : > "$S/events.jsonl"
+one_failure 80 tail >> "$S/events.jsonl"
+epilog 80 MRTRACE_JOB_OUTPUT=no
+check epilog_across_copytruncate grep -q '2 failed registration(s) in job 80' "$S/jobs/80.txt"
+# without a prolog mark: the file's tail only
+rm -f "$S/events.jsonl.1"
+{ one_failure 81; head -c 200000 /dev/zero | tr '\0' '\n'; one_failure 81 tail; } > "$S/events.jsonl"
+epilog 81 MRTRACE_TAIL=100000 MRTRACE_JOB_OUTPUT=no
+check epilog_without_mark_reads_tail grep -q '1 failed registration(s) in job 81' "$S/jobs/81.txt"
 
 slurm_real() {
 	local H R=$S/real
@@ -450,11 +623,12 @@ EOF
 	# the installed prolog/epilog, with the test's thresholds and files
 	cat > "$R/prolog" <<EOF
 #!/bin/sh
-MRTRACE='$MRTRACE' MRTRACE_CHECK_ARGS="--no-config --health-ignore=rdma.* \$(cat '$R/prolog.args')" exec '$PRO'
+MRTRACE='$MRTRACE' MRTRACE_CHECK_ARGS="\$(cat '$R/prolog.args')" MRTRACE_EVENTS='$R/events.jsonl' \
+	MRTRACE_STATE_DIR='$R/marks' exec '$PRO'
 EOF
 	cat > "$R/epilog" <<EOF
 #!/bin/sh
-MRTRACE_EVENTS='$R/events.jsonl' MRTRACE_JOB_DIR='$R/jobs' exec '$EPI'
+MRTRACE_EVENTS='$R/events.jsonl' MRTRACE_JOB_DIR='$R/jobs' MRTRACE_STATE_DIR='$R/marks' exec '$EPI'
 EOF
 	chmod +x "$R/prolog" "$R/epilog"
 	export SLURM_CONF=$R/slurm.conf
@@ -483,15 +657,21 @@ if have slurmctld && have slurmd && have munged && have srun; then
 	if slurm_real; then
 		R=$S/real
 		ok slurm_single_node_starts
-		echo "--min-memlock=1M" > "$R/prolog.args"
+		# This host has no RDMA: with the defaults (min-memlock 64 MiB against
+		# slurmd's 4 MiB) RDMA is n/a here and the job runs
+		echo "--no-config" > "$R/prolog.args"
+		got=$(timeout 20 srun -N1 echo ran 2>"$OUT/srun-nordma.err")
+		check slurm_node_without_rdma_runs_jobs test "$got" = ran
+		check slurm_node_without_rdma_not_drained sh -c "! sinfo -h -o %T | grep -q drain"
 		# PropagateResourceLimits (default ALL): the job's limit is srun's,
 		# capped by slurmd's hard limit (4 MiB)
 		got=$(prlimit --memlock=1048576:1048576 timeout 20 srun -N1 sh -c 'ulimit -l')
 		check slurm_job_limit_follows_srun test "$got" = 1024
 		got=$(prlimit --memlock=8388608:8388608 timeout 20 srun -N1 sh -c 'ulimit -l')
 		check slurm_job_limit_capped_by_slurmd_hard test "$got" = 4096
-		# a passing prolog: memlock 4 MiB hard >= 1 MiB asked
-		echo "--min-memlock=1M" > "$R/prolog.args"
+		# RDMA required here: memlock is judged; 4 MiB hard >= 1 MiB asked passes
+		MEMLOCK_ARGS="--no-config --require-rdma=yes --health-ignore=rdma.*"
+		echo "$MEMLOCK_ARGS --min-memlock=1M" > "$R/prolog.args"
 		got=$(timeout 20 srun -N1 echo ran 2>"$OUT/srun-pass.err")
 		check slurm_passing_prolog_job_runs test "$got" = ran
 		# the epilog: a job whose task fails an mlock, seen by the service
@@ -503,11 +683,13 @@ if have slurmctld && have slurmd && have munged && have srun; then
 			stop_watch
 			check slurm_epilog_job_file sh -c "grep -q 'in job $jid' '$R/jobs/$jid.txt' && grep -q 'cause memlock_limit' '$R/jobs/$jid.txt'"
 			check slurm_epilog_in_job_output grep -q "mrtrace: mlock_failure" "$R/job-$jid.out"
+			# the prolog marked where the job began; the epilog took the mark
+			check slurm_epilog_used_prolog_mark sh -c "[ -d '$R/marks' ] && [ ! -e '$R/marks/$jid.offset' ]"
 			# the fix for a Slurm job says what was just measured
 			check slurm_fix_says_srun_capped_by_slurmd grep -q "take the memlock limit of the shell srun/sbatch ran in, capped by slurmd's hard limit" "$R/jobs/$jid.txt"
 		fi
 		# a failing prolog: 4 MiB is below the 1 GiB asked -> drained with our reason
-		echo "--min-memlock=1G" > "$R/prolog.args"
+		echo "$MEMLOCK_ARGS --min-memlock=1G" > "$R/prolog.args"
 		timeout 20 srun -N1 --immediate=5 echo ran > "$OUT/srun-fail.txt" 2>&1
 		check slurm_failing_prolog_job_not_run sh -c "! grep -qx ran '$OUT/srun-fail.txt'"
 		for i in $(seq 30); do sinfo -h -o %T | grep -q drain && break; sleep 0.1; done
@@ -515,6 +697,27 @@ if have slurmctld && have slurmd && have munged && have srun; then
 		reason=$(sinfo -h -o %E)
 		echo "  drain reason: $reason"
 		check slurm_drain_reason_is_mrtrace has "$reason" "mrtrace: FAIL memlock: slurmd hard limit 4 MiB < 1 GiB"
+		# the health check resumes what mrtrace drained once the node passes
+		MRTRACE=$MRTRACE MRTRACE_CHECK_ARGS="$MEMLOCK_ARGS --min-memlock=1M" "$PRO" --healthcheck 2>"$OUT/healthcheck.err"
+		for i in $(seq 30); do sinfo -h -o %T | grep -qx idle && break; sleep 0.1; done
+		check slurm_healthcheck_resumes sh -c "sinfo -h -o %T | grep -qx idle && grep -q 'resuming' '$OUT/healthcheck.err'"
+		# a broken expectation: mrtrace.conf requires RDMA in partition t
+		# (this node's), which has none: the job's prolog drains the node
+		printf '[check]\nrequire-rdma = partition:t\n' > "$R/mrtrace.conf"
+		echo "--config $R/mrtrace.conf" > "$R/prolog.args"
+		timeout 20 sbatch -o "$R/broken-%j.out" --wrap "echo ran" > "$OUT/sbatch-broken.txt" 2>&1
+		bjid=$(sed -n 's/^Submitted batch job \([0-9]*\)$/\1/p' "$OUT/sbatch-broken.txt")
+		for i in $(seq 100); do sinfo -h -o %T | grep -q drain && break; sleep 0.1; done
+		reason=$(sinfo -h -o %E)
+		echo "  drain reason: $reason"
+		check slurm_broken_expectation_drains sh -c "sinfo -h -o %T | grep -q drain"
+		check slurm_broken_expectation_reason has "$reason" "mrtrace: FAIL devices: no /sys/class/infiniband"
+		# what Slurm does with the job (docs/deploy.md): requeued, held
+		for i in $(seq 50); do scontrol show job "$bjid" 2>/dev/null | grep -q 'JobState=PENDING' && break; sleep 0.1; done
+		scontrol show job "$bjid" > "$OUT/broken-job.txt" 2>&1
+		echo "  job after the failed prolog: $(grep -o 'JobState=[^ ]*\|Reason=[^ ]*\|Restarts=[^ ]*' "$OUT/broken-job.txt" | tr '\n' ' ')"
+		check slurm_prolog_failure_requeues_job_held sh -c "grep -q 'JobState=PENDING' '$OUT/broken-job.txt' && grep -q 'Reason=launch_failed_requeued_held' '$OUT/broken-job.txt' && ! grep -qx ran '$R/broken-$bjid.out'"
+		scancel "$bjid" 2>/dev/null
 		slurm_stop
 	else
 		skip slurm_real "slurmctld/slurmd did not start here ($(tail -1 "$S/real/log/slurmctld.log" 2>/dev/null)); scripts tested with stubs"
@@ -529,8 +732,27 @@ echo "  [$(( $(date +%s) - T0 ))s]"
 K=$TOP/deploy/k8s
 ds_caps=$(sed -n 's/^ *add: \[\(.*\)\]$/\1/p' "$K/daemonset.yaml" | tr -d '" ' | tr , ' ' | sed 's/[A-Z_]*/CAP_&/g')
 check k8s_daemonset_capability_set test "$ds_caps" = "$UNIT_SET"
+# the image the tree's manifest names is one `make image` makes
+img=$(sed -n 's/^ *image: //p' "$K/daemonset.yaml" | sort -u)
+check k8s_daemonset_image_is_built_tag sh -c "'$K/build-image.sh' --tags '$MRTRACE' | grep -qxF '$img'"
 if [ "$HAVE_PY" = 1 ] && "$PY" -c 'import kubernetes, yaml' 2>/dev/null; then
 	check k8s_manifests_valid "$PY" "$K/validate.py" "$K"/*.yaml
+	# RDMA nodes only by default; the PodMonitor selects the DaemonSet's
+	# pods and scrapes the sidecar's named port
+	check k8s_daemonset_rdma_nodes_only "$PY" -c "
+import yaml
+ds = yaml.safe_load(open('$K/daemonset.yaml'))
+assert ds['spec']['template']['spec']['nodeSelector'] == {'feature.node.kubernetes.io/rdma.capable': 'true'}"
+	check k8s_podmonitor_matches_daemonset "$PY" -c "
+import yaml
+ds = yaml.safe_load(open('$K/daemonset.yaml'))
+pm = yaml.safe_load(open('$K/monitoring/podmonitor.yaml'))
+t = ds['spec']['template']
+ports = [p['name'] for c in t['spec']['containers'] for p in c.get('ports', [])]
+assert pm['kind'] == 'PodMonitor' and pm['metadata']['namespace'] == ds['metadata']['namespace']
+assert pm['spec']['namespaceSelector']['matchNames'] == [ds['metadata']['namespace']]
+assert all(t['metadata']['labels'].get(k) == v for k, v in pm['spec']['selector']['matchLabels'].items())
+assert all(e['port'] in ports for e in pm['spec']['podMetricsEndpoints'])"
 	sed 's/hostPID: true/hostPid: true/' "$K/daemonset.yaml" > "$OUT/bad-ds.yaml"
 	check k8s_validator_catches_typo sh -c "! '$PY' '$K/validate.py' '$OUT/bad-ds.yaml' >/dev/null"
 else

@@ -186,5 +186,68 @@ rc=$?
 check watch_nonroot_exit1 test "$rc" = 1
 check watch_nonroot_says_root_first sh -c "head -1 '$OUT/nonroot.err' | grep -q 'needs root: CAP_BPF and CAP_PERFMON' && ! grep -q 'mount tracefs' '$OUT/nonroot.err'"
 
+# ---- 7. issue 24, the core rows: sizes, configuration files, -o, a full disk ----
+# row 8: a size past 2^64, inf, nan or a negative one is a usage error, not "OK"
+for v in 1e20 1e30 inf nan 17179869184G -1; do
+	expect "min_memlock_${v}_refused" 2 "invalid --min-memlock '$v'" "$MRTRACE" check --no-config --health --min-memlock="$v"
+done
+# row 6: configuration files that are not files never hang or flood a command
+mkfifo "$OUT/cfg.fifo"
+expect config_fifo_refused 2 'cfg.fifo: not a regular file' "$MRTRACE" check --config="$OUT/cfg.fifo" --health
+expect config_fifo_refused_watch 2 'cfg.fifo: not a regular file' "$MRTRACE" watch --config="$OUT/cfg.fifo" -d 1
+expect config_dev_zero_refused 2 '/dev/zero: not a regular file' "$MRTRACE" check --config=/dev/zero --health
+printf '[check]\nmin-memlock = 64K\n' > "$OUT/cfgd.conf"; mkdir -p "$OUT/cfgd.conf.d"
+mkfifo "$OUT/cfgd.conf.d/50-fifo.conf"
+expect config_dropin_fifo_refused 2 '50-fifo.conf: not a regular file' "$MRTRACE" check --config="$OUT/cfgd.conf" --health
+rm -rf "$OUT/cfg.fifo" "$OUT/cfgd.conf" "$OUT/cfgd.conf.d"
+# row 11: a value longer than 1,023 characters is kept whole, not cut and used
+# (a 1,026-character path: four 200-character directories, then the file,
+# short enough for its temporary name to stay below NAME_MAX)
+C200=$(printf 'd%.0s' $(seq 200))
+LONGD=$OUT/$C200/$C200/$C200/$C200
+LONGP=$LONGD/$(printf 'p%.0s' $(seq $(( 1026 - ${#LONGD} - 1 ))))
+if [ ${#LONGP} = 1026 ] && [ $(( 1026 - ${#LONGD} )) -gt 8 ]; then
+	mkdir -p "$LONGD"
+	printf '[check]\nprom = %s\n' "$LONGP" > "$OUT/long.conf"
+	"$MRTRACE" check --config="$OUT/long.conf" > /dev/null 2>&1
+	check config_long_value_whole sh -c "test -s '$LONGP' && [ \$(ls '$LONGD' | wc -l) = 1 ]"
+	rm -rf "$OUT/long.conf" "$OUT/$C200"
+else
+	skip config_long_value_whole "HOST_OUT too long for a 1,026-character path"
+fi
+# row 6: a FIFO as -o target: refused at once, never a watch stuck in open()
+STICKY=$(mktemp -d /tmp/mrt-sticky-XXXXXX); chmod 1777 "$STICKY"
+su nobody -s /bin/sh -c "mkfifo '$STICKY/w.jsonl'"
+expect o_planted_fifo_refused 2 'belongs to uid' "$MRTRACE" watch --json -d 1 -o "$STICKY/w.jsonl"
+mkfifo "$OUT/own.fifo"
+expect o_fifo_without_reader_refused 2 'a FIFO with no reader' "$MRTRACE" watch --json -d 1 -o "$OUT/own.fifo"
+rm -rf "$STICKY" "$OUT/own.fifo"
+# row 15: root's -o through a symlink the owner of a (non-sticky) directory planted
+HOMEN=$OUT/home-nobody; mkdir -p "$HOMEN"; chown nobody "$HOMEN"
+printf 'root only\n' > "$OUT/rootonly"; chmod 600 "$OUT/rootonly"
+su nobody -s /bin/sh -c "ln -s '$OUT/rootonly' '$HOMEN/w.jsonl'"
+expect o_foreign_link_refused 2 'symbolic link .*of uid [0-9]+, who may not write there' "$MRTRACE" watch --json -d 1 -o "$HOMEN/w.jsonl"
+check o_foreign_link_target_untouched sh -c "[ \"\$(cat '$OUT/rootonly')\" = 'root only' ]"
+su nobody -s /bin/sh -c "ln -s '$HOMEN/mine.jsonl' '$HOMEN/ok.jsonl'"
+expect o_foreign_link_own_file_ok 0 'stopped after' "$MRTRACE" watch --json -d 1 -o "$HOMEN/ok.jsonl"
+check o_foreign_link_file_is_theirs sh -c "[ \"\$(stat -c %U '$HOMEN/mine.jsonl')\" = nobody ] && grep -q '\"event\":\"stop\"' '$HOMEN/mine.jsonl'"
+rm -rf "$HOMEN" "$OUT/rootonly"
+# row 5: a full disk (64 KiB tmpfs): no half record left, the next run's start not glued
+FULL=$OUT/full; mkdir -p "$FULL"
+if mount -t tmpfs -o size=64k mrtrace-full "$FULL" 2>/dev/null; then
+	dd if=/dev/zero of="$FULL/fill" bs=1k count=56 2>/dev/null # 8 KiB left; a start record is ~10 KB
+	expect full_disk_fails 1 'No space left on device' "$MRTRACE" watch --json -d 1 -o "$FULL/w.jsonl"
+	check full_disk_no_torn_record sh -c "[ ! -s '$FULL/w.jsonl' ] || [ \"\$(tail -c1 '$FULL/w.jsonl' | od -An -c | tr -d ' ')\" = '\n' ]"
+	rm -f "$FULL/fill"
+	"$MRTRACE" watch --json -d 1 -o "$FULL/w.jsonl" > /dev/null 2>&1
+	check full_disk_next_run_whole python3 -c "
+import json
+ev=[json.loads(l)['event'] for l in open('$FULL/w.jsonl') if l.strip()]
+assert ev.count('start')==1 and ev[-1]=='stop', ev"
+	umount "$FULL"
+else
+	skip full_disk "cannot mount a tmpfs"
+fi
+
 echo "hardening: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "fixture_path.h"
+#include "record/record.h"
 #include "watch/correlate.h"
 
 /* ---- the fakes ------------------------------------------------------------------ */
@@ -241,7 +242,7 @@ static struct mrt_event kernel_rec(unsigned int pid, unsigned int tid, unsigned 
 		struct json_object *o = json_object_from_file(p);
 		if (!o)
 			fail_msg("cannot read %s", p);
-		if (event_from_json(o, &base, err, sizeof(err)))
+		if (record_raw_from_json(o, &base, err, sizeof(err)))
 			fail_msg("%s: %s", p, err);
 		json_object_put(o);
 		assert_int_equal(base.kind, MRT_EV_REG_FAILURE);
@@ -844,10 +845,11 @@ static void test_live_start_time(void **state)
 {
 	(void)state;
 	struct corr_ops ops;
+	struct corr_live live = { .root = "/" };
 	char buf[1024];
 	FILE *f = fopen("/proc/self/stat", "r");
 
-	corr_live_ops(&ops);
+	corr_live_ops(&ops, &live);
 	assert_non_null(f);
 	assert_non_null(fgets(buf, sizeof(buf), f));
 	fclose(f);
@@ -867,6 +869,7 @@ static void test_live_maps_executable_only(void **state)
 {
 	(void)state;
 	struct corr_ops ops;
+	struct corr_live live = { .root = "/" };
 	struct ustack_attr ua;
 	char exe[PATH_MAX];
 	uint64_t ip = (uintptr_t)&test_live_maps_executable_only;
@@ -874,7 +877,7 @@ static void test_live_maps_executable_only(void **state)
 
 	assert_true(n > 0);
 	exe[n] = '\0';
-	corr_live_ops(&ops);
+	corr_live_ops(&ops, &live);
 	char *m = ops.read_maps(NULL, getpid());
 	assert_non_null(m);
 	int lines = 0;

@@ -19,7 +19,7 @@
 #include "check/check.h"
 #include "core/escape.h"
 #include "diff/diff.h"
-#include "report/report.h"
+#include "record/record.h"
 
 #define HOSTILE "a\x1b[2J\x1b]0;owned\x07" "b\nforged: line\r\xc2\x9b" "31m\xe2\x80\xae" "cod\xff\xfe"
 

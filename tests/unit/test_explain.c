@@ -6,9 +6,8 @@
  * or synthesized in the exact "raw" format of the BPF programs for causes
  * that need hardware (README.md there says which).  The file name is
  * <expected_cause>.<source>.json.  Each record is rebuilt with
- * event_from_json() and explained by the entry point of its kind with the
- * facts it carries (report_gates_from_json: a failure's gates, GPU
- * memory's facts) and no process context, as a replay has no live process.
+ * record_raw_from_json() and explained by its kind's engine (record_explain),
+ * as a replay has no live process.
  *
  * The fixture directory is found from the binary (build/tests/X ->
  * ../../tests/fixtures/trails), else ./tests/fixtures/trails (make unit runs
@@ -31,7 +30,7 @@
 #include <json-c/json.h>
 
 #include "explain/explain.h"
-#include "report/report.h"
+#include "record/record.h"
 
 #define PAGE 4096ULL
 /* VM_READ, VM_IO, ...: the kernel's vm_flags bits, from explain/verdict.h */
@@ -45,7 +44,7 @@ struct fixture {
 	struct json_object *rec;
 	struct mrt_event ev;
 	struct verdict v;
-	enum cause got; /* explain_event's return value */
+	enum cause got; /* the cause record_explain gave */
 	bool have_gates; /* a failure record's evidence.gates */
 	struct gate_facts gates;
 };
@@ -121,18 +120,16 @@ static int load_fixtures(void)
 			fail_msg("%s: not valid JSON: %s", path, json_util_get_last_err());
 		if (f->want == CAUSE__COUNT)
 			fail_msg("%s: file name does not start with a cause id ('%s')", f->file, cause);
-		if (event_from_json(f->rec, &f->ev, err, sizeof(err)))
-			fail_msg("%s: event_from_json: %s", f->file, err);
-		/* with the facts the live tracer read at the failure: a failure's
-		 * gates, a GPU-memory registration's GPU facts */
-		f->have_gates = report_gates_from_json(f->rec, &f->gates);
-		const struct gate_facts *g = f->have_gates ? &f->gates : NULL;
-		switch (f->ev.kind) {
-		case MRT_EV_FAILURE: f->got = explain_failure(&f->ev, NULL, g, &f->v); break;
-		case MRT_EV_REG_FAILURE: f->got = explain_registration(&f->ev, NULL, NULL, g, &f->v); break;
-		case MRT_EV_USER_CALL: f->got = explain_user_call(&f->ev, NULL, NULL, g, &f->v); break;
-		default: f->got = explain_event(&f->ev, NULL, NULL, &f->v); break;
-		}
+		if (record_raw_from_json(f->rec, &f->ev, err, sizeof(err)))
+			fail_msg("%s: record_raw_from_json: %s", f->file, err);
+		/* by its kind's engine (record/kind.h), with the gate facts the
+		 * live tracer read at a failure (and a GPU-memory registration's
+		 * GPU facts, evidence.gpu) */
+		static struct report r;
+		f->have_gates = record_gates_from_json(f->rec, &f->gates);
+		record_explain(&r, &f->ev, NULL, NULL, NULL, f->have_gates ? &f->gates : NULL);
+		f->v = r.v;
+		f->got = r.v.cause;
 	}
 	free(ents);
 	nfx = n;
@@ -178,7 +175,7 @@ static struct json_object *jget(struct json_object *o, const char *path)
 	return o;
 }
 
-/* A raw number read straight from the file, not through event_from_json. */
+/* A raw number read straight from the file, not through record_raw_from_json. */
 static uint64_t raw_u64(const struct fixture *f, const char *key)
 {
 	char p[128];
@@ -255,14 +252,16 @@ static void test_fixtures_present(void **state)
 			fail_msg("no trail fixture for cause %s", cause_name(c));
 }
 
-/* One entry point per record kind; the transitional explain_event() is
- * only a switch over them, so both give the same verdict, byte for byte
- * (a failure without its gates, as explain_event() has none). */
+/* One entry point per record kind, chosen by the kind's row of the record
+ * table (record_explain): for every fixture the table's choice gives the
+ * verdict of the entry point of its kind, byte for byte (a failure without
+ * its gates). */
 static void test_entry_points(void **state)
 {
 	(void)state;
 	int n = load_fixtures();
-	static struct verdict by_kind, by_event;
+	static struct verdict by_kind;
+	static struct report by_table;
 
 	assert_true(n > 0);
 	for (int i = 0; i < n; i++) {
@@ -275,9 +274,10 @@ static void test_entry_points(void **state)
 		case MRT_EV_USER_CALL: c = explain_user_call(ev, NULL, NULL, NULL, &by_kind); break;
 		default: c = explain_registration(ev, NULL, NULL, NULL, &by_kind); break;
 		}
-		assert_int_equal(explain_event(ev, NULL, NULL, &by_event), c);
-		if (memcmp(&by_kind, &by_event, sizeof(by_kind)))
-			fail_msg("%s: explain_event() and the entry point of kind %u differ", fx[i].file,
+		record_explain(&by_table, ev, NULL, NULL, NULL, NULL);
+		assert_int_equal(by_table.v.cause, c);
+		if (memcmp(&by_kind, &by_table.v, sizeof(by_kind)))
+			fail_msg("%s: the record table and the entry point of kind %u differ", fx[i].file,
 				 ev->kind);
 	}
 }
@@ -753,7 +753,7 @@ static void test_unknown(void **state)
 	assert_decisive_site(fixture("unknown.sg-alloc-enomem.synthetic"), MRT_SITE_SG_ALLOC);
 }
 
-/* ---- round trip: report_to_json -> text -> event_from_json -------------------- */
+/* ---- round trip: record_report_json -> text -> record_raw_from_json ---------- */
 
 static struct json_object *to_record(const struct mrt_event *ev, const struct verdict *v,
 				     const char *api)
@@ -764,7 +764,7 @@ static struct json_object *to_record(const struct mrt_event *ev, const struct ve
 	r.ev = ev;
 	r.v = *v;
 	r.api = api;
-	return report_to_json(&r);
+	return record_report_json(&r);
 }
 
 /* Serialize, parse again and rebuild: the event must come back identical. */
@@ -778,9 +778,9 @@ static void round_trip(const char *what, const struct mrt_event *ev, const struc
 	struct json_object *again = json_tokener_parse(text);
 
 	if (!again)
-		fail_msg("%s: report_to_json wrote unparsable JSON", what);
-	if (event_from_json(again, &back, err, sizeof(err)))
-		fail_msg("%s: event_from_json on report_to_json's output: %s", what, err);
+		fail_msg("%s: record_report_json wrote unparsable JSON", what);
+	if (record_raw_from_json(again, &back, err, sizeof(err)))
+		fail_msg("%s: record_raw_from_json on record_report_json's output: %s", what, err);
 	if (memcmp(&back, ev, sizeof(back))) {
 		const unsigned char *a = (const void *)ev, *b = (const void *)&back;
 		size_t i = 0;
@@ -812,16 +812,10 @@ static void test_round_trip_fixtures(void **state)
 		/* the rebuilt record explains the same way */
 		static struct mrt_event back;
 		char err[256];
-		assert_int_equal(event_from_json(rec, &back, err, sizeof(err)), 0);
-		const struct gate_facts *g = f->have_gates ? &f->gates : NULL;
-		if (back.kind == MRT_EV_FAILURE)
-			explain_failure(&back, NULL, g, &v2);
-		else if (back.kind == MRT_EV_REG_FAILURE)
-			explain_registration(&back, NULL, NULL, g, &v2);
-		else if (back.kind == MRT_EV_USER_CALL)
-			explain_user_call(&back, NULL, NULL, g, &v2);
-		else
-			explain_event(&back, NULL, NULL, &v2);
+		assert_int_equal(record_raw_from_json(rec, &back, err, sizeof(err)), 0);
+		static struct report r2;
+		record_explain(&r2, &back, NULL, NULL, NULL, f->have_gates ? &f->gates : NULL);
+		v2 = r2.v;
 		assert_int_equal(v2.cause, f->v.cause);
 		assert_string_equal(v2.summary, f->v.summary);
 		/* docs/design.md section 6: the contract fields of a record */
@@ -941,7 +935,7 @@ static void expect_rejected(struct json_object *rec, const char *what, const cha
 	static struct mrt_event ev;
 	char err[256] = "";
 
-	if (event_from_json(rec, &ev, err, sizeof(err)) != -1)
+	if (record_raw_from_json(rec, &ev, err, sizeof(err)) != -1)
 		fail_msg("%s: accepted", what);
 	if (!err[0])
 		fail_msg("%s: rejected without a message", what);
@@ -959,8 +953,8 @@ static void test_event_from_json_malformed(void **state)
 
 	/* the valid base is accepted, with or without the record around "raw" */
 	r = valid_record();
-	assert_int_equal(event_from_json(r, &ev, err, sizeof(err)), 0);
-	assert_int_equal(event_from_json(jget(r, "raw"), &ev, err, sizeof(err)), 0);
+	assert_int_equal(record_raw_from_json(r, &ev, err, sizeof(err)), 0);
+	assert_int_equal(record_raw_from_json(jget(r, "raw"), &ev, err, sizeof(err)), 0);
 	assert_int_equal(ev.ml.requested_pages, 4097);
 	json_object_put(r);
 
@@ -1004,13 +998,13 @@ static void test_event_from_json_malformed(void **state)
 	 * MRT_TRAIL_MAX: the rest are counted as lost, not read */
 	r = valid_record();
 	json_object_object_add(jget(r, "raw"), "nsteps", json_object_new_int(1));
-	assert_int_equal(event_from_json(r, &ev, err, sizeof(err)), 0);
+	assert_int_equal(record_raw_from_json(r, &ev, err, sizeof(err)), 0);
 	assert_int_equal(ev.nsteps, 5);
 	assert_int_equal(ev.steps[4].site, MRT_SITE_UVERBS_REG_MR);
 	for (int i = 0; i < MRT_TRAIL_MAX + 3; i++)
 		json_object_array_add(jget(r, "raw.steps"),
 				      json_tokener_parse("[8, -12, 256, 1048576, 0]"));
-	assert_int_equal(event_from_json(r, &ev, err, sizeof(err)), 0);
+	assert_int_equal(record_raw_from_json(r, &ev, err, sizeof(err)), 0);
 	assert_int_equal(ev.nsteps, 5 + MRT_TRAIL_MAX + 3);
 	assert_int_equal(ev.steps[MRT_TRAIL_MAX - 1].site, MRT_SITE_SG_ALLOC);
 	json_object_put(r);

@@ -18,8 +18,7 @@
 
 #include "explain/explain.h"
 #include "proc/gates.h"
-#include "report/failure_json.h"
-#include "report/report.h"
+#include "record/record.h"
 
 static struct mrt_event ev_of(unsigned op, int err, const char *name)
 {
@@ -394,20 +393,20 @@ static void test_json_round_trip(void **state)
 	g.gid_valid = 2;
 
 	struct report r;
-	report_explain(&r, &ev, NULL, NULL, NULL, &g);
-	struct json_object *o = report_to_json(&r), *x;
+	record_explain(&r, &ev, NULL, NULL, NULL, &g);
+	struct json_object *o = record_report_json(&r), *x;
 	assert_true(json_object_object_get_ex(o, "event", &x));
 	assert_string_equal(json_object_get_string(x), "failure");
 	assert_true(json_object_object_get_ex(o, "op", &x));
 	assert_string_equal(json_object_get_string(x), "modify_qp");
 	assert_true(json_object_object_get_ex(o, "class", &x));
 	assert_string_equal(json_object_get_string(x), "infiniband");
-	assert_int_equal(event_from_json(o, &back, err, sizeof(err)), 0);
+	assert_int_equal(record_raw_from_json(o, &back, err, sizeof(err)), 0);
 	assert_int_equal(back.op, ev.op);
 	assert_int_equal(back.op_cmd, 26);
 	assert_memory_equal(back.op_args, ev.op_args, sizeof(ev.op_args));
 	assert_string_equal(back.op_name, "rxe0");
-	assert_true(report_gates_from_json(o, &g2));
+	assert_true(record_gates_from_json(o, &g2));
 	assert_true(g2.have_port && g2.port_active);
 	assert_int_equal(g2.gid_table_len, 16);
 	json_object_put(o);
@@ -422,7 +421,7 @@ static void test_json_round_trip(void **state)
 		"\"addr\":0,\"len\":0,\"access\":0,\"valid\":0,\"cap_checked\":0,\"cap_result\":0,"
 		"\"live_mrs\":0,\"live_pages\":0},\"steps\":[],\"op\":6,\"op_args\":\"x\"}}");
 	assert_non_null(bad);
-	assert_int_equal(event_from_json(bad, &back, err, sizeof(err)), -1);
+	assert_int_equal(record_raw_from_json(bad, &back, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "op_args"));
 	json_object_put(bad);
 }

@@ -19,7 +19,12 @@
 #include "core/config.h"
 #include "core/promtext.h"
 #include "proc/k8s.h"
+#include "record/record.h"
 #include "watch/journal.h"
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 /* ---- configuration ------------------------------------------------------------- */
 
@@ -194,6 +199,66 @@ static void test_journal_encoding(void **state)
 	free(e.buf);
 }
 
+/* The entry of each explained kind, as journald would receive it: the
+ * kind names MRTRACE_EVENT and MESSAGE_ID as the JSON stream names the
+ * record (a "failure" record was journaled as reg_failure once). */
+static char *journal_entry_of(const struct mrt_event *ev)
+{
+	static struct report r;
+	static char buf[65536];
+	char path[108];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct record rec;
+
+	snprintf(path, sizeof(path), "/tmp/mrtrace-test-journal.%d", (int)getpid());
+	unlink(path);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	int fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	record_explain(&r, ev, NULL, NULL, NULL, NULL);
+	record_of_report(&rec, &r, 0);
+	assert_int_equal(journal_report(path, &rec), 0);
+	ssize_t n = recv(fd, buf, sizeof(buf) - 1, 0);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	for (ssize_t i = 0; i < n; i++) /* the length-prefixed MESSAGE holds NULs */
+		if (!buf[i])
+			buf[i] = ' ';
+	close(fd);
+	unlink(path);
+	return buf;
+}
+
+static void test_journal_event_per_kind(void **state)
+{
+	(void)state;
+	static struct mrt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = MRT_EV_FAILURE;
+	ev.op = MRT_OP_CREATE_CQ;
+	ev.err = 22;
+	ev.pid = ev.tid = 77;
+	char *e = journal_entry_of(&ev);
+	if (!strstr(e, "\nMRTRACE_EVENT=failure\n"))
+		fail_msg("a failure record's entry: %s", e);
+	if (!strstr(e, "\nMESSAGE_ID=6b1d4f2e8a3c4d9b9e7f1a2c3d4e5f60\n"))
+		fail_msg("a failure record's MESSAGE_ID: %s", e);
+	ev.kind = MRT_EV_MLOCK_FAILURE;
+	ev.op = 0;
+	ev.err = 12;
+	e = journal_entry_of(&ev);
+	if (!strstr(e, "\nMRTRACE_EVENT=mlock_failure\n") || !strstr(e, "\nPRIORITY=4\n") ||
+	    !strstr(e, "\nMESSAGE_ID=5a0e3c8f1b7d4e2a9c6f0d1e2b3a4c5d\n"))
+		fail_msg("an mlock record's entry: %s", e);
+	ev.kind = MRT_EV_REG_FAILURE;
+	e = journal_entry_of(&ev);
+	if (!strstr(e, "\nMRTRACE_EVENT=reg_failure\n") || !strstr(e, "\nPRIORITY=3\n") ||
+	    !strstr(e, "\nMESSAGE_ID=8f2c6d1a9e4b4f7c8d3e5a6b7c0d1e2f\n"))
+		fail_msg("a registration record's entry: %s", e);
+}
+
 /* ---- Prometheus text -------------------------------------------------------------- */
 
 static void test_prom_text(void **state)
@@ -221,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_k8s_names),
 		cmocka_unit_test(test_health_lines),
 		cmocka_unit_test(test_journal_encoding),
+		cmocka_unit_test(test_journal_event_per_kind),
 		cmocka_unit_test(test_prom_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

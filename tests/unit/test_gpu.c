@@ -29,7 +29,7 @@
 #include "explain/explain.h"
 #include "proc/facts_json.h"
 #include "proc/gpu_facts.h"
-#include "report/report.h"
+#include "record/record.h"
 #include "watch/correlate.h"
 
 static struct gpu_facts *facts_of(const char *tree)
@@ -439,8 +439,8 @@ static const struct verdict *replay(const char *stem)
 	struct json_object *rec = json_object_from_file(fixture_path("trails", name));
 	if (!rec)
 		fail_msg("%s: not readable", name);
-	assert_int_equal(event_from_json(rec, &ev, err, sizeof(err)), 0);
-	assert_true(report_gates_from_json(rec, &replayed_gates));
+	assert_int_equal(record_raw_from_json(rec, &ev, err, sizeof(err)), 0);
+	assert_true(record_gates_from_json(rec, &replayed_gates));
 	if (ev.kind == MRT_EV_FAILURE)
 		explain_failure(&ev, NULL, &replayed_gates, &replayed);
 	else

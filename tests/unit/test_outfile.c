@@ -16,9 +16,11 @@
 #include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -290,6 +292,208 @@ static void test_record_one_write(void **state)
 	close(sv[1]);
 }
 
+/* A full disk (here RLIMIT_FSIZE: the same short write, then an error)
+ * never leaves half a record: what was written of it is taken back, so
+ * the file ends after the last whole record (issue 24, row 5). */
+static void test_short_write_undone(void **state)
+{
+	(void)state;
+	char err[256];
+	const char *p = in_dir("full.jsonl");
+	FILE *w = fopen(p, "w");
+	fputs("{\"event\":\"start\"}\n", w);
+	fclose(w);
+	FILE *f = outfile_open(p, OUTFILE_JSON, err, sizeof(err));
+	assert_non_null(f);
+	struct rlimit saved, lim;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+	void (*old)(int) = signal(SIGXFSZ, SIG_IGN);
+	lim = saved;
+	lim.rlim_cur = 18 + 10;   /* room for 10 bytes of the next record */
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	static const char rec[] = "{\"event\":\"reg_failure\",\"pid\":42,\"errno\":12}\n";
+	int rc = outfile_record(f, rec, sizeof(rec) - 1);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+	signal(SIGXFSZ, old);
+	assert_int_equal(rc, -1);
+	assert_true(outfile_failed(f));
+	assert_int_equal(outfile_close(f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "File too large"));
+	assert_string_equal(slurp(p), "{\"event\":\"start\"}\n");
+}
+
+/* A file that ends in a torn line (written by a run that was killed, or
+ * whose undo failed): the next record starts on a line of its own, never
+ * glued to the fragment - on open and on a reopen (issue 24, row 5). */
+static void test_torn_tail_not_glued(void **state)
+{
+	(void)state;
+	char err[256];
+	const char *p = in_dir("torn.jsonl");
+	FILE *w = fopen(p, "w");
+	fputs("{\"event\":\"start\"}\n{\"event\":\"reg_fai", w);
+	fclose(w);
+	FILE *f = outfile_open(p, OUTFILE_JSON, err, sizeof(err));
+	assert_non_null(f);
+	assert_int_equal(outfile_record(f, "{\"event\":\"start\"}\n", 18), 0);
+	assert_int_equal(outfile_record(f, "{\"event\":\"stop\"}\n", 17), 0);
+	assert_string_equal(slurp(p), "{\"event\":\"start\"}\n{\"event\":\"reg_fai\n"
+				      "{\"event\":\"start\"}\n{\"event\":\"stop\"}\n");
+	/* torn behind our back, then SIGHUP's reopen: the same */
+	w = fopen(p, "a");
+	fputs("{\"torn", w);
+	fclose(w);
+	assert_int_equal(outfile_reopen(f, err, sizeof(err)), 0);
+	fprintf(f, "text\n");   /* through stdio as well */
+	assert_int_equal(outfile_close(f, err, sizeof(err)), 0);
+	assert_non_null(strstr(slurp(p), "{\"event\":\"stop\"}\n{\"torn\ntext\n"));
+	/* empty, or ending in a newline: nothing added */
+	const char *q = in_dir("empty.jsonl");
+	f = outfile_open(q, OUTFILE_TEXT, err, sizeof(err));
+	assert_non_null(f);
+	assert_int_equal(outfile_record(f, "a\n", 2), 0);
+	assert_int_equal(outfile_close(f, err, sizeof(err)), 0);
+	f = outfile_open(q, OUTFILE_TEXT, err, sizeof(err));
+	assert_non_null(f);
+	assert_int_equal(outfile_record(f, "b\n", 2), 0);
+	assert_int_equal(outfile_close(f, err, sizeof(err)), 0);
+	assert_string_equal(slurp(q), "a\nb\n");
+}
+
+/* Our descriptor opened for writing on path, or -1. */
+static int fd_of(const char *path)
+{
+	int found = -1;
+	DIR *d = opendir("/proc/self/fd");
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char link[300], target[PATH_MAX];
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
+		ssize_t n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		int fd = atoi(e->d_name);
+		if (!strcmp(target, path) && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_WRONLY)
+			found = fd;
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* open(2) of a FIFO for writing waits for a reader: an alarm interrupts
+ * it here, so a blocking open fails the test instead of hanging it. */
+static FILE *open_bounded(const char *p, char *err, size_t len)
+{
+	struct sigaction sa = { .sa_handler = on_alarm }, old;   /* no SA_RESTART */
+	sigaction(SIGALRM, &sa, &old);
+	alarm(3);
+	FILE *f = outfile_open(p, OUTFILE_JSON, err, len);
+	alarm(0);
+	sigaction(SIGALRM, &old, NULL);
+	return f;
+}
+
+/* A FIFO as -o target is opened without waiting: with no reader it is
+ * refused at once, with one it is written (issue 24, row 6). */
+static void test_fifo_never_blocks(void **state)
+{
+	(void)state;
+	char err[512] = "";
+	const char *p = in_dir("out.fifo");
+	assert_int_equal(mkfifo(p, 0666), 0);
+	assert_null(open_bounded(p, err, sizeof(err)));
+	assert_non_null(strstr(err, "a FIFO with no reader"));
+	int rd = open(p, O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	FILE *f = open_bounded(p, err, sizeof(err));
+	assert_non_null(f);
+	/* and written as before: the descriptor no longer non-blocking */
+	int wfd = fd_of(p);
+	assert_true(wfd >= 0);
+	assert_false(fcntl(wfd, F_GETFL) & O_NONBLOCK);
+	assert_int_equal(outfile_record(f, "x\n", 2), 0);
+	assert_int_equal(outfile_close(f, err, sizeof(err)), 0);
+	char got[8] = "";
+	assert_int_equal(read(rd, got, sizeof(got)), 2);
+	close(rd);
+	if (geteuid() != 0)
+		return;
+	/* planted by nobody in a sticky directory: refused, reader or not */
+	char sticky[160], planted[200];
+	snprintf(sticky, sizeof(sticky), "%s/sticky-fifo", dir);
+	assert_int_equal(mkdir(sticky, 01777), 0);
+	assert_int_equal(chmod(sticky, 01777), 0);
+	snprintf(planted, sizeof(planted), "%s/w.jsonl", sticky);
+	assert_int_equal(mkfifo(planted, 0666), 0);
+	assert_int_equal(chown(planted, 65534, 65534), 0);
+	assert_null(open_bounded(planted, err, sizeof(err)));
+	assert_non_null(strstr(err, "belongs to uid 65534"));
+	rd = open(planted, O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	assert_null(open_bounded(planted, err, sizeof(err)));
+	assert_non_null(strstr(err, "belongs to uid 65534"));
+	close(rd);
+}
+
+/* Root's -o through a symlink that another user made - in a directory
+ * that user owns, not sticky - is opened with that user's rights: a link
+ * into a root-only file is refused, one to the user's own file works
+ * (issue 24, row 15). */
+static void test_foreign_symlink_opened_as_owner(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();   /* needs another user */
+	char err[512] = "", theirs[160], secret[160], link[200], ok[200], mine[200], sub[200];
+	snprintf(theirs, sizeof(theirs), "%s/home-nobody", dir);
+	assert_int_equal(mkdir(theirs, 0755), 0);
+	assert_int_equal(chown(theirs, 65534, 65534), 0);
+	snprintf(secret, sizeof(secret), "%s/root-only", dir);
+	int fd = open(secret, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "secret\n", 7), 7);
+	close(fd);
+	snprintf(link, sizeof(link), "%s/w.jsonl", theirs);
+	assert_int_equal(symlink(secret, link), 0);
+	assert_int_equal(lchown(link, 65534, 65534), 0);
+	assert_null(outfile_open(link, OUTFILE_JSON, err, sizeof(err)));
+	assert_non_null(strstr(err, "symbolic link"));
+	assert_non_null(strstr(err, "uid 65534"));
+	assert_string_equal(slurp(secret), "secret\n");
+	/* the same through a symlinked directory on the way */
+	snprintf(sub, sizeof(sub), "%s/logs", theirs);
+	assert_int_equal(symlink(dir, sub), 0);
+	assert_int_equal(lchown(sub, 65534, 65534), 0);
+	snprintf(mine, sizeof(mine), "%s/logs/root-only", theirs);
+	assert_null(outfile_open(mine, OUTFILE_JSON, err, sizeof(err)));
+	assert_non_null(strstr(err, "uid 65534"));
+	assert_string_equal(slurp(secret), "secret\n");
+	/* a link of theirs to a file of theirs: written, as them */
+	snprintf(ok, sizeof(ok), "%s/real.jsonl", theirs);
+	snprintf(mine, sizeof(mine), "%s/ok.jsonl", theirs);
+	assert_int_equal(symlink(ok, mine), 0);
+	assert_int_equal(lchown(mine, 65534, 65534), 0);
+	FILE *f = outfile_open(mine, OUTFILE_JSON, err, sizeof(err));
+	assert_non_null(f);
+	assert_int_equal(outfile_record(f, "r\n", 2), 0);
+	assert_int_equal(outfile_close(f, err, sizeof(err)), 0);
+	struct stat st;
+	assert_int_equal(stat(ok, &st), 0);
+	assert_int_equal(st.st_uid, 65534);   /* created by its owner, not by root */
+	assert_string_equal(slurp(ok), "r\n");
+	/* a plain name in their directory: root's own file, as before */
+	snprintf(mine, sizeof(mine), "%s/plain.jsonl", theirs);
+	f = outfile_open(mine, OUTFILE_JSON, err, sizeof(err));
+	assert_non_null(f);
+	assert_int_equal(outfile_close(f, err, sizeof(err)), 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -320,6 +524,10 @@ int main(void)
 		cmocka_unit_test(test_reopen_follows_rotation),
 		cmocka_unit_test(test_reopen_refuses_planted_link),
 		cmocka_unit_test(test_record_one_write),
+		cmocka_unit_test(test_short_write_undone),
+		cmocka_unit_test(test_torn_tail_not_glued),
+		cmocka_unit_test(test_fifo_never_blocks),
+		cmocka_unit_test(test_foreign_symlink_opened_as_owner),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

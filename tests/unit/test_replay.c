@@ -28,11 +28,26 @@
 #include <json-c/json.h>
 
 #include "fixture_path.h"
-#include "replay/record.h"
+#include "record/kind.h"
+#include "record/record.h"
 #include "replay/stream.h"
-#include "report/report.h"
 
-static struct replay_record rec; /* large */
+static struct record_in rec; /* large */
+
+/* What `mrtrace explain` makes of a line, by its kind's row (record/kind.h). */
+enum line_class { LINE_OTHER = 0, LINE_FAILURE, LINE_PROBE, LINE_NO_EVENT };
+
+static enum line_class class_of(struct json_object *o, const char **event)
+{
+	const struct record_kind *k = record_kind_of_json(o, event);
+
+	if (!*event)
+		return LINE_NO_EVENT;
+	if (!record_kind_readable(k))
+		return LINE_OTHER;
+	return record_kind_is_probe(k) ? LINE_PROBE : LINE_FAILURE;
+}
+
 
 static struct json_object *jget(struct json_object *o, const char *path)
 {
@@ -79,16 +94,16 @@ static void test_every_fixture_reexplains_to_its_cause(void **state)
 		struct json_object *o = json_object_from_file(path);
 		if (!o)
 			fail_msg("%s: not JSON", file);
-		enum replay_kind k = replay_kind_of(o, &event);
-		if (k != REPLAY_FAILURE && k != REPLAY_PROBE)
+		enum line_class k = class_of(o, &event);
+		if (k != LINE_FAILURE && k != LINE_PROBE)
 			fail_msg("%s: event '%s' is not a failure", file, event ? event : "(none)");
-		if (replay_record_read(o, &rec, err, sizeof(err)))
+		if (record_read(o, &rec, err, sizeof(err)))
 			fail_msg("%s: %s", file, err);
-		report_explain(&r, &rec.ev, replay_uev(&rec), rec.have_ctx ? &rec.ctx : NULL,
+		record_explain(&r, &rec.ev, record_in_uev(&rec), rec.have_ctx ? &rec.ctx : NULL,
 			       rec.have_nccl ? &rec.nccl : NULL, rec.have_gates ? &rec.gates : NULL);
 		if (strcmp(cause_name(r.v.cause), cause))
 			fail_msg("%s: re-explained as %s (%s)", file, cause_name(r.v.cause), r.v.summary);
-		if (r.v.harmless != (k == REPLAY_PROBE))
+		if (r.v.harmless != (k == LINE_PROBE))
 			fail_msg("%s: harmless %d for event %s", file, r.v.harmless, event);
 		const char *want_api = jstr(o, "api"); /* null for a failure record's op */
 		if ((r.api == NULL) != (want_api == NULL) || (r.api && strcmp(r.api, want_api)))
@@ -113,8 +128,9 @@ static void test_every_fixture_reexplains_to_its_cause(void **state)
 						    jstr(o, "process.launchers"));
 			/* the memlock fixes were chosen for the process, not the
 			 * generic ones */
-			static struct verdict generic;
-			explain_event(&rec.ev, NULL, NULL, &generic);
+			static struct report generic_r;
+			record_explain(&generic_r, &rec.ev, NULL, NULL, NULL, NULL);
+			const struct verdict generic = generic_r.v;
 			bool same = r.v.fixes.n == generic.fixes.n;
 			for (int f = 0; same && f < r.v.fixes.n; f++)
 				same = !strcmp(r.v.fixes.items[f].text, generic.fixes.items[f].text);
@@ -261,18 +277,18 @@ static void round_trip(const char *what, const struct mrt_event *ev, const struc
 	static struct report live, back;
 	char err[256];
 
-	report_explain(&live, ev, uev, ctx, nccl, NULL);
+	record_explain(&live, ev, uev, ctx, nccl, NULL);
 	if (ua)
 		live.ua = *ua;
-	struct json_object *o = report_to_json(&live);
+	struct json_object *o = record_report_json(&live);
 	char *line = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	struct json_object *parsed = json_tokener_parse(line);
 	assert_non_null(parsed);
-	if (replay_record_read(parsed, &rec, err, sizeof(err)))
+	if (record_read(parsed, &rec, err, sizeof(err)))
 		fail_msg("%s: %s", what, err);
 	assert_int_equal(rec.have_ctx, ctx != NULL);
 	assert_int_equal(rec.have_nccl, nccl != NULL && nccl->lib.found);
-	report_explain(&back, &rec.ev, replay_uev(&rec), rec.have_ctx ? &rec.ctx : NULL,
+	record_explain(&back, &rec.ev, record_in_uev(&rec), rec.have_ctx ? &rec.ctx : NULL,
 		       rec.have_nccl ? &rec.nccl : NULL, rec.have_gates ? &rec.gates : NULL);
 	back.ua = rec.ua;
 
@@ -286,7 +302,7 @@ static void round_trip(const char *what, const struct mrt_event *ev, const struc
 		fail_msg("%s: text differs from here:\n--- live\n%.300s\n--- replayed\n%.300s", what,
 			 t1 + d, t2 + d);
 	}
-	struct json_object *o2 = report_to_json(&back);
+	struct json_object *o2 = record_report_json(&back);
 	const char *j2 = json_object_to_json_string_ext(o2, JSON_C_TO_STRING_PLAIN);
 	if (strcmp(line, j2)) {
 		size_t d = 0;
@@ -312,7 +328,7 @@ static const struct mrt_event *memlock_event(void)
 	struct json_object *o = json_object_from_file(p);
 
 	assert_non_null(o);
-	if (event_from_json(o, &ev, err, sizeof(err)))
+	if (record_raw_from_json(o, &ev, err, sizeof(err)))
 		fail_msg("%s: %s", p, err);
 	json_object_put(o);
 	return &ev;
@@ -400,15 +416,21 @@ static void test_nccl_without_sources(void **state)
 						  "\"settings\":{\"NCCL_BUFFSIZE\":\"4194304\"},"
 						  "\"lint\":[{\"kind\":\"nonexistent_variable\","
 						  "\"name\":\"NCCL_IB_DISABLE_GDR\",\"message\":\"m\"},"
-						  "{\"kind\":\"from_the_future\",\"name\":\"X\",\"message\":\"y\"}]}"));
-	assert_int_equal(replay_record_read(o, &rec, err, sizeof(err)), 0);
+						  "{\"kind\":\"from_the_future\",\"name\":\"X\",\"message\":\"y\"},"
+						  "{\"kind\":\"ignored_by_version\",\"name\":\"NCCL_Z\","
+						  "\"message\":\"z\"},"
+						  "{\"kind\":\"not_examined\",\"name\":\"\",\"message\":\"w\"}]}"));
+	assert_int_equal(record_read(o, &rec, err, sizeof(err)), 0);
 	assert_int_equal(rec.nccl.settings.n, 1);
 	assert_int_equal(rec.nccl.settings.v[0].source, NCCL_SRC_DEFAULT);
 	assert_string_equal(rec.nccl.rank.rank_var, "OMPI_COMM_WORLD_RANK");
 	assert_int_equal(rec.nccl.rank.rank, 7);
-	assert_int_equal(rec.nccl.lint.n, 1); /* an unknown kind is not acted on */
+	/* an unknown kind is not acted on; every kind this mrtrace writes is kept */
+	assert_int_equal(rec.nccl.lint.n, 3);
 	assert_int_equal(rec.nccl.lint.f[0].kind, NCCL_LINT_NONEXISTENT);
-	report_explain(&r, &rec.ev, NULL, NULL, &rec.nccl, NULL);
+	assert_int_equal(rec.nccl.lint.f[1].kind, NCCL_LINT_IGNORED);
+	assert_int_equal(rec.nccl.lint.f[2].kind, NCCL_LINT_DROPPED);
+	record_explain(&r, &rec.ev, NULL, NULL, &rec.nccl, NULL);
 	char *t = text_of(&r);
 	if (!strstr(t, "    NCCL_BUFFSIZE=4194304\n"))
 		fail_msg("no source-less setting line in:\n%s", t);
@@ -454,7 +476,7 @@ static void test_user_call_round_trip(void **state)
 	/* alone (no kernel site armed): inferred from the carried /proc numbers */
 	uev.tid = ev->tid;
 	round_trip("alone", &uev, &uev, &ua, &ctx, NULL);
-	assert_ptr_equal(replay_uev(&rec), &rec.ev);
+	assert_ptr_equal(record_in_uev(&rec), &rec.ev);
 	/* a dma-buf call */
 	uev.opener = MRT_API_REG_DMABUF_MR;
 	uev.dmabuf_fd = 87;
@@ -472,26 +494,29 @@ static void test_kinds(void **state)
 	(void)state;
 	static const struct {
 		const char *json;
-		enum replay_kind k;
+		enum line_class k;
 	} t[] = {
-		{ "{\"event\":\"start\",\"kernel\":\"6.12\"}", REPLAY_OTHER },
-		{ "{\"event\":\"stop\"}", REPLAY_OTHER },
-		{ "{\"event\":\"library_attached\",\"path\":\"/x\"}", REPLAY_OTHER },
-		{ "{\"event\":\"memlock_limit_set\",\"pid\":1}", REPLAY_OTHER },
-		{ "{\"event\":\"reg_failure\"}", REPLAY_FAILURE },
-		{ "{\"event\":\"mlock_failure\"}", REPLAY_FAILURE },
-		{ "{\"event\":\"user_call\"}", REPLAY_FAILURE },
-		{ "{\"event\":\"nccl_probe\"}", REPLAY_PROBE },
-		{ "{\"pid\":1}", REPLAY_NO_EVENT },
-		{ "{\"event\":7}", REPLAY_NO_EVENT },
-		{ "[1,2]", REPLAY_NO_EVENT },
+		{ "{\"event\":\"start\",\"kernel\":\"6.12\"}", LINE_OTHER },
+		{ "{\"event\":\"stop\"}", LINE_OTHER },
+		{ "{\"event\":\"library_attached\",\"path\":\"/x\"}", LINE_OTHER },
+		{ "{\"event\":\"memlock_limit_set\",\"pid\":1}", LINE_OTHER },
+		{ "{\"event\":\"modules_changed\"}", LINE_OTHER },
+		{ "{\"event\":\"from_the_future\"}", LINE_OTHER },
+		{ "{\"event\":\"reg_failure\"}", LINE_FAILURE },
+		{ "{\"event\":\"mlock_failure\"}", LINE_FAILURE },
+		{ "{\"event\":\"failure\"}", LINE_FAILURE },
+		{ "{\"event\":\"user_call\"}", LINE_FAILURE },
+		{ "{\"event\":\"nccl_probe\"}", LINE_PROBE },
+		{ "{\"pid\":1}", LINE_NO_EVENT },
+		{ "{\"event\":7}", LINE_NO_EVENT },
+		{ "[1,2]", LINE_NO_EVENT },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		struct json_object *o = json_tokener_parse(t[i].json);
 		const char *ev;
 		assert_non_null(o);
-		if (replay_kind_of(o, &ev) != t[i].k)
-			fail_msg("%s: kind %d, expected %d", t[i].json, replay_kind_of(o, &ev), t[i].k);
+		if (class_of(o, &ev) != t[i].k)
+			fail_msg("%s: kind %d, expected %d", t[i].json, class_of(o, &ev), t[i].k);
 		json_object_put(o);
 	}
 }
@@ -514,7 +539,7 @@ static void expect_error(const char *member, const char *value_json, const char 
 	}
 	assert_non_null(parent);
 	json_object_object_add(parent, last, json_tokener_parse(value_json));
-	if (replay_record_read(o, &rec, err, sizeof(err)) != -1)
+	if (record_read(o, &rec, err, sizeof(err)) != -1)
 		fail_msg("%s = %s: accepted", member, value_json);
 	if (!strstr(err, in_msg))
 		fail_msg("%s = %s: message '%s' does not name '%s'", member, value_json, err, in_msg);
@@ -528,10 +553,10 @@ static void test_malformed_members(void **state)
 	struct json_object *o = json_object_from_file(fixture_path("trails", "memlock_limit.cumulative.6.12.json"));
 
 	/* the base is fine, and absent members are simply unknown */
-	assert_int_equal(replay_record_read(o, &rec, err, sizeof(err)), 0);
+	assert_int_equal(record_read(o, &rec, err, sizeof(err)), 0);
 	json_object_object_del(jget(o, "process"), "cgroup");
 	json_object_object_del(jget(o, "process"), "launchers");
-	assert_int_equal(replay_record_read(o, &rec, err, sizeof(err)), 0);
+	assert_int_equal(record_read(o, &rec, err, sizeof(err)), 0);
 	assert_false(rec.ctx.have & CTX_HAVE_CGROUP);
 	assert_false(rec.ctx.have & CTX_HAVE_LAUNCHERS);
 	json_object_put(o);

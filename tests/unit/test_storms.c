@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "fixture_path.h"
+#include "record/record.h"
 #include "watch/correlate.h"
 
 static double now = 1000.0;
@@ -91,7 +92,7 @@ static void sink(void *arg, const struct report *r, unsigned long nth)
 	g->harmless = r->v.harmless;
 	g->cause = r->v.cause;
 	g->nth = nth;
-	struct json_object *o = report_to_json(r);
+	struct json_object *o = record_report_json(r);
 	snprintf(g->json, sizeof(g->json), "%s", json_object_to_json_string(o));
 	json_object_put(o);
 	FILE *m = open_memstream(&text, &len);
@@ -135,7 +136,7 @@ static struct mrt_event kernel_rec(unsigned int pid, unsigned long long ts, unsi
 	if (!loaded) {
 		const char *p = fixture_path("trails", "memlock_limit.nobody64k.6.12.json");
 		struct json_object *o = json_object_from_file(p);
-		if (!o || event_from_json(o, &base, err, sizeof(err)))
+		if (!o || record_raw_from_json(o, &base, err, sizeof(err)))
 			fail_msg("cannot read %s", p);
 		json_object_put(o);
 		loaded = true;

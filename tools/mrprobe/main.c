@@ -3,11 +3,14 @@
  * registration, what the kernel said.  The order of the steps is the point:
  * limits and privileges change before anything is opened, so the device is
  * opened and the memory registered by the process a real job would be. */
+#include <argp.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "core/version.h"
 
 #include "gpu.h"
 #include "options.h"
@@ -27,6 +30,14 @@ int main(int argc, char **argv)
 	struct mrprobe_opts o;
 	char err[512], warn[256];
 
+	/* --version (-V): the build it came with, as `mrtrace --version` says it */
+	static char version[160];
+	snprintf(version, sizeof(version), "mrprobe %s", mrt_version());
+	argp_program_version = version;
+	/* -h is help, as in mrtrace's commands (argp knows only -? and --help) */
+	for (int a = 1; a < argc && strcmp(argv[a], "--"); a++)
+		if (!strcmp(argv[a], "-h"))
+			argv[a] = (char *)"--help";
 	if (mp_opts_parse(argc, argv, 0, &o))
 		return 2;
 

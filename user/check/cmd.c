@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cmd.c - `mrtrace check` command line. */
 #include "check/check.h"
+#include "check/expect.h"
 #include "check/fleet.h"
 #include "commands.h"
 #include "core/args.h"
@@ -13,6 +14,8 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+
+enum { OPT_REQUIRE_RDMA = 0x6101, OPT_PARTITION, OPT_FEATURES };
 
 struct check_args {
 	struct chk_options opt;
@@ -57,6 +60,17 @@ static const struct argp_option options[] = {
 	{ "json", 'j', NULL, 0, "One JSON document (schema mrtrace-check/1) on one line", 0 },
 	{ "sysroot", 'r', "DIR", 0, "Read /proc, /sys, /etc and /dev below DIR instead of / "
 	  "(recorded trees, tests)", 0 },
+	/* where RDMA is expected (check/expect.h); with the node tooling's
+	 * options in --help, the configuration's [check] sets it for the fleet */
+	{ "require-rdma", OPT_REQUIRE_RDMA, "WHEN", 0,
+	  "Where --health judges RDMA (memlock, devices, ports): auto (default: where the node "
+	  "has RDMA hardware), yes, no, or partition:PATTERN,feature:PATTERN (also where the "
+	  "job's partition or a node feature matches); elsewhere they are n/a", 20 },
+	{ "slurm-partition", OPT_PARTITION, "NAME", 0,
+	  "The job's partition, for require-rdma's partition: selectors (the Slurm prolog passes "
+	  "SLURM_JOB_PARTITION)", 20 },
+	{ "node-features", OPT_FEATURES, "LIST", 0,
+	  "The node's features, comma-separated, for require-rdma's feature: selectors", 20 },
 	{ 0 }
 };
 
@@ -89,6 +103,20 @@ static error_t parse(int key, char *arg, struct argp_state *st)
 		a->opt.root = arg;
 		break;
 	}
+	case OPT_REQUIRE_RDMA: {
+		struct chk_rdma_expect *e = &chk_rdma_expect_opts;
+		char bad[64];
+		if (chk_rdma_expect_parse(arg, e, bad, sizeof(bad)))
+			argp_error(st, "--require-rdma: '%s' is not auto, yes, no, partition:PATTERN "
+				   "or feature:PATTERN", bad);
+		break;
+	}
+	case OPT_PARTITION:
+		snprintf(chk_rdma_expect_opts.partition, sizeof(chk_rdma_expect_opts.partition), "%s", arg);
+		break;
+	case OPT_FEATURES:
+		snprintf(chk_rdma_expect_opts.features, sizeof(chk_rdma_expect_opts.features), "%s", arg);
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(st, "unexpected argument '%s'", arg);
 		break;

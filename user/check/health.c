@@ -15,9 +15,16 @@
  *   no -p           the job-starting units found (slurmd, containerd,
  *                   dockerd, crio, kubelet): the limit their jobs inherit.
  * Unreadable items (??) never fail a node: a health check that drains on
- * its own blind spots would be switched off. */
+ * its own blind spots would be switched off.
+ *
+ * All of it is about RDMA: where RDMA is not expected (check/expect.h: no
+ * RDMA hardware and no require-rdma saying otherwise) memlock, devices,
+ * ports, GPUDirect and the rest are n/a, and the line says OK with why, so
+ * a cluster-wide prolog lets jobs run on CPU and login nodes.  What
+ * --health-ignore took out is counted on an OK line, never hidden. */
 #include "check/fleet.h"
 #include "check/areas.h"
+#include "check/expect.h"
 
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -139,29 +146,58 @@ static void problem_first(const char *value, char *out, size_t len)
 	snprintf(out, len, "%s%s%s", bad, bad[0] && rest[0] ? ", " : "", rest);
 }
 
+/* Everything that concerns RDMA: memlock against the threshold, then the
+ * items' own verdicts.  Returns how many findings --health-ignore took out. */
+static int judge_rdma(const struct chk_report *r, const struct chk_health_opts *o,
+		      struct judge *j)
+{
+	/* an ignored memlock is judged aside, only to be counted */
+	struct judge aside = { 0 };
+	struct judge *mj = ignored(o, "memlock.limit") ? &aside : j;
+	int nignored = 0;
+
+	/* no RDMA device at all says more than any limit: it goes first */
+	const struct chk_item *none = chk_find(r, "rdma.devices");
+	bool none_first = none && none->verdict == CHK_FAIL && !ignored(o, none->id);
+	if (none_first)
+		note(j, CHK_HEALTH_FAIL, "%s: %s", none->title, none->value);
+	if (r->have_target)
+		memlock_process(r, o, mj);
+	else if (r->opt.pid <= 0)
+		memlock_units(r, o, mj);
+	nignored += aside.nfail + aside.nwarn;
+	for (int i = 0; i < r->n_items; i++) {
+		const struct chk_item *it = &r->items[i];
+		if (!strncmp(it->id, "memlock.", 8) || (none_first && it == none))
+			continue;
+		if (ignored(o, it->id)) {
+			nignored += it->verdict == CHK_FAIL || it->verdict == CHK_WARN;
+			continue;
+		}
+		char value[sizeof(it->value)];
+		problem_first(it->value, value, sizeof(value));
+		if (it->verdict == CHK_FAIL)
+			note(j, CHK_HEALTH_FAIL, "%s: %s", it->title, value);
+		else if (it->verdict == CHK_WARN)
+			note(j, CHK_HEALTH_WARN, "%s: %s", it->title, value);
+	}
+	return nignored;
+}
+
 enum chk_health chk_health_judge(const struct chk_report *r, const struct chk_health_opts *o,
 				 char *line, size_t len)
 {
 	struct judge j = { 0 };
+	char why[120], ok_text[150];
+	int nignored = 0;
 
 	if (r->opt.pid > 0 && !r->have_target)
 		note(&j, CHK_HEALTH_FAIL, "process %d not found", r->opt.pid);
-	if (!ignored(o, "memlock.limit")) {
-		if (r->have_target)
-			memlock_process(r, o, &j);
-		else if (r->opt.pid <= 0)
-			memlock_units(r, o, &j);
-	}
-	for (int i = 0; i < r->n_items; i++) {
-		const struct chk_item *it = &r->items[i];
-		if (!strncmp(it->id, "memlock.", 8) || ignored(o, it->id))
-			continue;
-		char value[sizeof(it->value)];
-		problem_first(it->value, value, sizeof(value));
-		if (it->verdict == CHK_FAIL)
-			note(&j, CHK_HEALTH_FAIL, "%s: %s", it->title, value);
-		else if (it->verdict == CHK_WARN)
-			note(&j, CHK_HEALTH_WARN, "%s: %s", it->title, value);
+	if (chk_rdma_expected(r, &chk_rdma_expect_opts, why, sizeof(why))) {
+		nignored = judge_rdma(r, o, &j);
+		snprintf(ok_text, sizeof(ok_text), "memlock, RDMA devices and ports as required");
+	} else {
+		snprintf(ok_text, sizeof(ok_text), "RDMA n/a: %s", why);
 	}
 	enum chk_health h = j.nfail ? CHK_HEALTH_FAIL : j.nwarn ? CHK_HEALTH_WARN : CHK_HEALTH_OK;
 	const struct finding *first = NULL;
@@ -172,9 +208,11 @@ enum chk_health chk_health_judge(const struct chk_report *r, const struct chk_he
 	char tail[32] = "", body[200];
 	if (more > 0)
 		snprintf(tail, sizeof(tail), " (+%d more)", more);
+	else if (h == CHK_HEALTH_OK && nignored)
+		snprintf(tail, sizeof(tail), " (%d ignored)", nignored);
 	snprintf(body, sizeof(body), "mrtrace: %s %s",
 		 h == CHK_HEALTH_FAIL ? "FAIL" : h == CHK_HEALTH_WARN ? "WARN" : "OK",
-		 first ? first->text : "memlock, RDMA devices and ports as required");
+		 first ? first->text : ok_text);
 	/* one line of at most 80: cut the finding, keep the count */
 	size_t max = len - 1 < CHK_HEALTH_LINE_MAX ? len - 1 : CHK_HEALTH_LINE_MAX;
 	size_t tl = strlen(tail);

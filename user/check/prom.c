@@ -8,11 +8,13 @@
  *   mrtrace_check_items{verdict,class}                  gauge
  *   mrtrace_check_verdict{verdict}                      gauge, 1 for the overall one
  *   mrtrace_check_health_status                         gauge 0 OK, 1 WARN, 2 FAIL
+ *   mrtrace_check_rdma_expected                         gauge 1 / 0 (check/expect.h)
  *   mrtrace_check_memlock_default_bytes{source}         gauge (+Inf: unlimited)
  *   mrtrace_check_memlock_process_bytes{limit}          gauge, with -p
  * Sources are fixed names (systemd_default, the job units, docker_default_ulimit,
  * limits_conf: the smallest memlock value there, this_shell); no pid label. */
 #include "check/fleet.h"
+#include "check/expect.h"
 
 #include <errno.h>
 #include <math.h>
@@ -104,6 +106,10 @@ char *chk_prom_render(const struct chk_report *r, const struct chk_health_opts *
 		    "What check --health says: 0 OK, 1 WARN, 2 FAIL (drain).");
 	prom_sample(f, "mrtrace_check_health_status", NULL,
 		    chk_health_judge(r, o, line, sizeof(line)));
+	prom_family(f, "mrtrace_check_rdma_expected", "gauge",
+		    "1 where RDMA is expected (RDMA hardware, or require-rdma), 0 where it is n/a.");
+	prom_sample(f, "mrtrace_check_rdma_expected", NULL,
+		    chk_rdma_expected(r, &chk_rdma_expect_opts, line, sizeof(line)));
 
 	if (json_object_object_get_ex(r->doc, "memlock", &sec)) {
 		prom_family(f, "mrtrace_check_memlock_default_bytes", "gauge",

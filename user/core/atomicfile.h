@@ -7,8 +7,10 @@
 #include <sys/types.h>
 
 /* Writes data to a temporary file next to path (same directory, so rename()
- * is atomic; never through a symlink), sets its mode, then renames it over
- * path.  0, or -errno (the temporary file is removed). */
+ * is atomic), sets its mode, then renames it over path.  The temporary name
+ * (PATH.<16 random hex digits>.tmp) is created with O_EXCL | O_NOFOLLOW:
+ * never a file, FIFO or symlink somebody prepared in a shared directory.
+ * 0, or -errno (the temporary file is removed). */
 int atomic_write_file(const char *path, const void *data, size_t len, mode_t mode);
 
 #endif

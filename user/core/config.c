@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/slurp.h"
+#include "core/regfile.h"
 #include "core/sysroot.h"
+#include "core/units.h"
 
 static int fail(char *err, size_t len, const char *fmt, ...)
 {
@@ -43,11 +44,58 @@ static int add(struct mrt_config *c, const char *sec, const char *key, const cha
 		c->e = e;
 		c->cap = cap;
 	}
+	/* the value and its source whole, however long: a cut path would be
+	 * written to (section and key are bounded, and checked, by the parser) */
+	char *v = strdup(val), *where = strdup(src);
+	if (!v || !where) {
+		free(v);
+		free(where);
+		return -1;
+	}
 	struct cfg_entry *e = &c->e[c->n++];
 	snprintf(e->section, sizeof(e->section), "%s", sec);
 	snprintf(e->key, sizeof(e->key), "%s", key);
-	snprintf(e->value, sizeof(e->value), "%s", val);
-	snprintf(e->source, sizeof(e->source), "%s", src);
+	e->value = v;
+	e->source = where;
+	return 0;
+}
+
+/* One line: a comment, a [section] (copied into section) or key = value. */
+static int parse_line(char *line, const char *where, char *section, size_t seclen,
+		      struct mrt_config *c, char *err, size_t errlen)
+{
+	char *s = trim(line);
+	if (!*s || *s == '#' || *s == ';')
+		return 0;
+	if (*s == '[') {
+		char *end = strchr(s, ']');
+		if (!end || trim(end + 1)[0])
+			return fail(err, errlen, "%s: expected [section]", where);
+		*end = 0;
+		char *name = trim(s + 1);
+		if (!*name || strlen(name) >= seclen)
+			return fail(err, errlen, "%s: bad section name", where);
+		snprintf(section, seclen, "%s", name);
+		return 0;
+	}
+	char *eq = strchr(s, '=');
+	if (!eq)
+		return fail(err, errlen, "%s: expected key = value", where);
+	*eq = 0;
+	char *key = trim(s), *val = trim(eq + 1);
+	size_t vl = strlen(val);
+	/* a value may be quoted to keep its spaces */
+	if (vl >= 2 && (val[0] == '"' || val[0] == '\'') && val[vl - 1] == val[0]) {
+		val[vl - 1] = 0;
+		val++;
+	}
+	if (!section[0])
+		return fail(err, errlen, "%s: '%.64s' before any [section]", where, key);
+	if (!*key || strlen(key) >= sizeof(c->e[0].key) || key[0] == '-')
+		return fail(err, errlen, "%s: bad key '%.64s' (write the long option without "
+				 "dashes)", where, key);
+	if (add(c, section, key, val, where))
+		return fail(err, errlen, "out of memory");
 	return 0;
 }
 
@@ -55,61 +103,48 @@ int cfg_parse_text(const char *text, const char *source, struct mrt_config *c, c
 		   size_t errlen)
 {
 	char section[32] = "";
-	int lineno = 0;
+	int lineno = 0, rc = 0;
 	const char *p = text;
 
-	while (*p) {
-		char line[1200], where[300];
+	while (*p && !rc) {
 		size_t n = strcspn(p, "\n");
+		char *line = strndup(p, n), *where = NULL;
 		lineno++;
-		if (n >= sizeof(line))
-			return fail(err, errlen, "%s:%d: line too long", source, lineno);
-		memcpy(line, p, n);
-		line[n] = 0;
 		p += n + (p[n] == '\n');
-		char *s = trim(line);
-		if (!*s || *s == '#' || *s == ';')
-			continue;
-		snprintf(where, sizeof(where), "%.280s:%d", source, lineno);
-		if (*s == '[') {
-			char *end = strchr(s, ']');
-			if (!end || trim(end + 1)[0])
-				return fail(err, errlen, "%s: expected [section]", where);
-			*end = 0;
-			char *name = trim(s + 1);
-			if (!*name || strlen(name) >= sizeof(section))
-				return fail(err, errlen, "%s: bad section name", where);
-			snprintf(section, sizeof(section), "%s", name);
-			continue;
-		}
-		char *eq = strchr(s, '=');
-		if (!eq)
-			return fail(err, errlen, "%s: expected key = value", where);
-		*eq = 0;
-		char *key = trim(s), *val = trim(eq + 1);
-		size_t vl = strlen(val);
-		/* a value may be quoted to keep its spaces */
-		if (vl >= 2 && (val[0] == '"' || val[0] == '\'') && val[vl - 1] == val[0]) {
-			val[vl - 1] = 0;
-			val++;
-		}
-		if (!section[0])
-			return fail(err, errlen, "%s: '%s' before any [section]", where, key);
-		if (!*key || strlen(key) >= sizeof(c->e[0].key) || key[0] == '-')
-			return fail(err, errlen, "%s: bad key '%s' (write the long option without "
-					 "dashes)", where, key);
-		if (add(c, section, key, val, where))
+		if (!line || asprintf(&where, "%s:%d", source, lineno) < 0) {
+			free(line);
 			return fail(err, errlen, "out of memory");
+		}
+		rc = parse_line(line, where, section, sizeof(section), c, err, errlen);
+		free(line);
+		free(where);
 	}
-	return 0;
+	return rc;
 }
 
+/* Bounds the configuration's files: they hold a few options, so anything
+ * larger is a mistake, not a configuration to read into memory. */
+#define CFG_FILE_MAX (1 << 20)
+
+/* One file, read only if it is a regular file (core/regfile.h): a FIFO as
+ * --config or in FILE.d/ cannot hang the command, /dev/zero cannot fill
+ * its memory.  -ENOENT comes back without a message, for cfg_load. */
 static int load_file(const char *path, struct mrt_config *c, char *err, size_t errlen)
 {
 	size_t len = 0;
-	char *text = slurp_file(path, &len);
-	if (!text)
-		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	char *text = NULL;
+	int r = regfile_read(path, 0, CFG_FILE_MAX, &text, &len);
+	if (r == -EFBIG)
+		return fail(err, errlen, "config %s: too large (more than %d bytes)", path,
+			    CFG_FILE_MAX);
+	if (r) {
+		fail(err, errlen, "config %s: %s", path, regfile_strerror(r));
+		return r == -ENOENT ? -ENOENT : -1;
+	}
+	if (memchr(text, '\0', len)) {
+		free(text);
+		return fail(err, errlen, "config %s: holds a NUL byte: not a text file", path);
+	}
 	int rc = cfg_parse_text(text, path, c, err, errlen);
 	free(text);
 	c->nfiles += !rc;
@@ -123,15 +158,11 @@ int cfg_load(const char *path, bool named, struct mrt_config *c, char *err, size
 
 	if (!path)
 		path = CFG_DEFAULT_PATH;
-	FILE *f = fopen(path, "r");
-	if (f) {
-		fclose(f);
-		if (load_file(path, c, err, errlen))
-			return -1;
-	} else if (named || errno != ENOENT) {
-		return fail(err, errlen, "config %s: %s", path, strerror(errno));
-	}
-	snprintf(dir, sizeof(dir), "%s.d", path);
+	int r = load_file(path, c, err, errlen);
+	if (r && (r != -ENOENT || named))
+		return -1;
+	if (snprintf(dir, sizeof(dir), "%s.d", path) >= (int)sizeof(dir))
+		return fail(err, errlen, "config %s: %s", path, strerror(ENAMETOOLONG));
 	int n = sr_list(NULL, dir, &names);
 	for (int i = 0; i < n; i++) {
 		size_t l = strlen(names[i]);
@@ -139,7 +170,9 @@ int cfg_load(const char *path, bool named, struct mrt_config *c, char *err, size
 		if (l < 6 || strcmp(names[i] + l - 5, ".conf"))
 			continue;
 		snprintf(file, sizeof(file), "%s/%s", dir, names[i]);
-		if (load_file(file, c, err, errlen)) {
+		/* a drop-in that went away since the listing is no error */
+		r = load_file(file, c, err, errlen);
+		if (r && r != -ENOENT) {
 			sr_free_names(names, n);
 			return -1;
 		}
@@ -151,6 +184,10 @@ int cfg_load(const char *path, bool named, struct mrt_config *c, char *err, size
 
 void cfg_free(struct mrt_config *c)
 {
+	for (int i = 0; i < c->n; i++) {
+		free(c->e[i].value);
+		free(c->e[i].source);
+	}
 	free(c->e);
 	memset(c, 0, sizeof(*c));
 }
@@ -356,32 +393,14 @@ static error_t cfg_parse_noop(int key, char *arg, struct argp_state *state)
 
 const struct argp cfg_argp = { cfg_opts, cfg_parse_noop, NULL, NULL, NULL, NULL, NULL };
 
+/* The one size parser (core/units.h), without its "-1": a threshold such
+ * as --min-memlock is never negative, and a typo must not become
+ * "unlimited". */
 int cfg_parse_bytes(const char *s, unsigned long long *out)
 {
-	char *end;
-	if (!strcasecmp(s, "unlimited") || !strcasecmp(s, "infinity")) {
-		*out = UINT64_MAX;
-		return 0;
-	}
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || v < 0)
+	uint64_t v;
+	if (!s || s[0] == '-' || parse_bytes(s, &v))
 		return -1;
-	unsigned long long mul = 1;
-	switch (toupper((unsigned char)*end)) {
-	case 0: break;
-	case 'K': mul = 1ULL << 10; end++; break;
-	case 'M': mul = 1ULL << 20; end++; break;
-	case 'G': mul = 1ULL << 30; end++; break;
-	case 'T': mul = 1ULL << 40; end++; break;
-	default: return -1;
-	}
-	if (*end == 'i' || *end == 'I')
-		end++;
-	if (*end == 'B' || *end == 'b')
-		end++;
-	if (*end)
-		return -1;
-	*out = (unsigned long long)(v * mul);
+	*out = v;
 	return 0;
 }

@@ -29,8 +29,8 @@
 struct cfg_entry {
 	char section[32];
 	char key[64];
-	char value[1024];
-	char source[300]; /* "file:line" */
+	char *value;      /* malloc'd, whole: a value is never cut */
+	char *source;     /* "file:line", malloc'd */
 };
 
 struct mrt_config {
@@ -45,7 +45,9 @@ int cfg_parse_text(const char *text, const char *source, struct mrt_config *c, c
 		   size_t errlen);
 /* Reads path (NULL: CFG_DEFAULT_PATH), then the .conf files of path.d/.  A missing
  * default file is no error (nothing configured); a missing file that was
- * asked for by name is.  0, or -1 with a message in err. */
+ * asked for by name is.  Only regular files of at most 1 MiB are read, opened
+ * without blocking (core/regfile.h): a FIFO, a device or a huge file is an
+ * error naming it.  0, or -1 with a message in err. */
 int cfg_load(const char *path, bool named, struct mrt_config *c, char *err, size_t errlen);
 void cfg_free(struct mrt_config *c);
 /* The last value of section.key, or NULL. */
@@ -75,8 +77,9 @@ void cfg_args_release(void);
  * were consumed by cfg_apply_args before argp runs). */
 extern const struct argp cfg_argp;
 
-/* "64M", "1G", "65536", "unlimited" -> bytes (UINT64_MAX for unlimited).
- * 0, or -1. */
+/* "64M", "1G", "65536", "unlimited" -> bytes (UINT64_MAX for unlimited),
+ * by parse_bytes (core/units.h).  0, or -1: malformed, negative, inf, nan
+ * or 2^64 bytes and more. */
 int cfg_parse_bytes(const char *s, unsigned long long *out);
 
 #endif

@@ -3,6 +3,7 @@
  * fopencookie, so callers keep fprintf and the checks happen underneath. */
 #include "core/outfile.h"
 #include "core/escape.h"
+#include "core/fscreds.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@ struct outfile {
 	int err;               /* first errno of a failed write, 0 = none */
 	char held[4];          /* a UTF-8 sequence cut by the end of a chunk */
 	size_t nheld;
+	bool need_nl;          /* the file ends in a torn line: end it first */
 	char name[PATH_MAX];   /* for messages */
 	char path[PATH_MAX];   /* to reopen by; "" for standard output */
 	struct outfile *next;
@@ -42,8 +44,10 @@ static int fail(char *err, size_t len, const char *fmt, ...)
 
 /* ---- writing -------------------------------------------------------------------- */
 
-static int write_all(struct outfile *o, const char *p, size_t n)
+/* Writes n bytes; *done says how many reached the file, also on failure. */
+static int write_all(struct outfile *o, const char *p, size_t n, size_t *done)
 {
+	*done = 0;
 	while (n) {
 		ssize_t w = write(o->fd, p, n);
 		if (w < 0 && errno == EINTR)
@@ -60,8 +64,25 @@ static int write_all(struct outfile *o, const char *p, size_t n)
 		}
 		p += w;
 		n -= (size_t)w;
+		*done += (size_t)w;
 	}
 	return 0;
+}
+
+/* After a short write (a full disk: some bytes, then ENOSPC) the file
+ * would end in half a record.  A regular file is cut back to where this
+ * write began, when nothing was appended behind it meanwhile; whatever
+ * stays torn (the cut failed, another writer) is ended by a newline before
+ * the next record (need_nl), here or in the next run. */
+static void undo_partial(struct outfile *o, size_t done)
+{
+	struct stat st;
+	if (!done || fstat(o->fd, &st) || !S_ISREG(st.st_mode))
+		return;
+	off_t end = lseek(o->fd, 0, SEEK_CUR);   /* O_APPEND: just after our bytes */
+	if (end >= (off_t)done && st.st_size == end && !ftruncate(o->fd, end - (off_t)done))
+		return;
+	o->need_nl = true;
 }
 
 /* Text: C0 controls but '\n' and '\t', DEL, C1 and invalid UTF-8 escaped. */
@@ -99,7 +120,7 @@ static size_t text_fix(const char *in, size_t n, char *out, size_t *held, bool f
 static int emit(struct outfile *o, const char *buf, size_t n, bool final)
 {
 	size_t total = o->nheld + n;
-	size_t outcap = total * 5 + 2;   /* every byte a 5-byte escape, at worst */
+	size_t outcap = total * 5 + 3;   /* every byte a 5-byte escape at worst, a newline */
 	char stackbuf[4096];
 	char *in = total + outcap <= sizeof(stackbuf) ? stackbuf : malloc(total + outcap);
 	if (!in) {
@@ -116,7 +137,17 @@ static int emit(struct outfile *o, const char *buf, size_t n, bool final)
 		w = text_fix(in, total, out, &held, final);
 	memcpy(o->held, in + total - held, held);
 	o->nheld = held;
-	int rc = write_all(o, out, w);
+	if (o->need_nl && w) {   /* outcap has room: the escapes never need all of it */
+		memmove(out + 1, out, w);
+		out[0] = '\n';
+		w++;
+	}
+	size_t done;
+	int rc = write_all(o, out, w, &done);
+	if (rc)
+		undo_partial(o, done);
+	else if (w)
+		o->need_nl = false;
 	if (in != stackbuf)
 		free(in);
 	return rc;
@@ -154,9 +185,48 @@ static bool sticky_shared(const struct stat *d)
 	return S_ISDIR(d->st_mode) && (d->st_mode & S_ISVTX) && (d->st_mode & S_IWOTH);
 }
 
+/* A symbolic link that neither we nor root made chose where the records go,
+ * on behalf of its owner: the file is then opened with that owner's
+ * filesystem rights (core/fscreds.h: its uid, the link's group, no
+ * supplementary groups), so root appends only where the owner could have
+ * written (a link planted in one's own directory to a root-only file is
+ * refused, one to one's own log works, and a file it creates is theirs). */
+struct link_owner {
+	bool set;
+	uid_t uid;
+	gid_t gid;
+	char link[PATH_MAX];   /* for messages */
+};
+
+static int note_link(struct link_owner *lo, const struct stat *l, const char *link,
+		     const char *path, char *err, size_t len)
+{
+	if (l->st_uid == geteuid() || l->st_uid == 0)
+		return 0;
+	if (lo->set && lo->uid != l->st_uid)
+		return fail(err, len, "refusing to write %s: the symbolic links %s (uid %u) and %s "
+			    "(uid %u) on the way belong to two other users", path, lo->link,
+			    (unsigned)lo->uid, link, (unsigned)l->st_uid);
+	if (!lo->set) {
+		lo->set = true;
+		lo->uid = l->st_uid;
+		lo->gid = l->st_gid;
+		snprintf(lo->link, sizeof(lo->link), "%s", link);
+	}
+	return 0;
+}
+
+static int assume_owner(const struct link_owner *lo, struct fscreds_saved *saved)
+{
+	struct fscreds c = { .uid = lo->uid, .gid = lo->gid };
+	memset(saved, 0, sizeof(*saved));
+	return lo->set ? fscreds_assume(&c, saved) : 0;
+}
+
 /* Symlinks on the way to the file: one in a world-writable sticky directory
- * is trusted only when it belongs to us or to the directory's owner. */
-static int check_components(const char *path, char *err, size_t len)
+ * is trusted only when it belongs to us or to the directory's owner; one of
+ * another user anywhere is noted in lo. */
+static int check_components(const char *path, struct link_owner *lo, char *err, size_t len)
 {
 	char prefix[PATH_MAX];
 	size_t n = strlen(path);
@@ -184,16 +254,118 @@ static int check_components(const char *path, char *err, size_t len)
 			return fail(err, len, "refusing to write %s: %s is a symbolic link of uid %u in "
 				    "the world-writable sticky directory %s (another user could have "
 				    "planted it)", path, prefix, (unsigned)l.st_uid, parent);
+		if (note_link(lo, &l, prefix, path, err, len))
+			return -1;
 	}
 	return 0;
 }
 
+static int refuse_sticky_link(const char *path, const char *dir, char *err, size_t len)
+{
+	return fail(err, len, "refusing to write %s: it is a symbolic link in the world-writable "
+		    "sticky directory %s (another user could have planted it); give a path of "
+		    "your own", path, dir);
+}
+
+static int refuse_theirs(const char *path, const struct stat *fs, const char *dir, char *err,
+			 size_t len)
+{
+	return fail(err, len, "refusing to write %s: it belongs to uid %u and lies in the "
+		    "world-writable sticky directory %s (another user could have planted it)",
+		    path, (unsigned)fs->st_uid, dir);
+}
+
+/* Opens base in dfd: with the rights of lo's owner when a link of another
+ * user leads there.  fd, or -1 with errno. */
+static int open_as(int dfd, const char *base, int flags, const struct link_owner *lo)
+{
+	struct fscreds_saved saved;
+	int r = assume_owner(lo, &saved);
+	if (r) {
+		errno = -r;
+		return -1;
+	}
+	int fd = openat(dfd, base, flags, 0666);
+	int e = errno;
+	fscreds_restore(&saved);
+	errno = e;
+	return fd;
+}
+
+/* One attempt; 1 means "the name became a symlink under us, look again". */
+static int open_once(const char *path, const char *dir, const char *base, char *err,
+		     size_t len)
+{
+	struct link_owner lo = { 0 };
+	if (check_components(path, &lo, err, len))
+		return -1;
+	/* the directory as the links' owner would reach it, too */
+	int dfd = open_as(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, &lo);
+	struct stat ds, ls, fs;
+	if (dfd < 0 || fstat(dfd, &ds)) {
+		int e = errno;
+		if (dfd >= 0)
+			close(dfd);
+		if (lo.set && (e == EACCES || e == EPERM))
+			return fail(err, len, "refusing to write %s: it leads through the symbolic "
+				    "link %s of uid %u, who may not go there (opened with that user's "
+				    "rights: %s)", path, lo.link, (unsigned)lo.uid, strerror(e));
+		return fail(err, len, "cannot write %s: %s", path, strerror(e));
+	}
+	bool shared = sticky_shared(&ds);
+	bool is_link = !fstatat(dfd, base, &ls, AT_SYMLINK_NOFOLLOW) && S_ISLNK(ls.st_mode);
+	if (shared && is_link) {
+		close(dfd);
+		return refuse_sticky_link(path, dir, err, len);
+	}
+	if (is_link && note_link(&lo, &ls, path, path, err, len)) {
+		close(dfd);
+		return -1;
+	}
+	/* O_NONBLOCK: a FIFO with no reader (planted, or just early) fails with
+	 * ENXIO instead of holding watch in open(2) before the checks below.
+	 * A name that was no symlink a moment ago is not followed should it
+	 * have become one (ELOOP: looked at again). */
+	int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+		    (is_link ? 0 : O_NOFOLLOW);
+	int fd = open_as(dfd, base, flags, &lo);
+	int e = errno;
+	if (fd < 0 && e == ELOOP && !is_link) {
+		close(dfd);
+		return 1;
+	}
+	if (fd < 0 && e == ENXIO) {   /* a FIFO nobody reads: whose is it? */
+		bool theirs = shared && !fstatat(dfd, base, &fs, AT_SYMLINK_NOFOLLOW) &&
+			      fs.st_uid != geteuid() && fs.st_uid != ds.st_uid;
+		close(dfd);
+		if (theirs)
+			return refuse_theirs(path, &fs, dir, err, len);
+		return fail(err, len, "cannot write %s: a FIFO with no reader (mrtrace does not "
+			    "wait for one: start the reader first)", path);
+	}
+	close(dfd);
+	if (fd < 0 && lo.set && (e == EACCES || e == EPERM || e == EROFS))
+		return fail(err, len, "refusing to write %s: it leads through the symbolic link %s "
+			    "of uid %u, who may not write there (opened with that user's rights: "
+			    "%s)", path, lo.link, (unsigned)lo.uid, strerror(e));
+	if (fd < 0)
+		return fail(err, len, "cannot write %s: %s", path, strerror(e));
+	if (fstat(fd, &fs) == 0 && shared && fs.st_uid != geteuid() && fs.st_uid != ds.st_uid) {
+		close(fd);
+		return refuse_theirs(path, &fs, dir, err, len);
+	}
+	/* the records block as they always did (a pipe's reader sets the pace) */
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
 static int open_path(const char *path, char *err, size_t len)
 {
-	if (check_components(path, err, len))
-		return -1;
 	char dir[PATH_MAX];
-	snprintf(dir, sizeof(dir), "%s", path);
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return fail(err, len, "cannot write %s: %s", path, strerror(ENAMETOOLONG));
 	char *slash = strrchr(dir, '/');
 	const char *base = path;
 	if (!slash)
@@ -207,40 +379,34 @@ static int open_path(const char *path, char *err, size_t len)
 	}
 	if (!*base)
 		return fail(err, len, "cannot write %s: %s", path, strerror(EISDIR));
-	int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	struct stat ds, fs;
-	if (dfd < 0 || fstat(dfd, &ds)) {
-		int e = errno;
-		if (dfd >= 0)
-			close(dfd);
-		return fail(err, len, "cannot write %s: %s", path, strerror(e));
+	for (int i = 0; i < 3; i++) {
+		int fd = open_once(path, dir, base, err, len);
+		if (fd != 1)
+			return fd;
 	}
-	bool shared = sticky_shared(&ds);
-	struct stat ls;
-	if (shared && !fstatat(dfd, base, &ls, AT_SYMLINK_NOFOLLOW) && S_ISLNK(ls.st_mode)) {
-		close(dfd);
-		errno = ELOOP;   /* said below; O_NOFOLLOW covers a link planted from now on */
-		return fail(err, len, "refusing to write %s: it is a symbolic link in the "
-			    "world-writable sticky directory %s (another user could have planted "
-			    "it); give a path of your own", path, dir);
-	}
-	int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | (shared ? O_NOFOLLOW : 0);
-	int fd = openat(dfd, base, flags, 0666);
-	int e = errno;
-	close(dfd);
-	if (fd < 0 && e == ELOOP && shared)
-		return fail(err, len, "refusing to write %s: it is a symbolic link in the "
-			    "world-writable sticky directory %s (another user could have planted "
-			    "it); give a path of your own", path, dir);
-	if (fd < 0)
-		return fail(err, len, "cannot write %s: %s", path, strerror(e));
-	if (fstat(fd, &fs) == 0 && shared && fs.st_uid != geteuid() && fs.st_uid != ds.st_uid) {
-		close(fd);
-		return fail(err, len, "refusing to write %s: it belongs to uid %u and lies in the "
-			    "world-writable sticky directory %s (another user could have planted "
-			    "it)", path, (unsigned)fs.st_uid, dir);
-	}
-	return fd;
+	return fail(err, len, "refusing to write %s: it keeps turning into a symbolic link",
+		    path);
+}
+
+/* Whether a regular file ends in a line without its newline (a record torn
+ * by a crash or a full disk): the next record must not be glued to it.
+ * Read through a descriptor of our own (ours is write-only); a file we may
+ * not read is taken as whole. */
+static bool torn_tail(int fd)
+{
+	struct stat st, rs;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0)
+		return false;
+	char self[64], c = '\n';
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	int rfd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (rfd < 0)
+		return false;
+	if (!fstat(rfd, &rs) && rs.st_ino == st.st_ino && rs.st_dev == st.st_dev &&
+	    rs.st_size > 0 && pread(rfd, &c, 1, rs.st_size - 1) != 1)
+		c = '\n';
+	close(rfd);
+	return c != '\n';
 }
 
 FILE *outfile_open(const char *path, enum outfile_kind kind, char *err, size_t errlen)
@@ -259,6 +425,7 @@ FILE *outfile_open(const char *path, enum outfile_kind kind, char *err, size_t e
 	o->fd = fd;
 	o->is_stdout = std;
 	o->kind = kind;
+	o->need_nl = torn_tail(fd);   /* also standard output appending to a file (systemd) */
 	snprintf(o->name, sizeof(o->name), "%s", std ? "standard output" : path);
 	if (!std)
 		snprintf(o->path, sizeof(o->path), "%s", path);
@@ -316,6 +483,7 @@ int outfile_reopen(FILE *f, char *err, size_t errlen)
 	if (close(o->fd) && !o->err)
 		o->err = errno;   /* a write the old file lost, reported at close */
 	o->fd = fd;
+	o->need_nl = torn_tail(fd);
 	return 0;
 }
 

@@ -13,12 +13,24 @@
  *     user could have planted either); a symlink on the way there is
  *     followed only when its owner could be trusted, the rule of the
  *     kernel's fs.protected_symlinks, checked here whatever the sysctl says;
+ *   - a symlink (the name itself or a directory on the way) that belongs
+ *     to a user other than us and root is followed with that user's
+ *     filesystem rights (uid, the link's group): root does not append to a
+ *     file the link's owner could not write (a confused deputy);
+ *   - opened O_NONBLOCK, so a FIFO with no reader fails at once (ENXIO,
+ *     said) instead of holding watch in open(2) before the checks; the
+ *     descriptor blocks again afterwards;
  *   - every write error (ENOSPC, EIO, /dev/full, a closed pipe), including
  *     on flush and close, is remembered: outfile_failed() says to stop, and
  *     outfile_close() returns it with a message for a non-zero exit;
  *   - outfile_record() writes one record (a whole line or lines) in one
  *     write(2): a reader, logrotate's copy or a truncation sees whole
  *     records, never a torn one;
+ *   - a short write (a full disk) is taken back: a regular file is cut to
+ *     where the record began, so it ends after the last whole record; a
+ *     file that ends in a torn line anyway (a crash, a failed cut) gets a
+ *     newline before the next record, here or in the next run, so a start
+ *     record is never glued to a fragment;
  *   - outfile_reopen() (watch, on SIGHUP) opens FILE by its name again,
  *     with every check above, and puts it in place of the old one:
  *     logrotate's rename ("create") mode loses nothing;

@@ -51,12 +51,16 @@ int parse_bytes(const char *s, uint64_t *out)
 		*out = UINT64_MAX;
 		return 0;
 	}
+	/* decimal only: strtod would also take "inf", "nan", leading blanks,
+	 * a sign and hexadecimal ("0x1p70") */
 	if (!isdigit((unsigned char)*s) && *s != '.')
+		return -1;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		return -1;
 	errno = 0;
 	char *end;
 	double v = strtod(s, &end);
-	if (errno || end == s || v < 0)
+	if (errno || end == s || !isfinite(v) || v < 0)
 		return -1;
 	int shift = 0;
 	if (*end) {
@@ -77,8 +81,10 @@ int parse_bytes(const char *s, uint64_t *out)
 		if (*end)
 			return -1;
 	}
+	/* 2^64 and beyond do not fit: converting them is undefined, not a
+	 * wrap (the double 18446744073709551615.0 is 2^64 itself) */
 	double r = ldexp(v, shift);
-	if (r >= 18446744073709551615.0)
+	if (!(r < 18446744073709551616.0))
 		return -1;
 	*out = (uint64_t)(r + 0.5);
 	return 0;

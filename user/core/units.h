@@ -14,8 +14,10 @@ const char *fmt_bytes(uint64_t bytes, char *buf, size_t len);
  * event or the machine says; never assumed). */
 const char *fmt_pages(uint64_t pages, uint64_t page_size, char *buf, size_t len);
 
-/* Parses "65536", "64K", "64KiB", "9.2M", "1G", "unlimited" (-> UINT64_MAX).
- * Returns 0, or -1 on malformed input or overflow. */
+/* Parses "65536", "64K", "64KiB", "9.2M", "1G", "unlimited" (-> UINT64_MAX;
+ * also "infinity" and "-1", as limits.conf writes it).  Decimal only.
+ * Returns 0, or -1 on malformed input, inf, nan, a negative number or a
+ * value of 2^64 bytes or more. */
 int parse_bytes(const char *s, uint64_t *out);
 
 #endif

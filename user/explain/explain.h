@@ -59,10 +59,5 @@ enum cause explain_user_call(const struct mrt_event *uev, const struct proc_cont
 enum cause explain_failure(const struct mrt_event *ev, const struct proc_context *ctx,
 			   const struct gate_facts *gates, struct verdict *v);
 
-/* Transitional: the four entry points above by ev->kind (a failure without
- * gates).  The table of record kinds replaces it; new callers use the entry
- * point of their kind. */
-enum cause explain_event(const struct mrt_event *ev, const struct proc_context *ctx,
-			 const struct nccl_info *nccl, struct verdict *v);
 
 #endif

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* names.c - the stable names mrtrace prints and writes: causes (docs/causes.md),
- * sites, errnos, IB access bits, mlx5 command statuses, libibverbs calls. */
-#include "explain/explain.h"
+ * sites, errnos, IB access bits, mlx5 command statuses, libibverbs calls,
+ * mrtrace's syscall numbers.  A table read both ways is one table: the
+ * *_from_name functions below read the same ones (record/ reads the JSON
+ * back through them). */
+#include "explain/names.h"
+#include "explain/names.h"
 #include "explain/verdict.h"
 
 #include <errno.h>
@@ -84,38 +88,56 @@ const char *site_name(unsigned int site)
 	return site < MRT_SITE_MAX && names[site] ? names[site] : "?";
 }
 
+/* errno values and their names, both ways: the Linux errnos mrtrace meets
+ * on the registration path and beyond, and the kernel-internal ENOTSUPP */
+static const struct {
+	int err;
+	const char *name;
+} errno_names[] = {
+	{ 0, "OK" },
+	{ EPERM, "EPERM" },
+	{ ENOENT, "ENOENT" },
+	{ EIO, "EIO" },
+	{ EBADF, "EBADF" },
+	{ EAGAIN, "EAGAIN" },
+	{ ENOMEM, "ENOMEM" },
+	{ EACCES, "EACCES" },
+	{ EFAULT, "EFAULT" },
+	{ EBUSY, "EBUSY" },
+	{ ENODEV, "ENODEV" },
+	{ EINVAL, "EINVAL" },
+	{ ENOSPC, "ENOSPC" },
+	{ ENODATA, "ENODATA" },
+	{ ENETUNREACH, "ENETUNREACH" },
+	{ ENETDOWN, "ENETDOWN" },
+	{ EADDRNOTAVAIL, "EADDRNOTAVAIL" },
+	{ ESRCH, "ESRCH" },
+	{ ERANGE, "ERANGE" },
+	{ ENOSYS, "ENOSYS" },
+	{ EOPNOTSUPP, "EOPNOTSUPP" },
+	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" },
+	{ ETIMEDOUT, "ETIMEDOUT" },
+	{ EREMOTEIO, "EREMOTEIO" },
+	{ ENXIO, "ENXIO" },
+	{ 524, "ENOTSUPP" }, /* kernel-internal, returned by some dma-buf exporters */
+	{ EOVERFLOW, "EOVERFLOW" },
+};
+#define NERRNO (sizeof(errno_names) / sizeof(errno_names[0]))
+
 const char *errno_name(int err)
 {
-	switch (err) {
-	case 0: return "OK";
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case EIO: return "EIO";
-	case EBADF: return "EBADF";
-	case EAGAIN: return "EAGAIN";
-	case ENOMEM: return "ENOMEM";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case EBUSY: return "EBUSY";
-	case ENODEV: return "ENODEV";
-	case EINVAL: return "EINVAL";
-	case ENOSPC: return "ENOSPC";
-	case ENODATA: return "ENODATA";
-	case ENETUNREACH: return "ENETUNREACH";
-	case ENETDOWN: return "ENETDOWN";
-	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
-	case ESRCH: return "ESRCH";
-	case ERANGE: return "ERANGE";
-	case ENOSYS: return "ENOSYS";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	case EREMOTEIO: return "EREMOTEIO";
-	case ENXIO: return "ENXIO";
-	case 524: return "ENOTSUPP"; /* kernel-internal, returned by some dma-buf exporters */
-	case EOVERFLOW: return "EOVERFLOW";
-	default: return "E?";
-	}
+	for (size_t i = 0; i < NERRNO; i++)
+		if (errno_names[i].err == err)
+			return errno_names[i].name;
+	return "E?";
+}
+
+int errno_from_name(const char *name)
+{
+	for (size_t i = 0; name && i < NERRNO; i++)
+		if (!strcmp(errno_names[i].name, name))
+			return errno_names[i].err;
+	return -1;
 }
 
 const char *access_names(uint32_t access, char *buf, size_t len)
@@ -167,13 +189,35 @@ const char *mlx5_status_name(unsigned int status)
 	}
 }
 
+static const char *const api_names[MRT_API_MAX] = {
+	[MRT_API_REG_MR] = "ibv_reg_mr",
+	[MRT_API_REG_MR_IOVA] = "ibv_reg_mr_iova",
+	[MRT_API_REG_MR_IOVA2] = "ibv_reg_mr_iova2",
+	[MRT_API_REG_DMABUF_MR] = "ibv_reg_dmabuf_mr",
+};
+
 const char *api_name(unsigned int api)
 {
-	switch (api) {
-	case MRT_API_REG_MR: return "ibv_reg_mr";
-	case MRT_API_REG_MR_IOVA: return "ibv_reg_mr_iova";
-	case MRT_API_REG_MR_IOVA2: return "ibv_reg_mr_iova2";
-	case MRT_API_REG_DMABUF_MR: return "ibv_reg_dmabuf_mr";
-	default: return "?";
-	}
+	return api < MRT_API_MAX && api_names[api] ? api_names[api] : "?";
+}
+
+int api_from_name(const char *name)
+{
+	for (int a = MRT_API_NONE + 1; name && a < MRT_API_MAX; a++)
+		if (!strcmp(api_names[a], name))
+			return a;
+	return -1;
+}
+
+static const char *const syscall_names[] = {
+	[MRT_SYS_MLOCK] = "mlock",
+	[MRT_SYS_MLOCK2] = "mlock2",
+	[MRT_SYS_MLOCKALL] = "mlockall",
+	[MRT_SYS_SETRLIMIT] = "setrlimit",
+	[MRT_SYS_PRLIMIT64] = "prlimit64",
+};
+
+const char *syscall_name(unsigned int sysno)
+{
+	return sysno < sizeof(syscall_names) / sizeof(syscall_names[0]) ? syscall_names[sysno] : NULL;
 }

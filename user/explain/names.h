@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* names.h - the stable names mrtrace prints and writes for what a record and
  * a verdict hold: causes (docs/causes.md) and their families, sites, errnos,
- * IB access bits, mlx5 command statuses, libibverbs calls, the operations
- * of refusal records.  Defined in names.c, except op names and the cause
+ * IB access bits, mlx5 command statuses, libibverbs calls, the system calls
+ * of mlock and rlimit records, the operations of refusal records.  Defined in names.c, except op names and the cause
  * families (classes.c). */
 #ifndef MRTRACE_EXPLAIN_NAMES_H
 #define MRTRACE_EXPLAIN_NAMES_H
@@ -34,5 +34,14 @@ const char *errno_name(int err); /* "ENOMEM"; "E?" for unknown */
 const char *access_names(uint32_t access, char *buf, size_t len);
 /* mlx5 command status name ("LIM_ERR"), "?" when unknown */
 const char *mlx5_status_name(unsigned int status);
+
+/* The other way, one table for both directions (a recorded record comes
+ * back through them): the errno errno_name() names so, or -1 ("E?" and
+ * unknown names); the enum mrt_api value api_name() names so, or -1. */
+int errno_from_name(const char *name);
+int api_from_name(const char *name);
+/* "mlock", ..., "prlimit64" for an enum mrt_syscall value; NULL for
+ * MRT_SYS_NONE and values it does not know. */
+const char *syscall_name(unsigned int sysno);
 
 #endif

@@ -118,6 +118,14 @@ const char *nccl_lint_kind_name(enum nccl_lint_kind k)
 	return "unknown";
 }
 
+int nccl_lint_kind_from_name(const char *name)
+{
+	for (int k = NCCL_LINT_NONEXISTENT; k <= NCCL_LINT_DROPPED; k++)
+		if (!strcmp(nccl_lint_kind_name(k), name))
+			return k;
+	return -1;
+}
+
 static struct nccl_lint_finding *lint_add(struct nccl_lint *l, enum nccl_lint_kind kind,
 					  enum nccl_lint_severity sev, const char *name,
 					  const char *suggestion)

@@ -113,6 +113,9 @@ const char *nccl_source_name(enum nccl_source src);
  * "1e6" is 1.  *trailing says whether something followed the digits.
  * 0, or -1 when there are no digits or the number overflows. */
 int nccl_parse_int(const char *v, long long *out, int *trailing);
+/* The other way: the value, or -1 for a name it never returns (one table
+ * for both directions). */
+int nccl_source_from_name(const char *name);
 
 /* ---- rank (rank.c) -------------------------------------------------------- */
 struct nccl_rank {
@@ -158,6 +161,9 @@ bool nccl_lib_reads(const struct nccl_lib *lib, const char *name);
 /* Whether NCCL (some release) reads this variable. */
 bool nccl_var_known(const char *name);
 const char *nccl_lint_kind_name(enum nccl_lint_kind k);
+/* The other way: the value, or -1 for a name it never returns (one table
+ * for both directions). */
+int nccl_lint_kind_from_name(const char *name);
 
 /* ---- pinned-memory estimate (estimate.c) ------------------------------------ */
 enum nccl_gdr { NCCL_GDR_UNKNOWN = 0, NCCL_GDR_OFF };

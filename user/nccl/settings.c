@@ -35,6 +35,14 @@ const char *nccl_source_name(enum nccl_source src)
 	return "unknown";
 }
 
+int nccl_source_from_name(const char *name)
+{
+	for (int s = NCCL_SRC_DEFAULT; s <= NCCL_SRC_SYSTEM_CONF; s++)
+		if (!strcmp(nccl_source_name(s), name))
+			return s;
+	return -1;
+}
+
 const struct nccl_setting *nccl_setting_get(const struct nccl_settings *s, const char *name)
 {
 	for (int i = 0; i < s->n; i++)

@@ -781,6 +781,14 @@ const char *ctx_runtime_name(enum ctx_runtime rt)
 	return "unknown";
 }
 
+int ctx_runtime_from_name(const char *name)
+{
+	for (int rt = CTX_RT_NONE; rt <= CTX_RT_UNKNOWN; rt++)
+		if (!strcmp(ctx_runtime_name(rt), name))
+			return rt;
+	return -1;
+}
+
 const char *ctx_setting_name(enum ctx_setting s)
 {
 	switch (s) {

@@ -196,6 +196,9 @@ const char *proc_context_launcher_chain(const struct proc_context *ctx, char *bu
 
 /* Stable lower_snake names for output and JSON. */
 const char *ctx_runtime_name(enum ctx_runtime rt);
+/* The other way: the value, or -1 for a name it never returns (one table
+ * for both directions). */
+int ctx_runtime_from_name(const char *name);
 const char *ctx_setting_name(enum ctx_setting s);
 
 #endif

@@ -11,9 +11,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "replay/record.h"
+#include "record/record.h"
 #include "replay/stream.h"
-#include "report/report.h"
 
 struct explain_args {
 	bool json, verbose, all;
@@ -129,61 +128,52 @@ struct run {
 	const struct explain_args *a;
 	struct tally t;
 	struct report_repeats repeats; /* per file: pids of different nodes collide */
-	struct replay_record rec;
+	struct record_in rec;
 	struct report r;
 };
 
 static void output(struct run *run)
 {
 	struct report *r = &run->r;
+	struct record rec;
 
 	if (run->a->json) {
-		struct json_object *o = report_to_json(r);
-		if (r->v.harmless)
-			json_object_object_add(o, "event", json_object_new_string("nccl_probe"));
+		struct json_object *o = record_report_json(r);
 		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 		return;
 	}
-	unsigned long nth = run->a->verbose ? 1
-					    : report_repeats_count(&run->repeats, r->ev->pid, r->v.cause);
-	if (nth > 1)
-		report_print_repeat(stdout, r, nth);
-	else
-		report_print_text(stdout, r, run->a->verbose);
+	record_of_report(&rec, r, run->a->verbose ? 1 : report_repeats_count(&run->repeats, r->ev->pid,
+									r->v.cause));
+	record_print_text(stdout, &rec, run->a->verbose, NULL);
 }
 
 static void one_value(struct run *run, struct json_object *o, const char *file, long line)
 {
-	struct replay_record *rec = &run->rec;
+	struct record_in *rec = &run->rec;
 	const char *event;
 	char err[256];
+	const struct record_kind *k = record_kind_of_json(o, &event);
 
-	switch (replay_kind_of(o, &event)) {
-	case REPLAY_NO_EVENT:
+	if (!event) {
 		fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", file, line,
 			json_object_is_type(o, json_type_object)
 				? "no \"event\" member: not a record of `mrtrace watch --json`"
 				: "not a JSON object");
 		run->t.malformed++;
 		return;
-	case REPLAY_OTHER:
+	}
+	/* what is not a failure (start, stop, ...), and NCCL's probes unless --all */
+	if (!record_kind_readable(k) || (record_kind_is_probe(k) && !run->a->all)) {
 		count_skip(&run->t, event);
 		return;
-	case REPLAY_PROBE:
-		if (!run->a->all) {
-			count_skip(&run->t, event);
-			return;
-		}
-		break;
-	case REPLAY_FAILURE: break;
 	}
-	if (replay_record_read(o, rec, err, sizeof(err))) {
+	if (record_read(o, rec, err, sizeof(err))) {
 		fprintf(stderr, "mrtrace explain: %s:%ld: %s record: %s\n", file, line, event, err);
 		run->t.malformed++;
 		return;
 	}
-	report_explain(&run->r, &rec->ev, replay_uev(rec), rec->have_ctx ? &rec->ctx : NULL,
+	record_explain(&run->r, &rec->ev, record_in_uev(rec), rec->have_ctx ? &rec->ctx : NULL,
 		       rec->have_nccl ? &rec->nccl : NULL, rec->have_gates ? &rec->gates : NULL);
 	run->r.ua = rec->ua;
 	if (run->r.v.harmless && !run->a->all) {

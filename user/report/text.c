@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* output_text.c - the explanation as a person reads it at 3 a.m.:
+/* text.c - the explanation as a person reads it at 3 a.m.:
  * who failed, the cause with numbers, why, then what to change where this
  * process runs.  -v adds the kernel trail.  Every string that a process or
  * its files chose (comm, cmdline, unit, paths, NCCL_* values) goes through
@@ -100,18 +100,11 @@ static double storm_secs(const struct report *r)
 void report_print_text(FILE *out, const struct report *r, bool verbose)
 {
 	const struct mrt_event *ev = r->ev;
-	char what[48];
-
-	if (ev->kind == MRT_EV_MLOCK_FAILURE)
-		snprintf(what, sizeof(what), "mlock failed");
-	else if (ev->kind == MRT_EV_FAILURE)
-		snprintf(what, sizeof(what), "%s failed", op_name(ev->op) ? op_name(ev->op) : "operation");
-	else
-		snprintf(what, sizeof(what), "registration failed");
 	/* the family first: it says whom to call before anything else is read */
 	fprintf(out, "\n%s%s: %s\n", r->v.harmless ? "[harmless probe] " : "",
 		cause_class_name(cause_class(r->v.cause, ev->op)), esc(r->v.summary));
-	fprintf(out, "%s: pid %u (%s) tid %u uid %u: %s (errno %d)%s%s\n", what, ev->pid, esc(ev->comm),
+	fprintf(out, "%s failed: pid %u (%s) tid %u uid %u: %s (errno %d)%s%s\n",
+		r->what ? r->what : "registration", ev->pid, esc(ev->comm),
 		ev->tid, ev->uid, errno_name(r->v.err), r->v.err, r->api ? " from " : "",
 		r->api ? r->api : "");
 	if (r->when && *r->when)

@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* correlate.c - join kernel records with libibverbs calls, keep /proc data
- * per process, count repeats (see correlate.h). */
+ * per process, count repeats (see correlate.h).
+ *
+ * Length: over the usual 500 lines: the pending table, the process cache
+ * and the storm slots are one state (struct corr) that every path through
+ * corr_push, corr_tick and corr_storm reads and changes; split, each part
+ * would need the others' invariants through a private header. */
 #include "watch/correlate.h"
+
+#include "record/kind.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -198,7 +205,7 @@ static const struct proc_context *context_from_record(struct corr *c, struct cor
 	struct proc_context_event pe = {
 		.pid = ev->pid,
 		.have = CTX_HAVE_UID | CTX_HAVE_COMM | CTX_HAVE_CGROUP_ID |
-			(ev->ml.valid || ev->kind == MRT_EV_MLOCK_FAILURE ? CTX_HAVE_MEMLOCK : 0),
+			(record_has_memlock(ev) ? CTX_HAVE_MEMLOCK : 0),
 		.uid = ev->uid,
 		.memlock_cur = ev->ml.limit_cur,
 		.cgroup_id = ev->cgroup_id,
@@ -400,14 +407,16 @@ static void report_as(struct corr *c, const struct mrt_event *ev, const struct m
 		ctx = context_from_record(c, p, ev);
 	}
 	struct gate_facts *g = NULL;
-	if (c->ops.read_gates && (ev->kind == MRT_EV_FAILURE || gpu_record_wants_facts(ev))) {
+	/* a failure's gates; a registration's only when it can be GPU memory */
+	if (c->ops.read_gates && (record_kind_of_event(ev)->flags & RECORD_GATES) &&
+	    (ev->kind == MRT_EV_FAILURE || gpu_record_wants_facts(ev))) {
 		c->ops.read_gates(c->ops.arg, ev->pid, ev, &c->gates);
 		c->gates.gpu.probe = p->probe;
 		g = &c->gates;
 	}
 	if (!storm && ev->storm_shape)
 		storm_keep(c, ev, uev);
-	report_explain(r, ev, uev, ctx, nccl, g);
+	record_explain(r, ev, uev, ctx, nccl, g);
 	if (storm) {
 		r->count = storm->count;
 		r->first_ts_ns = storm->first_ts_ns;
@@ -429,7 +438,7 @@ static void report_as(struct corr *c, const struct mrt_event *ev, const struct m
 		c->st.summaries++;
 		c->st.folded += storm->count;
 	}
-	c->ops.sink(c->ops.arg, r, nth);
+	c->ops.sink(c->ops.sink_arg, r, nth);
 }
 
 static void report(struct corr *c, const struct mrt_event *ev, const struct mrt_event *uev)
@@ -510,25 +519,25 @@ static bool open_already_explained(struct corr *c, const struct mrt_event *ev)
 
 void corr_push(struct corr *c, const struct mrt_event *ev)
 {
-	struct pending *k;
+	const struct record_kind *k = record_kind_of_ring(ev->kind);
+	struct pending *p;
 
-	switch (ev->kind) {
-	case MRT_EV_RLIMIT_SET:
-		return;
-	case MRT_EV_USER_CALL:
-		c->st.records++;
-		if ((k = join_of(c, ev))) {
-			k->used = false;
+	if (k && !k->explained)
+		return; /* not a failure: nothing to explain */
+	c->st.records++;
+	switch (k ? k->join : RECORD_ALONE) {
+	case RECORD_IS_CALL:
+		if ((p = join_of(c, ev))) {
+			p->used = false;
 			c->st.joined++;
-			report(c, &k->ev, ev);
+			report(c, &p->ev, ev);
 			return;
 		}
 		/* no kernel trail: kernel sites unarmed, or refused in libibverbs */
 		c->st.alone++;
 		report(c, ev, ev);
 		return;
-	case MRT_EV_REG_FAILURE:
-		c->st.records++;
+	case RECORD_WAITS_FOR_CALL:
 		proc_of(c, ev->pid); /* now, while the process most likely still exists */
 		if (c->cfg.kernel_calls && ev->opener != MRT_SITE_UVERBS_REG_DMABUF) {
 			struct mrt_event *u = &c->kcall;
@@ -542,16 +551,13 @@ void corr_push(struct corr *c, const struct mrt_event *ev)
 		}
 		report(c, ev, NULL);
 		return;
-	case MRT_EV_FAILURE:
-		c->st.records++;
+	case RECORD_ALONE:
+		/* libibverbs' NULL from ibv_open_device after the kernel refused
+		 * the same thread's device context: one failure, explained once */
 		if (ev->op == MRT_OP_OPEN_DEVICE && open_already_explained(c, ev)) {
 			c->st.joined++;
 			return;
 		}
-		report(c, ev, NULL);
-		return;
-	default:
-		c->st.records++;
 		report(c, ev, NULL);
 		return;
 	}
@@ -631,7 +637,7 @@ int corr_storm(struct corr *c, const struct mrt_storm_key *key, unsigned long lo
 	}
 	ev.ts_ns = last_ts_ns; /* the summary speaks as of its last failure */
 	ev.storm_shape = 0;
-	if (s ? s->alone : ev.kind == MRT_EV_USER_CALL)
+	if (s ? s->alone : record_kind_of_event(&ev)->join == RECORD_IS_CALL)
 		report_as(c, &ev, &ev, &numbers);
 	else
 		report_as(c, &ev, s && s->has_uev ? &uev : NULL, &numbers);

@@ -69,11 +69,12 @@ struct corr_ops {
 	 * for a process gone before its maps were read.  NULL op: none. */
 	const char *(*symbol_of_inode)(void *arg, unsigned long long ino, uint64_t off, char *buf,
 				       size_t len);
+	void *arg; /* of the readers above */
 	/* One report.  nth: 0 when dedupe is off, else which occurrence of
 	 * (pid, cause) this is (1 = first).  r and what it points to are valid
 	 * only during the call. */
-	void (*sink)(void *arg, const struct report *r, unsigned long nth);
-	void *arg;
+	void (*sink)(void *sink_arg, const struct report *r, unsigned long nth);
+	void *sink_arg;
 };
 
 struct corr_config {
@@ -118,8 +119,10 @@ void corr_set_join(struct corr *c, bool join);
 /* corr_config.kernel_calls, as the tracer decided it. */
 void corr_set_kernel_calls(struct corr *c, bool on);
 
-/* One ring-buffer record: REG_FAILURE, USER_CALL, MLOCK_FAILURE (others
- * are explained alone; RLIMIT_SET is not a failure and is ignored). */
+/* One ring-buffer record of an explained kind (record/kind.h): a kernel
+ * trail waits for its libibverbs call, a call joins the trail that waits
+ * for it, the others are explained alone; a kind that is not a failure is
+ * ignored. */
 void corr_push(struct corr *c, const struct mrt_event *ev);
 
 /* Reports the kernel records that waited CORR_PENDING_WAIT_S in vain. */
@@ -143,14 +146,26 @@ int corr_pending(const struct corr *c);
 
 const struct corr_stats *corr_stats(const struct corr *c);
 
-/* The live system: CLOCK_MONOTONIC, /proc under "/"; sink and arg are left
+/* The live system: CLOCK_MONOTONIC, /proc under live->root, the tracer's
+ * libibverbs files; its state (the root, a cache of symbol names) is
+ * *live, which must outlive the correlator.  sink and sink_arg are left
  * for the caller. */
-void corr_live_ops(struct corr_ops *ops);
-/* Where the live readers find /proc and the files it names ("/" default;
- * the host's root for a containerized watch, --host-root). */
-void corr_live_set_root(const char *root);
-/* Where symbol_of_inode finds a file by its inode number (the tracer's
- * libibverbs files): path_of returns a path or NULL. */
-void corr_live_set_inodes(const char *(*path_of)(void *arg, unsigned long long ino), void *arg);
+struct corr_live {
+	const char *root; /* "/" or the host's root seen from a container (--host-root) */
+	/* where symbol_of_inode finds a file by its inode number (the tracer's
+	 * libibverbs files): a path or NULL */
+	const char *(*path_of)(void *arg, unsigned long long ino);
+	void *path_arg;
+	/* names of return addresses: a process in trouble fails again and
+	 * again from the same few */
+	struct {
+		int pid;
+		uint64_t off;
+		char path[256], name[128];
+		bool found;
+	} syms[32];
+	unsigned int next_sym;
+};
+void corr_live_ops(struct corr_ops *ops, struct corr_live *live);
 
 #endif

@@ -7,19 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/procfs.h"
 #include "core/slurp.h"
 #include "tracer/tracer.h"
 
 static double live_now(void *arg)
 {
-	struct timespec ts;
-
 	(void)arg;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return clock_mono_s();
 }
 
 /* /proc/PID/stat: "pid (comm) state ppid ... starttime ..."; comm may hold
@@ -42,30 +39,25 @@ static unsigned long long live_start_time(void *arg, int pid)
 	return t;
 }
 
-/* "/" or the host's root seen from a container (--host-root) */
-static const char *live_root = "/";
-
-void corr_live_set_root(const char *root)
+static const char *root_of(void *arg)
 {
-	live_root = root && *root ? root : "/";
+	const struct corr_live *l = arg;
+	return l && l->root && *l->root ? l->root : "/";
 }
 
 static int live_read_context(void *arg, int pid, struct proc_context *ctx)
 {
-	(void)arg;
-	return proc_context_read(live_root, pid, ctx);
+	return proc_context_read(root_of(arg), pid, ctx);
 }
 
 static void live_read_gates(void *arg, int pid, const struct mrt_event *ev, struct gate_facts *g)
 {
-	(void)arg;
-	gates_collect(live_root, pid, ev, g);
+	gates_collect(root_of(arg), pid, ev, g);
 }
 
 static int live_read_nccl(void *arg, const struct proc_context *ctx, struct nccl_info *nccl)
 {
-	(void)arg;
-	return nccl_info_read(live_root, ctx, nccl);
+	return nccl_info_read(root_of(arg), ctx, nccl);
 }
 
 /* Only the executable mappings: return addresses lie in code, and the
@@ -94,57 +86,41 @@ static char *live_read_maps(void *arg, int pid)
 }
 
 /* The library as the process maps it (through its root: a container's own
- * libibverbs).  Names are cached: a process in trouble fails again and again
- * from the same few return addresses. */
+ * libibverbs).  Names are cached (struct corr_live). */
 static const char *live_symbol_at(void *arg, int pid, const char *path, uint64_t off, char *buf,
 				  size_t len)
 {
-	static struct {
-		int pid;
-		uint64_t off;
-		char path[256], name[128];
-		bool found;
-	} cache[32];
-	static unsigned next;
+	struct corr_live *l = arg;
+	const char *root = root_of(arg);
 	char full[600];
 
-	(void)arg;
 	for (unsigned i = 0; i < 32; i++)
-		if (cache[i].pid == pid && cache[i].off == off && !strcmp(cache[i].path, path)) {
-			snprintf(buf, len, "%s", cache[i].name);
-			return cache[i].found ? buf : NULL;
+		if (l->syms[i].pid == pid && l->syms[i].off == off && !strcmp(l->syms[i].path, path)) {
+			snprintf(buf, len, "%s", l->syms[i].name);
+			return l->syms[i].found ? buf : NULL;
 		}
-	snprintf(full, sizeof(full), "%s/proc/%d/root%s", strcmp(live_root, "/") ? live_root : "", pid,
-		 path);
+	snprintf(full, sizeof(full), "%s/proc/%d/root%s", strcmp(root, "/") ? root : "", pid, path);
 	const char *name = tracer_elf_symbol_at(full, off, buf, len);
-	unsigned i = next++ % 32;
-	cache[i].pid = pid;
-	cache[i].off = off;
-	snprintf(cache[i].path, sizeof(cache[i].path), "%s", path);
-	snprintf(cache[i].name, sizeof(cache[i].name), "%s", name ? name : "");
-	cache[i].found = name != NULL;
+	unsigned i = l->next_sym++ % 32;
+	l->syms[i].pid = pid;
+	l->syms[i].off = off;
+	snprintf(l->syms[i].path, sizeof(l->syms[i].path), "%s", path);
+	snprintf(l->syms[i].name, sizeof(l->syms[i].name), "%s", name ? name : "");
+	l->syms[i].found = name != NULL;
 	return name;
-}
-
-static const char *(*inode_path)(void *arg, unsigned long long ino);
-static void *inode_arg;
-
-void corr_live_set_inodes(const char *(*path_of)(void *arg, unsigned long long ino), void *arg)
-{
-	inode_path = path_of;
-	inode_arg = arg;
 }
 
 static const char *live_symbol_of_inode(void *arg, unsigned long long ino, uint64_t off, char *buf,
 					size_t len)
 {
-	(void)arg;
-	const char *path = inode_path ? inode_path(inode_arg, ino) : NULL;
+	const struct corr_live *l = arg;
+	const char *path = l && l->path_of ? l->path_of(l->path_arg, ino) : NULL;
 	return path ? tracer_elf_symbol_at(path, off, buf, len) : NULL;
 }
 
-void corr_live_ops(struct corr_ops *ops)
+void corr_live_ops(struct corr_ops *ops, struct corr_live *live)
 {
+	ops->arg = live;
 	ops->now = live_now;
 	ops->start_time = live_start_time;
 	ops->read_context = live_read_context;

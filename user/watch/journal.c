@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/version.h"
+#include "record/kind.h"
 
 static void put(struct journal_entry *e, const void *p, size_t n)
 {
@@ -127,21 +128,12 @@ out:
 	return rc;
 }
 
-/* Fixed per event kind, so `journalctl MESSAGE_ID=...` finds them all. */
-static const char *message_id(const char *event)
+int journal_report(const char *socket_path, const struct record *rec)
 {
-	if (!strcmp(event, "mlock_failure"))
-		return "5a0e3c8f1b7d4e2a9c6f0d1e2b3a4c5d";
-	if (!strcmp(event, "nccl_probe"))
-		return "c3d9a1e7f20b4b8e8a5d6c7b1e0f9a2b";
-	return "8f2c6d1a9e4b4f7c8d3e5a6b7c0d1e2f"; /* reg_failure */
-}
-
-int journal_report(const char *socket_path, const struct report *r, const char *event,
-		   const struct k8s_names *k8s, long slurm_job)
-{
-	struct journal_entry e = { 0 };
+	const struct report *r = rec->data;
 	const struct mrt_event *ev = r->ev;
+	const char *event = record_event_name(rec);
+	struct journal_entry e = { 0 };
 	char *text = NULL;
 	size_t tlen = 0;
 	FILE *m = open_memstream(&text, &tlen);
@@ -155,9 +147,9 @@ int journal_report(const char *socket_path, const struct report *r, const char *
 		text[--tlen] = 0;
 	journal_add(&e, "MESSAGE", text && *text ? text : r->v.summary);
 	free(text);
-	journal_add(&e, "PRIORITY", r->v.harmless ? "7" :
-				     ev->kind == MRT_EV_MLOCK_FAILURE ? "4" : "3");
-	journal_add(&e, "MESSAGE_ID", message_id(event));
+	journal_add(&e, "PRIORITY", r->v.harmless ? "7" : record_priority(rec));
+	/* fixed per event kind, so `journalctl MESSAGE_ID=...` finds them all */
+	journal_add(&e, "MESSAGE_ID", record_message_id(rec));
 	journal_add(&e, "SYSLOG_IDENTIFIER", "mrtrace");
 	journal_add(&e, "MRTRACE_EVENT", event);
 	journal_add(&e, "MRTRACE_CAUSE", cause_name(r->v.cause));
@@ -176,17 +168,17 @@ int journal_report(const char *socket_path, const struct report *r, const char *
 	journal_add(&e, "MRTRACE_CERTAINTY", r->v.certainty == CERT_PROVEN ? "proven" : "inferred");
 	journal_add(&e, "MRTRACE_SUMMARY", r->v.summary);
 	journal_add(&e, "MRTRACE_VERSION", mrt_version());
-	if (slurm_job >= 0)
-		journal_addf(&e, "MRTRACE_SLURM_JOB", "%ld", slurm_job);
+	if (r->have_slurm_job)
+		journal_addf(&e, "MRTRACE_SLURM_JOB", "%ld", r->slurm_job);
 	if (r->ctx && r->ctx->systemd_unit[0])
 		journal_add(&e, "MRTRACE_SYSTEMD_UNIT", r->ctx->systemd_unit);
 	if (r->ctx && r->ctx->container_id[0])
 		journal_add(&e, "MRTRACE_CONTAINER_ID", r->ctx->container_id);
-	if (k8s && k8s->pod[0]) {
-		journal_add(&e, "MRTRACE_K8S_NAMESPACE", k8s->ns);
-		journal_add(&e, "MRTRACE_K8S_POD", k8s->pod);
-		if (k8s->container[0])
-			journal_add(&e, "MRTRACE_K8S_CONTAINER", k8s->container);
+	if (r->k8s && r->k8s->pod[0]) {
+		journal_add(&e, "MRTRACE_K8S_NAMESPACE", r->k8s->ns);
+		journal_add(&e, "MRTRACE_K8S_POD", r->k8s->pod);
+		if (r->k8s->container[0])
+			journal_add(&e, "MRTRACE_K8S_CONTAINER", r->k8s->container);
 	}
 	return journal_send(&e, socket_path);
 }

@@ -6,8 +6,8 @@
  * line as on stderr.
  *
  * Fields: MESSAGE (the full text explanation), PRIORITY (3 a failed
- * registration, 4 a failed mlock, 7 NCCL's harmless probe), MESSAGE_ID (per
- * event kind), SYSLOG_IDENTIFIER=mrtrace, MRTRACE_EVENT, MRTRACE_CAUSE,
+ * registration or another refusal, 4 a failed mlock, 7 a harmless one),
+ * MESSAGE_ID (per event kind), SYSLOG_IDENTIFIER=mrtrace, MRTRACE_EVENT, MRTRACE_CAUSE,
  * MRTRACE_OP, MRTRACE_ERRNO, MRTRACE_PID, MRTRACE_TID, MRTRACE_COMM,
  * MRTRACE_UID, MRTRACE_CERTAINTY, MRTRACE_SUMMARY, MRTRACE_VERSION, and when
  * known MRTRACE_SLURM_JOB, MRTRACE_SYSTEMD_UNIT, MRTRACE_CONTAINER_ID,
@@ -17,8 +17,7 @@
 
 #include <stddef.h>
 
-#include "proc/k8s.h"
-#include "report/report.h"
+#include "record/record.h"
 
 #define JOURNAL_SOCKET "/run/systemd/journal/socket"
 
@@ -38,9 +37,10 @@ void journal_addf(struct journal_entry *e, const char *name, const char *fmt, ..
  * journald accepts.  0, or -errno. */
 int journal_send(struct journal_entry *e, const char *socket);
 
-/* The entry for one explained failure.  event: "reg_failure",
- * "mlock_failure" or "nccl_probe"; k8s may be NULL; slurm_job < 0: none. */
-int journal_report(const char *socket, const struct report *r, const char *event,
-		   const struct k8s_names *k8s, long slurm_job);
+/* The entry for one explained failure record (record/kind.h,
+ * RECORD_EXPLAINED): its kind says MRTRACE_EVENT, the priority and the
+ * MESSAGE_ID; the report's node names (Kubernetes, Slurm) are added when
+ * it has them. */
+int journal_report(const char *socket, const struct record *rec);
 
 #endif

@@ -5,14 +5,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/promtext.h"
 #include "core/version.h"
 
-/* (cause, op) pairs are few: ~16 causes x ~8 ops at most, fewer in practice. */
-#define PAIRS_MAX 256
+/* (cause, op) pairs: every cause x every op label the build knows exists
+ * from the start (metrics_known), 26 x 17 today; a pair beyond them is
+ * added when seen. */
+#define PAIRS_MAX 1024
 #define CAUSES_MAX 64
+/* the outputs whose write errors are counted (metrics_output_error) */
+static const char *const outputs[] = { "journal", "metrics_file" };
+#define OUTPUTS (sizeof(outputs) / sizeof(outputs[0]))
 
 static struct {
 	char path[4096];
@@ -35,21 +40,8 @@ static struct {
 		double ts;
 	} last[CAUSES_MAX];
 	unsigned long long probes, regs, drops, untracked, overflows;
+	unsigned long long output_errors[OUTPUTS];
 } m;
-
-static double now_mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double now_wall(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 void metrics_setup(const char *path, double interval_s)
 {
@@ -57,7 +49,7 @@ void metrics_setup(const char *path, double interval_s)
 	if (path)
 		snprintf(m.path, sizeof(m.path), "%s", path);
 	m.interval = interval_s > 0 ? interval_s : 5;
-	m.start_time = now_wall();
+	m.start_time = clock_wall_s();
 	m.dirty = true;
 	m.last_write = -1e9;
 }
@@ -80,6 +72,38 @@ void metrics_sites(const char *const mech_names[METRICS_MECHS], const int armed[
 	m.regpath = regpath_armed;
 }
 
+/* The pair's slot, added (at 0) when new; -1 when the table is full. */
+static int pair_slot(const char *cause, const char *op)
+{
+	int i = 0;
+	for (; i < m.npairs; i++)
+		if (!strcmp(m.pairs[i].cause, cause) && !strcmp(m.pairs[i].op, op))
+			return i;
+	if (m.npairs == PAIRS_MAX)
+		return -1;
+	snprintf(m.pairs[i].cause, sizeof(m.pairs[i].cause), "%s", cause);
+	snprintf(m.pairs[i].op, sizeof(m.pairs[i].op), "%s", op);
+	m.pairs[i].n = 0;
+	return m.npairs++;
+}
+
+void metrics_known(const char *const *causes, int ncauses, const char *const *ops, int nops)
+{
+	for (int c = 0; c < ncauses; c++)
+		for (int o = 0; o < nops; o++)
+			pair_slot(causes[c], ops[o]);
+	m.dirty = true;
+}
+
+void metrics_output_error(const char *output)
+{
+	for (size_t i = 0; i < OUTPUTS; i++)
+		if (!strcmp(outputs[i], output)) {
+			m.output_errors[i]++;
+			m.dirty = true;
+		}
+}
+
 void metrics_failure(const char *cause, const char *op, bool harmless)
 {
 	metrics_failures(cause, op, harmless, 1);
@@ -92,23 +116,15 @@ void metrics_failures(const char *cause, const char *op, bool harmless, unsigned
 		m.probes += n;
 		return;
 	}
-	int i = 0;
-	for (; i < m.npairs; i++)
-		if (!strcmp(m.pairs[i].cause, cause) && !strcmp(m.pairs[i].op, op))
-			break;
-	if (i == m.npairs && m.npairs < PAIRS_MAX) {
-		snprintf(m.pairs[i].cause, sizeof(m.pairs[i].cause), "%s", cause);
-		snprintf(m.pairs[i].op, sizeof(m.pairs[i].op), "%s", op);
-		m.npairs++;
-	}
-	if (i < m.npairs)
+	int i = pair_slot(cause, op);
+	if (i >= 0)
 		m.pairs[i].n += n;
 	for (i = 0; i < m.ncauses && strcmp(m.last[i].cause, cause); i++)
 		;
 	if (i == m.ncauses && m.ncauses < CAUSES_MAX)
 		snprintf(m.last[m.ncauses++].cause, sizeof(m.last[0].cause), "%s", cause);
 	if (i < m.ncauses)
-		m.last[i].ts = now_wall();
+		m.last[i].ts = clock_wall_s();
 }
 
 void metrics_counters(unsigned long long regs, unsigned long long drops,
@@ -140,6 +156,10 @@ char *metrics_render(bool final, size_t *len)
 	prom_family(f, "mrtrace_watch_start_time_seconds", "gauge",
 		    "When this mrtrace watch started (Unix time).");
 	prom_sample(f, "mrtrace_watch_start_time_seconds", NULL, (long long)m.start_time);
+	prom_family(f, "mrtrace_watch_heartbeat_timestamp_seconds", "gauge",
+		    "When mrtrace watch's event loop wrote this file (Unix time; at least once a "
+		    "minute while it runs).");
+	prom_sample(f, "mrtrace_watch_heartbeat_timestamp_seconds", NULL, (long long)clock_wall_s());
 
 	prom_family(f, "mrtrace_watch_failures_total", "counter",
 		    "Failed registrations (and mlock calls) explained, by cause and operation.");
@@ -170,6 +190,13 @@ char *metrics_render(bool final, size_t *len)
 		    "Kernel steps beyond what one failure record holds.");
 	prom_sample(f, "mrtrace_watch_trail_overflows_total", NULL, (double)m.overflows);
 
+	prom_family(f, "mrtrace_watch_output_errors_total", "counter",
+		    "Writes to an output that failed (journal entries, the metrics file itself).");
+	for (size_t i = 0; i < OUTPUTS; i++)
+		prom_sample(f, "mrtrace_watch_output_errors_total",
+			    (const char *const[]){ "output", outputs[i], NULL },
+			    (double)m.output_errors[i]);
+
 	prom_family(f, "mrtrace_watch_sites_armed", "gauge",
 		    "Tracing sites armed, by mechanism.");
 	for (int i = 0; i < METRICS_MECHS; i++)
@@ -194,7 +221,7 @@ int metrics_flush(bool force, bool final)
 {
 	if (!m.path[0])
 		return 1;
-	double t = now_mono();
+	double t = clock_mono_s();
 	/* when nothing changes, still once a minute: the file's age tells a
 	 * liveness probe (or node_textfile_mtime_seconds) the service is alive */
 	if (!force && (t - m.last_write < m.interval || (!m.dirty && t - m.last_write < 60)))

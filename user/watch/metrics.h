@@ -4,17 +4,22 @@
  *
  * The file is rewritten whole (temporary file, then rename) at most every
  * interval seconds when something happened, at least once a minute (its age
- * is the liveness signal), and once more at stop with mrtrace_watch_running 0.  Families (docs/deploy.md lists them):
+ * is the liveness signal), and once more at stop with mrtrace_watch_running 0.
+ * Every counter's series exists from the start, at 0, so an alert on
+ * increase() sees the first failure (contrib/prometheus/).  Families
+ * (docs/deploy.md lists them):
  *   mrtrace_build_info{version,command}            gauge 1
  *   mrtrace_watch_running                           gauge 1 / 0 after stop
  *   mrtrace_watch_start_time_seconds                gauge
- *   mrtrace_watch_failures_total{cause,op}          counter
+ *   mrtrace_watch_heartbeat_timestamp_seconds       gauge, each write
+ *   mrtrace_watch_failures_total{cause,op}          counter, every known pair
  *   mrtrace_watch_last_failure_timestamp_seconds{cause} gauge
  *   mrtrace_watch_nccl_probes_total                 counter
  *   mrtrace_watch_registrations_seen_total          counter
  *   mrtrace_watch_events_dropped_total              counter
  *   mrtrace_watch_untracked_total                   counter
  *   mrtrace_watch_trail_overflows_total             counter
+ *   mrtrace_watch_output_errors_total{output}       counter (journal, metrics_file)
  *   mrtrace_watch_sites_armed{mechanism}            gauge
  *   mrtrace_watch_sites                             gauge
  *   mrtrace_watch_registration_path_armed           gauge 0/1
@@ -35,6 +40,10 @@ bool metrics_enabled(void);
  * registration entry site is armed. */
 void metrics_sites(const char *const mech_names[METRICS_MECHS], const int armed[METRICS_MECHS],
 		   int total, bool regpath_armed);
+/* Every cause x op label the build knows: their failure series start at 0. */
+void metrics_known(const char *const *causes, int ncauses, const char *const *ops, int nops);
+/* A write to an output failed: "journal" or "metrics_file". */
+void metrics_output_error(const char *output);
 /* One explained failure (harmless: NCCL's probe, counted apart). */
 void metrics_failure(const char *cause, const char *op, bool harmless);
 /* n of them at once (a storm summary stands for n failures). */

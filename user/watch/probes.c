@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* probes.c - the site report of `mrtrace watch` (probes.h), read from the
- * tracer through its accessors. */
-#include "watch/probes.h"
+/* probes.c - the site report of `mrtrace watch`, read from the tracer
+ * through its accessors: the table for people (stderr, --list-probes), the
+ * sites in words for the start record (record/start.h), what the unarmed
+ * sites mean for the verdicts, and the armed sites by mechanism. */
+#include "watch/watch.h"
 
-#include "tracer/tracer.h"
+#include <stdlib.h>
+#include <string.h>
 
 void watch_print_sites(const struct tracer *t, FILE *out)
 {
@@ -18,27 +21,40 @@ void watch_print_sites(const struct tracer *t, FILE *out)
 	}
 }
 
-struct json_object *watch_sites_json(const struct tracer *t)
+int watch_sites_read(struct watch *w)
 {
-	struct json_object *a = json_object_new_array();
+	int n = tracer_site_count(w->t);
 
-	for (int i = 0; i < tracer_site_count(t); i++) {
-		const struct tracer_site *s = tracer_site(t, i);
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "site", json_object_new_string(s->name));
-		json_object_object_add(o, "function", json_object_new_string(s->func));
-		json_object_object_add(o, "module",
-				       s->module[0] ? json_object_new_string(s->module) : NULL);
-		json_object_object_add(o, "armed", json_object_new_boolean(s->mech != MECH_NONE));
-		json_object_object_add(o, "mechanism",
-				       json_object_new_string(tracer_mech_name(s->mech)));
-		json_object_object_add(o, "btf", s->btf[0] ? json_object_new_string(s->btf) : NULL);
-		json_object_object_add(o, "gives", json_object_new_string(s->gives));
-		if (s->note[0])
-			json_object_object_add(o, "note", json_object_new_string(s->note));
-		json_object_array_add(a, o);
+	free(w->sites);
+	w->nsites = 0;
+	if (!(w->sites = calloc(n > 0 ? (size_t)n : 1, sizeof(*w->sites))))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const struct tracer_site *s = tracer_site(w->t, i);
+		w->sites[i] = (struct record_site){
+			.site = s->name,
+			.function = s->func,
+			.module = s->module[0] ? s->module : NULL,
+			.armed = s->mech != MECH_NONE,
+			.mechanism = tracer_mech_name(s->mech),
+			.btf = s->btf[0] ? s->btf : NULL,
+			.gives = s->gives,
+			.note = s->note[0] ? s->note : NULL,
+		};
 	}
-	return a;
+	w->nsites = n;
+	return 0;
+}
+
+const char *const watch_mech_names[WATCH_MECHS] = { "fentry", "kprobe", "tracepoint", "uprobe" };
+
+void watch_sites_by_mech(const struct watch *w, int armed[WATCH_MECHS])
+{
+	memset(armed, 0, WATCH_MECHS * sizeof(armed[0]));
+	for (int i = 0; i < w->nsites; i++)
+		for (int k = 0; k < WATCH_MECHS; k++)
+			if (!strcmp(w->sites[i].mechanism, watch_mech_names[k]))
+				armed[k]++;
 }
 
 void watch_print_consequences(const struct tracer *t, FILE *out)

@@ -1,24 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* service.c - the node-service side of `mrtrace watch` (service.h). */
-#include "watch/service.h"
-#include "watch/probes.h"
+/* service.c - `mrtrace watch` as a node service: its options and the
+ * configuration file, the host root a containerized watch reads the node
+ * through, what missing privileges cost (said once at start, kept for the
+ * start record), and the node's names for a failing process (Kubernetes
+ * pod, Slurm job).  The service's outputs are sinks (sink_journal.c,
+ * sink_metrics.c, sink_notify.c). */
+#include "watch/watch.h"
+#include "watch/journal.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "mrtrace.h"
+#include "core/clock.h"
 #include "core/config.h"
 #include "core/privs.h"
 #include "core/schema.h"
 #include "core/version.h"
 #include "proc/k8s.h"
-#include "watch/journal.h"
-#include "watch/metrics.h"
-#include "watch/notify.h"
 
 /* The defaults `--service` brings (the systemd unit and the DaemonSet run
  * `mrtrace watch --service`); the configuration file and the command line
@@ -29,22 +31,6 @@ static const struct cfg_default service_defaults[] = {
 	{ "metrics-textfile", "/var/lib/prometheus/node-exporter/mrtrace.prom" },
 	{ NULL, NULL },
 };
-
-enum journal_mode { JOURNAL_NO = 0, JOURNAL_YES, JOURNAL_AUTO };
-
-static struct {
-	bool service;
-	enum journal_mode journal;
-	const char *journal_socket;
-	const char *metrics_path;
-	double metrics_interval;
-	const char *host_root;
-	/* state */
-	bool journal_warned, metrics_warned;
-	struct privs privs;
-	struct json_object *start_extra; /* added to the start record */
-	char cgroup_buf[4096];
-} S = { .metrics_interval = 5 };
 
 enum {
 	OPT_SERVICE = 0x5001,
@@ -79,32 +65,38 @@ static const struct argp_option service_opts[] = {
 
 static error_t service_parse(int key, char *arg, struct argp_state *state)
 {
+	struct service_opts *S = state->input;
 	char *end;
 
 	switch (key) {
-	case OPT_SERVICE: S.service = true; break;
+	case ARGP_KEY_INIT:
+		if (!S)
+			return ARGP_ERR_UNKNOWN;
+		S->metrics_interval = 5;
+		break;
+	case OPT_SERVICE: S->service = true; break;
 	case OPT_JOURNAL:
 		if (!arg || !strcmp(arg, "yes"))
-			S.journal = JOURNAL_YES;
+			S->journal = JOURNAL_YES;
 		else if (!strcmp(arg, "no"))
-			S.journal = JOURNAL_NO;
+			S->journal = JOURNAL_NO;
 		else if (!strcmp(arg, "auto"))
-			S.journal = JOURNAL_AUTO;
+			S->journal = JOURNAL_AUTO;
 		else
 			argp_error(state, "--journal takes yes, no or auto, not '%s'", arg);
 		break;
-	case OPT_JOURNAL_SOCKET: S.journal_socket = arg; break;
-	case OPT_METRICS: S.metrics_path = arg[0] ? arg : NULL; break;
+	case OPT_JOURNAL_SOCKET: S->journal_socket = arg; break;
+	case OPT_METRICS: S->metrics_path = arg[0] ? arg : NULL; break;
 	case OPT_METRICS_INTERVAL:
 		errno = 0;
-		S.metrics_interval = strtod(arg, &end);
-		if (errno || *end || S.metrics_interval < 0.1)
+		S->metrics_interval = strtod(arg, &end);
+		if (errno || *end || S->metrics_interval < 0.1)
 			argp_error(state, "invalid --metrics-interval '%s' (seconds, >= 0.1)", arg);
 		break;
 	case OPT_HOST_ROOT:
 		if (access(arg, R_OK | X_OK))
 			argp_error(state, "--host-root %s: %s", arg, strerror(errno));
-		S.host_root = arg;
+		S->host_root = arg;
 		break;
 	default: return ARGP_ERR_UNKNOWN;
 	}
@@ -139,163 +131,60 @@ int service_args(const struct argp *watch_argp, int *argc, char ***argv)
 	return 0;
 }
 
-const char *service_root(void)
+const char *service_root(const struct service_opts *o)
 {
-	return S.host_root ? S.host_root : "/";
+	return o->host_root ? o->host_root : "/";
 }
 
-const char *service_cgroup(const char *cgroup)
+const char *service_cgroup(const struct service_opts *o, const char *cgroup, char *buf, size_t len)
 {
-	if (!cgroup || !S.host_root || (cgroup[0] == '/' && !access(cgroup, F_OK)))
+	if (!cgroup || !o->host_root || (cgroup[0] == '/' && !access(cgroup, F_OK)))
 		return cgroup;
-	snprintf(S.cgroup_buf, sizeof(S.cgroup_buf), "%s/sys/fs/cgroup/%s", S.host_root,
-		 cgroup[0] == '/' ? cgroup + 1 : cgroup);
-	return S.cgroup_buf;
+	snprintf(buf, len, "%s/sys/fs/cgroup/%s", o->host_root, cgroup[0] == '/' ? cgroup + 1 : cgroup);
+	return buf;
 }
 
 /* ---- capabilities ------------------------------------------------------------ */
 
-/* Says, once at start, which capability kept which site unarmed, and what
- * missing /proc access costs; keeps the same in the start record. */
-static void explain_privileges(const struct tracer *t)
+static void note(struct watch *w, const char *line)
 {
-	struct json_object *sites = watch_sites_json(t);
-	struct json_object *missing = json_object_new_array();
-	struct json_object *notes = json_object_new_array();
+	fprintf(stderr, "mrtrace: %s\n", line);
+	if (w->npriv_notes < WATCH_PRIV_NOTES)
+		w->priv_notes[w->npriv_notes++] = strdup(line);
+}
+
+static void missing(struct watch *w, int cap, bool seen[64])
+{
+	if (cap < 64 && !seen[cap] && w->nmissing_caps < WATCH_PRIV_NOTES) {
+		seen[cap] = true;
+		w->missing_caps[w->nmissing_caps++] = privs_cap_name(cap);
+	}
+}
+
+void service_diagnose_privileges(struct watch *w)
+{
+	struct privs privs;
 	bool seen[64] = { 0 };
 	char line[512];
 
-	privs_read(&S.privs);
-	for (size_t i = 0; i < json_object_array_length(sites); i++) {
-		struct json_object *s = json_object_array_get_idx(sites, i), *v;
-		const char *name = json_object_object_get_ex(s, "site", &v) ? json_object_get_string(v) : "?";
-		const char *module = json_object_object_get_ex(s, "module", &v) ? json_object_get_string(v) : NULL;
-		const char *note = json_object_object_get_ex(s, "note", &v) ? json_object_get_string(v) : NULL;
-		bool armed = json_object_object_get_ex(s, "armed", &v) && json_object_get_boolean(v);
-		if (armed)
+	privs_read(&privs);
+	for (int i = 0; i < w->nsites; i++) {
+		const struct record_site *s = &w->sites[i];
+		if (s->armed)
 			continue;
-		int cap = privs_diagnose(&S.privs, name, module, note, line, sizeof(line));
+		int cap = privs_diagnose(&privs, s->site, s->module, s->note, line, sizeof(line));
 		if (!cap)
 			continue;
-		fprintf(stderr, "mrtrace: %s\n", line);
-		json_object_array_add(notes, json_object_new_string(line));
-		if (cap < 64 && !seen[cap]) {
-			seen[cap] = true;
-			json_object_array_add(missing, json_object_new_string(privs_cap_name(cap)));
-		}
+		note(w, line);
+		missing(w, cap, seen);
 	}
-	if (privs_proc_note(&S.privs, line, sizeof(line))) {
-		fprintf(stderr, "mrtrace: %s\n", line);
-		json_object_array_add(notes, json_object_new_string(line));
+	if (privs_proc_note(&privs, line, sizeof(line))) {
+		note(w, line);
 		int caps[] = { PRIV_CAP_SYS_PTRACE, PRIV_CAP_DAC_READ_SEARCH };
 		for (int k = 0; k < 2; k++)
-			if (!privs_has(&S.privs, caps[k]) && !seen[caps[k]]) {
-				seen[caps[k]] = true;
-				json_object_array_add(missing,
-						      json_object_new_string(privs_cap_name(caps[k])));
-			}
+			if (!privs_has(&privs, caps[k]))
+				missing(w, caps[k], seen);
 	}
-	json_object_put(sites);
-	json_object_put(S.start_extra);
-	S.start_extra = json_object_new_object();
-	json_object_object_add(S.start_extra, "missing_capabilities", missing);
-	json_object_object_add(S.start_extra, "privilege_notes", notes);
-	if (S.host_root)
-		json_object_object_add(S.start_extra, "host_root", json_object_new_string(S.host_root));
-}
-
-void service_arm_failed(const struct tracer *t)
-{
-	if (t) /* NULL when the tracer could not even be set up */
-		explain_privileges(t);
-	notify_send("STATUS=nothing could be armed (see the log)");
-}
-
-/* ---- start, tick, stop -------------------------------------------------------- */
-
-static const char *const mech_labels[METRICS_MECHS] = { "fentry", "kprobe", "tracepoint",
-							 "uprobe" };
-
-static void sites_to_metrics(const struct tracer *t, char *status, size_t len)
-{
-	struct json_object *sites = watch_sites_json(t);
-	int armed[METRICS_MECHS] = { 0 }, total = (int)json_object_array_length(sites), n = 0;
-
-	for (int i = 0; i < total; i++) {
-		struct json_object *s = json_object_array_get_idx(sites, i), *v;
-		const char *mech = json_object_object_get_ex(s, "mechanism", &v) ? json_object_get_string(v) : "none";
-		for (int k = 0; k < METRICS_MECHS; k++)
-			if (!strcmp(mech, mech_labels[k])) {
-				armed[k]++;
-				n++;
-			}
-	}
-	json_object_put(sites);
-	metrics_sites(mech_labels, armed, total, tracer_armed_count(t, true) > 0);
-	int off = snprintf(status, len, "STATUS=watching: %d of %d sites armed (", n, total);
-	for (int k = 0, first = 1; k < METRICS_MECHS && off < (int)len; k++)
-		if (armed[k]) {
-			off += snprintf(status + off, len - off, "%s%s %d", first ? "" : ", ",
-					mech_labels[k], armed[k]);
-			first = 0;
-		}
-	if (off < (int)len)
-		snprintf(status + off, len - off, ")%s",
-			 tracer_armed_count(t, true) ? "" : "; registration path NOT armed");
-}
-
-static void flush_metrics(bool force, bool final)
-{
-	int rc = metrics_flush(force, final);
-	if (rc < 0 && !S.metrics_warned) {
-		fprintf(stderr, "mrtrace: cannot write the metrics file %s: %s (going on without)\n",
-			S.metrics_path, strerror(-rc));
-		S.metrics_warned = true;
-	}
-}
-
-void service_armed(const struct tracer *t)
-{
-	char status[400];
-
-	explain_privileges(t);
-	metrics_setup(S.metrics_path, S.metrics_interval);
-	if (S.journal == JOURNAL_AUTO)
-		S.journal = access(S.journal_socket ? S.journal_socket : JOURNAL_SOCKET, W_OK)
-				    ? JOURNAL_NO : JOURNAL_YES;
-	sites_to_metrics(t, status, sizeof(status));
-	service_tick(t);
-	flush_metrics(true, false);
-	/* READY only now: the sites are armed, failures from here on are seen */
-	char msg[sizeof(status) + 32];
-	snprintf(msg, sizeof(msg), "READY=1\n%s", status);
-	notify_send(msg);
-}
-
-void service_tick(const struct tracer *t)
-{
-	unsigned long long c[MRT_CNT_MAX];
-
-	if (!metrics_enabled())
-		return;
-	tracer_counters(t, c);
-	metrics_counters(c[MRT_CNT_REGS], c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL],
-			 c[MRT_CNT_TRAIL_OVERFLOW]);
-	flush_metrics(false, false);
-}
-
-void service_stopped(const struct tracer *t)
-{
-	notify_send("STOPPING=1\nSTATUS=stopping");
-	if (metrics_enabled()) {
-		unsigned long long c[MRT_CNT_MAX];
-		tracer_counters(t, c);
-		metrics_counters(c[MRT_CNT_REGS], c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL],
-				 c[MRT_CNT_TRAIL_OVERFLOW]);
-		flush_metrics(true, true);
-	}
-	json_object_put(S.start_extra);
-	S.start_extra = NULL;
 }
 
 /* ---- each failure --------------------------------------------------------------- */
@@ -314,98 +203,44 @@ static long slurm_job_of(const struct report *r)
 	return v && *v && !*end && id >= 0 ? id : -1;
 }
 
-/* Pod names change only with the pod: a few recent lookups are kept. */
-#define K8S_CACHE 8
-static bool k8s_of(const struct report *r, struct k8s_names *out)
+/* Pod names change only with the pod: a few recent lookups are kept
+ * (struct watch_names). */
+static bool k8s_of(struct watch_names *c, const struct report *r, const char *root,
+		   struct k8s_names *out)
 {
-	static struct {
-		char uid[40], cid[72];
-		int rc;
-		struct k8s_names n;
-		double t;
-	} cache[K8S_CACHE];
-	struct timespec ts;
-
 	if (!r->ctx || !r->ctx->pod_uid[0])
 		return false;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	double now = ts.tv_sec + ts.tv_nsec / 1e9;
+	double now = clock_mono_s();
 	int oldest = 0;
-	for (int i = 0; i < K8S_CACHE; i++) {
-		if (!strcmp(cache[i].uid, r->ctx->pod_uid) && !strcmp(cache[i].cid, r->ctx->container_id) &&
-		    now - cache[i].t < 60) {
-			*out = cache[i].n;
-			return cache[i].rc == 0;
+	for (int i = 0; i < WATCH_K8S_CACHE; i++) {
+		if (!strcmp(c->k8s[i].uid, r->ctx->pod_uid) &&
+		    !strcmp(c->k8s[i].cid, r->ctx->container_id) && now - c->k8s[i].t < 60) {
+			*out = c->k8s[i].n;
+			return c->k8s[i].rc == 0;
 		}
-		if (cache[i].t < cache[oldest].t)
+		if (c->k8s[i].t < c->k8s[oldest].t)
 			oldest = i;
 	}
-	int rc = k8s_names_lookup(service_root(), r->ctx->pod_uid, r->ctx->container_id, out);
-	snprintf(cache[oldest].uid, sizeof(cache[oldest].uid), "%s", r->ctx->pod_uid);
-	snprintf(cache[oldest].cid, sizeof(cache[oldest].cid), "%s", r->ctx->container_id);
-	cache[oldest].rc = rc;
-	cache[oldest].n = *out;
-	cache[oldest].t = now;
+	int rc = k8s_names_lookup(root, r->ctx->pod_uid, r->ctx->container_id, out);
+	snprintf(c->k8s[oldest].uid, sizeof(c->k8s[oldest].uid), "%s", r->ctx->pod_uid);
+	snprintf(c->k8s[oldest].cid, sizeof(c->k8s[oldest].cid), "%s", r->ctx->container_id);
+	c->k8s[oldest].rc = rc;
+	c->k8s[oldest].n = *out;
+	c->k8s[oldest].t = now;
 	return rc == 0;
 }
 
-static const char *event_of(const struct report *r)
+const struct report *service_annotate(struct watch *w, const struct report *r)
 {
-	if (r->v.harmless)
-		return "nccl_probe";
-	return r->ev->kind == MRT_EV_MLOCK_FAILURE ? "mlock_failure" : "reg_failure";
-}
+	struct watch_names *c = &w->names;
+	long job = slurm_job_of(r);
+	bool pod = k8s_of(c, r, service_root(&w->a.svc), &c->pod);
 
-void service_report(const struct report *r)
-{
-	const char *op = r->api ? r->api : "?";
-
-	metrics_failures(cause_name(r->v.cause), op, r->v.harmless, r->count ? r->count : 1);
-	if (S.journal == JOURNAL_YES) {
-		struct k8s_names k;
-		bool have_k8s = k8s_of(r, &k);
-		int rc = journal_report(S.journal_socket, r, event_of(r), have_k8s ? &k : NULL,
-					slurm_job_of(r));
-		if (rc && !S.journal_warned) {
-			fprintf(stderr, "mrtrace: cannot send to the journal (%s): %s\n",
-				S.journal_socket ? S.journal_socket : JOURNAL_SOCKET, strerror(-rc));
-			S.journal_warned = true;
-		}
-	}
-	flush_metrics(false, false);
-}
-
-void service_annotate(struct json_object *o, const struct report *r)
-{
-	struct json_object *p;
-	struct k8s_names k;
-
-	if (json_object_object_get_ex(o, "process", &p) &&
-	    !json_object_object_get_ex(p, "slurm_job", NULL)) {
-		long job = slurm_job_of(r);
-		if (job >= 0)
-			json_object_object_add(p, "slurm_job", json_object_new_int64(job));
-	}
-	if (k8s_of(r, &k)) {
-		struct json_object *ko = json_object_new_object();
-		json_object_object_add(ko, "namespace", json_object_new_string(k.ns));
-		json_object_object_add(ko, "pod", json_object_new_string(k.pod));
-		if (k.container[0])
-			json_object_object_add(ko, "container", json_object_new_string(k.container));
-		json_object_object_add(o, "kubernetes", ko);
-	}
-}
-
-void service_stamp(struct json_object *o)
-{
-	struct json_object *ev;
-
-	if (!json_object_is_type(o, json_type_object))
-		return; /* --list-probes --json: the bare sites array, as documented */
-	mrt_version_stamp(o, SCHEMA_WATCH);
-	if (S.start_extra && json_object_object_get_ex(o, "event", &ev) &&
-	    !strcmp(json_object_get_string(ev), "start")) {
-		json_object_object_foreach(S.start_extra, key, val)
-			json_object_object_add(o, key, json_object_get(val));
-	}
+	if (job < 0 && !pod)
+		return r;
+	c->annotated = *r;
+	c->annotated.have_slurm_job = job >= 0;
+	c->annotated.slurm_job = job;
+	c->annotated.k8s = pod ? &c->pod : NULL;
+	return &c->annotated;
 }

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* test_metrics.c - the watch service's textfile (watch/metrics.h): every
+ * known cause x op series and every output's error counter exist at 0
+ * before anything happened, so an alert on increase() sees the first
+ * failure; failures and errors count there; the heartbeat is there. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "watch/metrics.h"
+
+static int count_lines(const char *text, const char *prefix)
+{
+	int n = 0;
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		n += !strncmp(p, prefix, strlen(prefix));
+	return n;
+}
+
+static void has_line(const char *text, const char *line)
+{
+	char want[256];
+	snprintf(want, sizeof(want), "\n%s\n", line);
+	if (!strstr(text, want))
+		fail_msg("no line '%s' in:\n%s", line, text);
+}
+
+static void test_zero_from_start(void **state)
+{
+	(void)state;
+	static const char *const causes[] = { "memlock_limit", "port_not_active", "unknown" };
+	static const char *const ops[] = { "mlock", "ibv_reg_mr", "modify_qp", "open_device" };
+	size_t len;
+
+	metrics_setup("unused", 5);
+	metrics_known(causes, 3, ops, 4);
+	char *t = metrics_render(false, &len);
+	assert_int_equal(count_lines(t, "mrtrace_watch_failures_total{"), 12);
+	has_line(t, "mrtrace_watch_failures_total{cause=\"memlock_limit\",op=\"mlock\"} 0");
+	has_line(t, "mrtrace_watch_failures_total{cause=\"port_not_active\",op=\"modify_qp\"} 0");
+	has_line(t, "mrtrace_watch_output_errors_total{output=\"journal\"} 0");
+	has_line(t, "mrtrace_watch_output_errors_total{output=\"metrics_file\"} 0");
+	has_line(t, "mrtrace_watch_events_dropped_total 0");
+	/* no failure yet: no last-failure time (a 0 would be a date in 1970) */
+	assert_int_equal(count_lines(t, "mrtrace_watch_last_failure_timestamp_seconds{"), 0);
+	const char *hb = strstr(t, "\nmrtrace_watch_heartbeat_timestamp_seconds ");
+	assert_non_null(hb);
+	long long when = atoll(hb + strlen("\nmrtrace_watch_heartbeat_timestamp_seconds "));
+	assert_true(llabs(when - (long long)time(NULL)) <= 2);
+	free(t);
+
+	/* counted on the pre-made series; a pair nobody knew is added */
+	metrics_failures("memlock_limit", "mlock", false, 3);
+	metrics_failure("unknown", "new_op", false);
+	metrics_output_error("journal");
+	metrics_output_error("journal");
+	metrics_output_error("no_such_output");
+	t = metrics_render(false, &len);
+	has_line(t, "mrtrace_watch_failures_total{cause=\"memlock_limit\",op=\"mlock\"} 3");
+	has_line(t, "mrtrace_watch_failures_total{cause=\"unknown\",op=\"new_op\"} 1");
+	assert_int_equal(count_lines(t, "mrtrace_watch_failures_total{"), 13);
+	has_line(t, "mrtrace_watch_output_errors_total{output=\"journal\"} 2");
+	has_line(t, "mrtrace_watch_output_errors_total{output=\"metrics_file\"} 0");
+	free(t);
+	/* known again (a re-arm) adds nothing twice */
+	metrics_known(causes, 3, ops, 4);
+	t = metrics_render(true, &len);
+	assert_int_equal(count_lines(t, "mrtrace_watch_failures_total{"), 13);
+	has_line(t, "mrtrace_watch_running 0");
+	free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zero_from_start),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* stop.c - the stop record (stop.h): written last, exactly once.  Its text
+ * is watch's closing line on stderr, not a record. */
+#include "record/stop.h"
+#include "record/kind.h"
+#include "record/json_util.h"
+
+static struct json_object *stop_to_json(const struct record *rec)
+{
+	const struct record_stop *s = rec->data;
+	const unsigned long long *c = s->counters;
+	struct json_object *o = json_object_new_object();
+
+	jput_str(o, "event", rec->kind->event);
+	jput_double(o, "duration_s", s->duration_s);
+	jput_u64(o, "reported", s->reported);
+	jput_u64(o, "harmless_probes", s->harmless_probes);
+	jput_u64(o, "kernel_events", c[MRT_CNT_EVENTS]);
+	jput_u64(o, "drops", c[MRT_CNT_DROPS]);
+	jput_u64(o, "trail_overflows", c[MRT_CNT_TRAIL_OVERFLOW]);
+	jput_u64(o, "context_map_full", c[MRT_CNT_CTX_FULL]);
+	jput_u64(o, "registrations_seen", c[MRT_CNT_REGS]);
+	jput_u64(o, "join_table_full", s->join_table_full);
+	jput_u64(o, "failures_seen", c[MRT_CNT_FAILURES]);
+	jput_u64(o, "folded", c[MRT_CNT_FOLDED]);
+	jput_u64(o, "storm_summaries", s->storm_summaries);
+	jput_u64(o, "storm_table_full", c[MRT_CNT_STORMS_FULL]);
+	return o;
+}
+
+const struct record_kind record_kind_stop = {
+	.name = "stop",
+	.event = "stop",
+	.to_json = stop_to_json,
+	/* text: the tally on stderr (watch/watch.c); not read back */
+};

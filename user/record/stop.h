@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* stop.h - the closing tally of `watch`: JSON "stop" (docs/json.md). */
+#ifndef MRTRACE_RECORD_STOP_H
+#define MRTRACE_RECORD_STOP_H
+
+struct record_kind;
+
+#include "mrtrace.h"
+
+struct record_stop {
+	double duration_s;
+	unsigned long reported, harmless_probes, join_table_full, storm_summaries;
+	unsigned long long counters[MRT_CNT_MAX]; /* the BPF side's (enum mrt_counter) */
+};
+
+/* Its row of the table of record kinds (record/kind.h). */
+extern const struct record_kind record_kind_stop;
+
+#endif

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* sink_metrics.c - `watch --metrics-textfile PATH`: the counts of metrics.h
+ * kept from the records and the BPF counters, the file rewritten when due
+ * and once more at stop; the first write error said once. */
+#include "watch/sink.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/explain.h"
+#include "record/kind.h"
+#include "record/record.h"
+#include "watch/metrics.h"
+
+struct metrics_state {
+	bool warned;
+};
+
+static bool metrics_wanted(const struct watch *w)
+{
+	return w->a.svc.metrics_path != NULL;
+}
+
+static void flush(struct watch_sink *s, struct watch *w, bool force, bool final)
+{
+	struct metrics_state *m = s->state;
+	int rc = metrics_flush(force, final);
+
+	if (rc < 0)
+		metrics_output_error("metrics_file");
+	if (rc < 0 && m && !m->warned) {
+		fprintf(stderr, "mrtrace: cannot write the metrics file %s: %s (going on without)\n",
+			w->a.svc.metrics_path, strerror(-rc));
+		m->warned = true;
+	}
+}
+
+static void counters(struct watch *w)
+{
+	unsigned long long c[MRT_CNT_MAX];
+
+	tracer_counters(w->t, c);
+	metrics_counters(c[MRT_CNT_REGS], c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL],
+			 c[MRT_CNT_TRAIL_OVERFLOW]);
+}
+
+/* Every op label a failure can carry, asked of the code that names them
+ * (record_api, api_name, op_name), so the pre-made series cannot drift
+ * from it. */
+static int known_ops(const char **ops, int max)
+{
+	static const struct { unsigned kind, syscall, opener; } shapes[] = {
+		{ MRT_EV_MLOCK_FAILURE, MRT_SYS_MLOCK, 0 },
+		{ MRT_EV_MLOCK_FAILURE, MRT_SYS_MLOCK2, 0 },
+		{ MRT_EV_MLOCK_FAILURE, MRT_SYS_MLOCKALL, 0 },
+		{ MRT_EV_REG_FAILURE, 0, MRT_SITE_UVERBS_REG_MR },
+		{ MRT_EV_REG_FAILURE, 0, MRT_SITE_UVERBS_REG_DMABUF },
+	};
+	int n = 0;
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]) && n < max; i++) {
+		struct mrt_event ev = { .kind = shapes[i].kind, .syscall = shapes[i].syscall,
+					.opener = shapes[i].opener };
+		ops[n++] = record_api(&ev, NULL);
+	}
+	for (unsigned a = MRT_API_NONE + 1; a < MRT_API_MAX && n < max; a++)
+		ops[n++] = api_name(a);
+	for (unsigned o = MRT_OP_NONE + 1; o < MRT_OP_MAX && n < max; o++)
+		ops[n++] = op_name(o);
+	return n;
+}
+
+/* Every cause x op series at 0 from start: an alert on increase() fires on
+ * the first failure (a series born at 1 has no increase). */
+static void known_failures(void)
+{
+	const char *causes[CAUSE__COUNT], *ops[64];
+	for (int c = 0; c < CAUSE__COUNT; c++)
+		causes[c] = cause_name(c);
+	metrics_known(causes, CAUSE__COUNT, ops, known_ops(ops, 64));
+}
+
+/* A failure record's op (open_device, modify_qp, ...) is its label. */
+static const char *op_label(const struct report *r)
+{
+	if (r->api)
+		return r->api;
+	if (r->ev->kind == MRT_EV_FAILURE && op_name(r->ev->op))
+		return op_name(r->ev->op);
+	return "?";
+}
+
+static void metrics_start(struct watch_sink *s, struct watch *w)
+{
+	int armed[WATCH_MECHS];
+
+	s->state = calloc(1, sizeof(struct metrics_state));
+	metrics_setup(w->a.svc.metrics_path, w->a.svc.metrics_interval);
+	known_failures();
+	watch_sites_by_mech(w, armed);
+	metrics_sites(watch_mech_names, armed, w->nsites, tracer_armed_count(w->t, true) > 0);
+	counters(w);
+	flush(s, w, false, false);
+	flush(s, w, true, false);
+}
+
+static void metrics_record(struct watch_sink *s, struct watch *w, const struct record *rec)
+{
+	const struct report *r = rec->data;
+
+	if (!(rec->kind->flags & RECORD_EXPLAINED))
+		return;
+	metrics_failures(cause_name(r->v.cause), op_label(r), r->v.harmless,
+			 r->count ? r->count : 1);
+	flush(s, w, false, false);
+}
+
+static void metrics_tick(struct watch_sink *s, struct watch *w)
+{
+	counters(w);
+	flush(s, w, false, false);
+}
+
+static void metrics_stop(struct watch_sink *s, struct watch *w)
+{
+	counters(w);
+	flush(s, w, true, true);
+}
+
+const struct watch_sink_ops sink_metrics = {
+	.name = "metrics",
+	.wanted = metrics_wanted,
+	.start = metrics_start,
+	.record = metrics_record,
+	.tick = metrics_tick,
+	.stop = metrics_stop,
+};
