@@ -355,9 +355,41 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* ---- GPUDirect on the shared GPU facts: peer memory, BAR1, class ------------- */
+
+static void test_gpudirect_bar1_class(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("h100", 0);
+	/* 128 GiB BAR1 per H100; dma-buf works, so the peer module is not needed,
+	 * and the inbox kernel's lack of a peer-memory API is said */
+	assert_int_equal(verdict(r, "gpudirect.bar1"), CHK_OK);
+	assert_int_equal(verdict(r, "gpudirect.class"), CHK_OK);
+	assert_non_null(strstr(item(r, "gpudirect.peermem")->value, "no peer-memory API"));
+	assert_string_equal(json_object_get_string(jp(jp(r->doc, "gpudirect", "peer_memory"), "state", NULL)),
+			    "unsupported");
+	assert_string_equal(json_object_get_string(jp(jp(r->doc, "gpudirect", "dmabuf"), "state", NULL)),
+			    "available");
+	json_object *dev = json_object_array_get_idx(jp(r->doc, "gpudirect", "devices"), 0);
+	assert_int_equal(json_object_get_uint64(jp(dev, "bar1_bytes", NULL)), 128ULL << 30);
+	assert_string_equal(json_object_get_string(jp(dev, "model", NULL)), "NVIDIA H100 80GB HBM3");
+
+	r = run("workstation", 0);
+	assert_int_equal(verdict(r, "gpudirect.bar1"), CHK_WARN);
+	assert_non_null(strstr(item(r, "gpudirect.bar1")->value, "256 MiB"));
+	assert_int_equal(verdict(r, "gpudirect.class"), CHK_WARN);
+	assert_non_null(strstr(item(r, "gpudirect.class")->value, "GeForce RTX 4090"));
+	assert_null(strstr(item(r, "gpudirect.class")->value, "T4"));
+	assert_int_equal(verdict(r, "gpudirect.peermem"), CHK_OK);
+	assert_non_null(strstr(item(r, "gpudirect.peermem")->value, "cannot register"));
+	dev = json_object_array_get_idx(jp(r->doc, "gpudirect", "devices"), 0);
+	assert_string_equal(json_object_get_string(jp(dev, "class", NULL)), "consumer");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gpudirect_bar1_class),
 		cmocka_unit_test(test_h100_node_all_ok),
 		cmocka_unit_test(test_h100_topology_pix_node_sys),
 		cmocka_unit_test(test_h100_sections),

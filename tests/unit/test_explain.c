@@ -123,7 +123,8 @@ static int load_fixtures(void)
 		if (record_raw_from_json(f->rec, &f->ev, err, sizeof(err)))
 			fail_msg("%s: record_raw_from_json: %s", f->file, err);
 		/* by its kind's engine (record/kind.h), with the gate facts the
-		 * live tracer read at a failure */
+		 * live tracer read at a failure (and a GPU-memory registration's
+		 * GPU facts, evidence.gpu) */
 		static struct report r;
 		f->have_gates = record_gates_from_json(f->rec, &f->gates);
 		record_explain(&r, &f->ev, NULL, NULL, NULL, f->have_gates ? &f->gates : NULL);
@@ -270,8 +271,8 @@ static void test_entry_points(void **state)
 		switch (ev->kind) {
 		case MRT_EV_FAILURE: c = explain_failure(ev, NULL, NULL, &by_kind); break;
 		case MRT_EV_MLOCK_FAILURE: c = explain_mlock(ev, NULL, NULL, &by_kind); break;
-		case MRT_EV_USER_CALL: c = explain_user_call(ev, NULL, NULL, &by_kind); break;
-		default: c = explain_registration(ev, NULL, NULL, &by_kind); break;
+		case MRT_EV_USER_CALL: c = explain_user_call(ev, NULL, NULL, NULL, &by_kind); break;
+		default: c = explain_registration(ev, NULL, NULL, NULL, &by_kind); break;
 		}
 		record_explain(&by_table, ev, NULL, NULL, NULL, NULL);
 		assert_int_equal(by_table.v.cause, c);
@@ -279,6 +280,55 @@ static void test_entry_points(void **state)
 			fail_msg("%s: the record table and the entry point of kind %u differ", fx[i].file,
 				 ev->kind);
 	}
+}
+
+/* A synthetic record may say what its fixes must (expect.primary_fix: in
+ * the first fix; expect.fix: in some fix) and must not say (expect.no_fix),
+ * and how its GPU facts are judged (expect.peer_memory, expect.dmabuf, as
+ * the evidence members of those names).  Returns the mismatches. */
+static int check_expected_fixes(const struct fixture *f)
+{
+	const struct verdict *v = &f->v;
+	struct json_object *x;
+	int bad = 0;
+
+	if ((x = jget(f->rec, "expect.primary_fix")) &&
+	    (v->fixes.n < 1 || !strstr(v->fixes.items[0].text, json_object_get_string(x)))) {
+		print_error("%s: first fix lacks '%s': %s\n", f->file, json_object_get_string(x),
+			    v->fixes.n ? v->fixes.items[0].text : "(none)");
+		bad++;
+	}
+	bool some = false, none = true;
+	struct json_object *want = jget(f->rec, "expect.fix"), *not = jget(f->rec, "expect.no_fix");
+	for (int k = 0; k < v->fixes.n; k++) {
+		some |= want && strstr(v->fixes.items[k].text, json_object_get_string(want));
+		if (not && strstr(v->fixes.items[k].text, json_object_get_string(not))) {
+			print_error("%s: fix %d says '%s': %s\n", f->file, k, json_object_get_string(not),
+				    v->fixes.items[k].text);
+			none = false;
+		}
+	}
+	if (want && !some) {
+		print_error("%s: no fix says '%s'\n", f->file, json_object_get_string(want));
+		bad++;
+	}
+	bad += !none;
+	if ((x = jget(f->rec, "expect.peer_memory")) &&
+	    strcmp(gpu_peer_name(gpu_peer_state(&f->gates.gpu)), json_object_get_string(x))) {
+		print_error("%s: peer memory %s, expected %s\n", f->file,
+			    gpu_peer_name(gpu_peer_state(&f->gates.gpu)), json_object_get_string(x));
+		bad++;
+	}
+	if ((x = jget(f->rec, "expect.dmabuf"))) {
+		struct gpu_dmabuf_state d;
+		gpu_dmabuf_judge(&f->gates.gpu, NULL, &d);
+		if (strcmp(gpu_dmabuf_name(&d), json_object_get_string(x))) {
+			print_error("%s: dma-buf %s, expected %s\n", f->file, gpu_dmabuf_name(&d),
+				    json_object_get_string(x));
+			bad++;
+		}
+	}
+	return bad;
 }
 
 static void test_replay_every_fixture(void **state)
@@ -355,6 +405,7 @@ static void test_replay_every_fixture(void **state)
 			print_error("%s: cause %s without a fix\n", f->file, cause_name(v->cause));
 			bad++;
 		}
+		bad += check_expected_fixes(f);
 	}
 	if (bad)
 		fail_msg("%d replay mismatches", bad);
@@ -618,7 +669,7 @@ static void test_user_call_inferred(void **state)
 	ev.dmabuf_fd = -1;
 	ev.cmd_reached = 1;
 	ev.err = ENOMEM;
-	assert_int_equal(explain_user_call(&ev, NULL, NULL, &v), CAUSE_UNKNOWN);
+	assert_int_equal(explain_user_call(&ev, NULL, NULL, NULL, &v), CAUSE_UNKNOWN);
 	assert_int_equal(v.certainty, CERT_INFERRED);
 	assert_int_equal(v.err, ENOMEM);
 
@@ -626,7 +677,7 @@ static void test_user_call_inferred(void **state)
 	ctx.have = CTX_HAVE_MEMLOCK | CTX_HAVE_VMPIN | CTX_HAVE_CAPS | CTX_HAVE_USERNS;
 	ctx.memlock_soft = 64 << 10;
 	ctx.vm_pin = 32 << 20;
-	assert_int_equal(explain_user_call(&ev, &ctx, NULL, &v), CAUSE_MEMLOCK_LIMIT);
+	assert_int_equal(explain_user_call(&ev, &ctx, NULL, NULL, &v), CAUSE_MEMLOCK_LIMIT);
 	assert_int_equal(v.certainty, CERT_INFERRED);
 	assert_true(v.has_memlock);
 	assert_int_equal(v.limit_bytes, 64 << 10);
@@ -635,10 +686,10 @@ static void test_user_call_inferred(void **state)
 	assert_true(v.fixes.n > 0);
 	/* CAP_IPC_LOCK in the initial user namespace lifts the limit ... */
 	ctx.cap_ipc_lock = true;
-	assert_int_equal(explain_user_call(&ev, &ctx, NULL, &v), CAUSE_UNKNOWN);
+	assert_int_equal(explain_user_call(&ev, &ctx, NULL, NULL, &v), CAUSE_UNKNOWN);
 	/* ... held inside a user namespace it does not */
 	ctx.in_userns = true;
-	assert_int_equal(explain_user_call(&ev, &ctx, NULL, &v), CAUSE_MEMLOCK_LIMIT);
+	assert_int_equal(explain_user_call(&ev, &ctx, NULL, NULL, &v), CAUSE_MEMLOCK_LIMIT);
 	/* the round trip keeps cmd_reached */
 	round_trip("user call", &ev, &v, "ibv_reg_mr_iova2", NULL);
 }
@@ -838,7 +889,7 @@ static void test_round_trip_extremes(void **state)
 		ev.steps[i].a1 = i % 3 ? MRT_VMA_NONE : MRT_VMA_UNKNOWN;
 		ev.steps[i].a2 = (uint64_t)i << 40;
 	}
-	explain_registration(&ev, NULL, NULL, &v);
+	explain_registration(&ev, NULL, NULL, NULL, &v);
 	round_trip("extremes", &ev, &v, "reg_mr", &rec);
 	assert_int_equal(json_object_get_uint64(jget(rec, "trail_lost_steps")), 8);
 	assert_int_equal(json_object_array_length(jget(rec, "trail")), MRT_TRAIL_MAX);
@@ -864,7 +915,7 @@ static void test_round_trip_extremes(void **state)
 	ev.cmd_valid = 2;
 	ev.dmabuf_fd = -2147483647 - 1;
 	ev.nsteps = 0;
-	explain_registration(&ev, NULL, NULL, &v);
+	explain_registration(&ev, NULL, NULL, NULL, &v);
 	round_trip("dmabuf", &ev, &v, "reg_dmabuf_mr", NULL);
 }
 

@@ -73,7 +73,7 @@ static void enomem_over_the_limit_is_inferred_memlock_limit(void **state)
 	(void)state;
 	reg_mr_trail(ENOMEM);
 	container_ctx(64 << 10);
-	assert_int_equal(explain_registration(&ev, &ctx, NULL, &v), CAUSE_MEMLOCK_LIMIT);
+	assert_int_equal(explain_registration(&ev, &ctx, NULL, NULL, &v), CAUSE_MEMLOCK_LIMIT);
 	assert_int_equal(v.certainty, CERT_INFERRED);
 	assert_int_equal(v.err, ENOMEM);
 	assert_true(v.has_memlock);
@@ -91,7 +91,7 @@ static void eperm_with_limit_zero_is_inferred_memlock_zero(void **state)
 	(void)state;
 	reg_mr_trail(EPERM);
 	container_ctx(0);
-	assert_int_equal(explain_registration(&ev, &ctx, NULL, &v), CAUSE_MEMLOCK_ZERO);
+	assert_int_equal(explain_registration(&ev, &ctx, NULL, NULL, &v), CAUSE_MEMLOCK_ZERO);
 	assert_int_equal(v.certainty, CERT_INFERRED);
 	assert_int_equal(v.decisive_step, 1);
 }
@@ -105,7 +105,7 @@ static void request_from_the_driver_step(void **state)
 	ev.cmd_valid = 0;
 	ev.cmd_start = ev.cmd_length = ev.cmd_iova = 0;
 	container_ctx(64 << 10);
-	assert_int_equal(explain_registration(&ev, &ctx, NULL, &v), CAUSE_MEMLOCK_LIMIT);
+	assert_int_equal(explain_registration(&ev, &ctx, NULL, NULL, &v), CAUSE_MEMLOCK_LIMIT);
 	assert_int_equal(v.request_bytes, 4097 * PAGE);
 }
 
@@ -115,31 +115,31 @@ static void no_inference_without_grounds(void **state)
 {
 	(void)state;
 	reg_mr_trail(ENOMEM);
-	assert_int_equal(explain_registration(&ev, NULL, NULL, &v), CAUSE_UNKNOWN);
+	assert_int_equal(explain_registration(&ev, NULL, NULL, NULL, &v), CAUSE_UNKNOWN);
 	assert_int_equal(v.certainty, CERT_PROVEN);
 	assert_non_null(strstr(v.summary, "no known cause"));
 
 	container_ctx(1ULL << 30);
-	assert_int_equal(explain_registration(&ev, &ctx, NULL, &v), CAUSE_UNKNOWN);
+	assert_int_equal(explain_registration(&ev, &ctx, NULL, NULL, &v), CAUSE_UNKNOWN);
 	assert_non_null(strstr(v.summary, "no known cause"));
 	assert_int_equal(v.decisive_step, 0);
 
 	container_ctx(64 << 10);
 	ctx.cap_ipc_lock = true;
-	assert_int_equal(explain_registration(&ev, &ctx, NULL, &v), CAUSE_UNKNOWN);
+	assert_int_equal(explain_registration(&ev, &ctx, NULL, NULL, &v), CAUSE_UNKNOWN);
 
 	reg_mr_trail(ENOMEM);
 	container_ctx(64 << 10);
 	ev.nsteps = 0;
 	step(MRT_SITE_UOBJ_ALLOC, -ENOMEM, 0, 0, 0);
 	step(MRT_SITE_UVERBS_REG_MR, -ENOMEM, 0, 0, 0);
-	assert_int_equal(explain_registration(&ev, &ctx, NULL, &v), CAUSE_UNKNOWN);
+	assert_int_equal(explain_registration(&ev, &ctx, NULL, NULL, &v), CAUSE_UNKNOWN);
 	assert_non_null(strstr(v.summary, "rdma_alloc_begin_uobject"));
 
 	/* EINVAL is never a memlock verdict */
 	reg_mr_trail(EINVAL);
 	ev.cmd_access = 0x1; /* valid flags, aligned iova: no validation cause */
-	assert_int_equal(explain_registration(&ev, &ctx, NULL, &v), CAUSE_UNKNOWN);
+	assert_int_equal(explain_registration(&ev, &ctx, NULL, NULL, &v), CAUSE_UNKNOWN);
 }
 
 /* Where the pinning entry is armed, its evidence decides, proven. */
@@ -155,7 +155,7 @@ static void with_the_pinning_entry_the_verdict_is_proven(void **state)
 	step(MRT_SITE_DRIVER_REG, -ENOMEM, ev.cmd_start, M16, ev.cmd_iova);
 	step(MRT_SITE_UVERBS_REG_MR, -ENOMEM, 0, 0, 0);
 	container_ctx(1ULL << 30); /* /proc says otherwise now: the kernel's numbers win */
-	assert_int_equal(explain_registration(&ev, &ctx, NULL, &v), CAUSE_MEMLOCK_LIMIT);
+	assert_int_equal(explain_registration(&ev, &ctx, NULL, NULL, &v), CAUSE_MEMLOCK_LIMIT);
 	assert_int_equal(v.certainty, CERT_PROVEN);
 	assert_int_equal(v.limit_bytes, 64 << 10);
 	assert_int_equal(v.decisive_step, 0);

@@ -234,6 +234,33 @@ static void test_shm_and_fd(void **state)
 	assert_int_equal(cause_class(v.cause, ev.op), CLASS_ENVIRONMENT);
 	ev.err = EIO;
 	assert_cause(&ev, &g, CAUSE_UNKNOWN);
+	ev.err = ENOSPC;
+
+	/* whose tmpfs: a private one (the process's own mount namespace, a
+	 * container's) gets the container's knobs whether or not a runtime is
+	 * recognised, never the host's fstab (issue 21: a 1 MiB private
+	 * /dev/shm was told to remount the host's) */
+	g.shm_owner = GATE_SHM_PRIVATE;
+	g.shm_dev = 88;
+	g.host_shm_dev = 26;
+	snprintf(g.shm_source, sizeof(g.shm_source), "tmpfs");
+	explain_failure(&ev, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_SHM_EXHAUSTED);
+	assert_non_null(strstr(v.summary, "not the host's"));
+	assert_true(v.fixes.n >= 1);
+	assert_non_null(strstr(v.fixes.items[0].text, "--shm-size"));
+	assert_non_null(strstr(v.fixes.items[0].text, "emptyDir"));
+	for (int i = 0; i < v.fixes.n; i++) {
+		assert_null(strstr(v.fixes.items[i].text, "/etc/fstab"));
+		assert_null(strstr(v.fixes.items[i].text, "remount"));
+	}
+	/* the host's own /dev/shm: its fstab and remount */
+	g.shm_owner = GATE_SHM_HOST;
+	g.shm_dev = g.host_shm_dev = 26;
+	explain_failure(&ev, NULL, &g, &v);
+	assert_non_null(strstr(v.summary, "the host's /dev/shm"));
+	assert_non_null(strstr(v.fixes.items[0].text, "/etc/fstab"));
+	assert_null(strstr(v.fixes.items[0].text, "--shm-size"));
 
 	ev = ev_of(MRT_OP_FD_IMPORT, EPERM, "");
 	g = no_gates();

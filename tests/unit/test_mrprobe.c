@@ -159,6 +159,11 @@ static void test_size_parsing(void **state)
 	(void)state;
 	struct mrprobe_opts o;
 	assert_int_equal(parse(&o, NULL), 0);
+	assert_false(o.nccl_probe);
+	assert_int_equal(parse(&o, "--nccl-probe", "--mem", "vvar", NULL), 0);
+	assert_true(o.nccl_probe);
+	assert_int_equal(o.mem, MEM_VVAR);
+	assert_int_equal(parse(&o, NULL), 0);
 	assert_int_equal(o.size, 16 * MiB);
 	assert_int_equal(o.count, 1);
 	assert_int_equal(parse(&o, "--size", "9.2M", "--count", "64", NULL), 0);

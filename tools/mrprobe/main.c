@@ -4,9 +4,11 @@
  * limits and privileges change before anything is opened, so the device is
  * opened and the memory registered by the process a real job would be. */
 #include <argp.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/version.h"
 
@@ -48,10 +50,17 @@ int main(int argc, char **argv)
 			return fail(o.json, "drop_ipc_lock", err);
 		if (warn[0])
 			mp_report_note(o.json, warn);
+		/* NCCL probes at communicator init and registers at the first
+		 * collective, far more than this apart; a tracer sees the two in
+		 * that order */
+		usleep(500 * 1000);
 	}
 	/* 3. the user, which takes every other capability with it */
 	if (o.as_nobody && mp_privs_become_nobody(err, sizeof(err)))
 		return fail(o.json, "as_nobody", err);
+
+	if (o.no_device)
+		return mp_probe_memory_only(&o);
 
 	struct rdma rdma;
 	if (mp_rdma_open(o.device, &rdma, err, sizeof(err)))
@@ -60,6 +69,15 @@ int main(int argc, char **argv)
 	if (o.mem == MEM_GPU && mp_gpu_open(err, sizeof(err))) {
 		mp_rdma_close(&rdma);
 		return fail(o.json, "gpu", err);
+	}
+
+	/* NCCL probes dma-buf at init, before it registers anything */
+	if (o.nccl_probe) {
+		int e = mp_rdma_nccl_probe(&rdma);
+		snprintf(warn, sizeof(warn), "NCCL's dma-buf probe ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0): "
+			 "%s (%s)", e ? strerrorname_np(e) : "accepted",
+			 e == EBADF ? "dma-buf supported" : e ? "no dma-buf support" : "unexpected");
+		mp_report_note(o.json, warn);
 	}
 
 	struct probe p;

@@ -33,6 +33,8 @@ enum {
 	OPT_DROP_IPC_LOCK,
 	OPT_MEMLOCK,
 	OPT_KEEP_GOING,
+	OPT_NCCL_PROBE,
+	OPT_NO_DEVICE,
 };
 
 static const struct argp_option options[] = {
@@ -78,6 +80,12 @@ static const struct argp_option options[] = {
 	{ "dmabuf-fd", OPT_DMABUF_FD, "FD", 0,
 	  "Register this dma-buf fd (offset 0, length --size or 0, access --access or 0); -1 is "
 	  "NCCL's init probe ibv_reg_dmabuf_mr(pd,0,0,0,-1,0)", 3 },
+	{ "no-device", OPT_NO_DEVICE, NULL, 0,
+	  "Allocate (and with --api dmabuf export) the memory only, register nothing: "
+	  "GPU memory and its dma-buf on a machine without an RDMA device", 3 },
+	{ "nccl-probe", OPT_NCCL_PROBE, NULL, 0,
+	  "First make NCCL's init probe ibv_reg_dmabuf_mr(pd,0,0,0,-1,0) in this process, as "
+	  "NCCL does before it chooses how to register GPU memory", 3 },
 
 	{ NULL, 0, NULL, 0, "As whom (applied in this order, before the device is opened):", 4 },
 	{ "memlock", OPT_MEMLOCK, "BYTES", 0,
@@ -127,6 +135,8 @@ static const char doc[] =
 	"      the iova's page offset differs from the address's: EINVAL\n"
 	"  mrprobe --dmabuf-fd -1\n"
 	"      NCCL's init probe: EBADF, or EOPNOTSUPP without dma-buf support\n"
+	"  mrprobe --nccl-probe --mem vvar\n"
+	"      NCCL's probe, then device memory registered by address: the fallback NCCL takes\n"
 	"  mrprobe --mem udmabuf\n"
 	"      a real dma-buf through ibv_reg_dmabuf_mr (rxe: EOPNOTSUPP)\n"
 	"  mrprobe --gpu --api dmabuf\n"
@@ -277,6 +287,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	}
 	case OPT_KEEP_GOING:
 		o->keep_going = true;
+		break;
+	case OPT_NCCL_PROBE:
+		o->nccl_probe = true;
+		break;
+	case OPT_NO_DEVICE:
+		o->no_device = true;
 		break;
 	case OPT_API:
 		if (mp_api_parse(arg, &o->api)) {

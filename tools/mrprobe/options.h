@@ -41,6 +41,8 @@ struct mrprobe_opts {
 	bool memlock_set;
 	bool json;
 	bool keep_going;
+	bool nccl_probe;         /* NCCL's dma-buf probe first, in this process */
+	bool no_device;          /* only allocate (and export) the memory: no RDMA device */
 };
 
 /* Parses argv into *o (defaults first).  argp_flags go to argp_parse: 0 in

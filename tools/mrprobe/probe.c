@@ -14,7 +14,9 @@
 #include "findmax.h"
 #include "core/pages.h"
 #include "procstat.h"
+#include "core/strbuf.h"
 #include "core/units.h"
+#include "gpu.h"
 
 /* The largest find-max trial, in whole pages: --size, else half of
  * MemAvailable, because root with CAP_IPC_LOCK has no limit and would
@@ -298,4 +300,28 @@ void mp_probe_release(struct probe *p)
 	mp_plan_free(&p->plan);
 	p->held = NULL;
 	p->nheld = 0;
+}
+
+int mp_probe_memory_only(const struct mrprobe_opts *o)
+{
+	struct mrbuf b;
+	char err[512], note[400], h[32];
+	bool dmabuf = o->api == API_DMABUF;
+
+	if (o->mem == MEM_GPU && mp_gpu_open(err, sizeof(err))) {
+		mp_report_error(o->json, "gpu", err);
+		return 2;
+	}
+	if (mp_mem_get(o->mem, o->size, o->offset, dmabuf, o->dmabuf_fd, &b, err, sizeof(err))) {
+		mp_report_error(o->json, "memory", err);
+		return 2;
+	}
+	snprintf(note, sizeof(note), "%s of %s memory at 0x%llx", fmt_bytes(b.len, h, sizeof(h)),
+		 mp_mem_name(o->mem), (unsigned long long)b.addr);
+	if (b.dmabuf_fd >= 0)
+		str_appendf(note, sizeof(note), ", exported as dma-buf fd %d", b.dmabuf_fd);
+	str_appendf(note, sizeof(note), ", nothing registered (--no-device)");
+	mp_report_note(o->json, note);
+	mp_mem_put(&b);
+	return 0;
 }

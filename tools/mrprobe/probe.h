@@ -43,6 +43,12 @@ int mp_probe_exec(struct probe *p);
 /* Sleeps while the MRs stay registered; SIGINT/SIGTERM end it early. */
 void mp_probe_hold(struct probe *p, double seconds);
 
+/* --no-device: the memory of the first planned buffer only (GPU memory
+ * through the CUDA driver API, exported as a dma-buf with --api dmabuf),
+ * reported as a note and given back; nothing is registered.  Returns the
+ * exit status: 0, or 2 when the memory could not be had. */
+int mp_probe_memory_only(const struct mrprobe_opts *o);
+
 /* Deregisters and frees everything. */
 void mp_probe_release(struct probe *p);
 

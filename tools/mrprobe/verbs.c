@@ -89,6 +89,17 @@ struct ibv_mr *mp_rdma_register(struct rdma *r, enum mr_api api, const struct mr
 	return mr;
 }
 
+int mp_rdma_nccl_probe(struct rdma *r)
+{
+	errno = 0;
+	struct ibv_mr *mr = ibv_reg_dmabuf_mr(r->pd, 0, 0, 0, -1, 0);
+	if (mr) {
+		ibv_dereg_mr(mr);
+		return 0;
+	}
+	return errno ? errno : EIO;
+}
+
 void mp_rdma_close(struct rdma *r)
 {
 	if (r->pd)

@@ -26,6 +26,12 @@ int mp_rdma_open(const char *want, struct rdma *r, char *err, size_t errlen);
 struct ibv_mr *mp_rdma_register(struct rdma *r, enum mr_api api, const struct mrbuf *b, uint64_t iova,
 			     unsigned access, int *err);
 
+/* NCCL's dma-buf capability probe at init: ibv_reg_dmabuf_mr(pd, 0, 0, 0,
+ * -1, 0), expected to fail.  Returns its errno: EBADF where the NIC takes
+ * dma-buf, EOPNOTSUPP / EPROTONOSUPPORT where it does not; 0 if it was
+ * accepted (then deregistered again). */
+int mp_rdma_nccl_probe(struct rdma *r);
+
 void mp_rdma_close(struct rdma *r);
 
 #endif

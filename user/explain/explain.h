@@ -27,9 +27,14 @@ struct gate_facts;
 
 /* A failed registration's kernel trail (MRT_EV_REG_FAILURE, and the NCCL
  * dma-buf probe it may be).  ctx and nccl may be NULL (process gone, or
- * replay).  Returns v->cause. */
+ * replay).  gates: for a registration of GPU memory, the node's and the
+ * process's GPU facts read at the failure (gates->gpu, proc/gpu_facts.h:
+ * peer memory, dma-buf, BAR1, NCCL's probe in this process); NULL or
+ * without them, the verdict and its fixes say only what the record
+ * proves.  Returns v->cause. */
 enum cause explain_registration(const struct mrt_event *ev, const struct proc_context *ctx,
-				const struct nccl_info *nccl, struct verdict *v);
+				const struct nccl_info *nccl, const struct gate_facts *gates,
+				struct verdict *v);
 
 /* A failed mlock(), mlock2() or mlockall() (MRT_EV_MLOCK_FAILURE): evidence
  * about the same RLIMIT_MEMLOCK.  Returns v->cause. */
@@ -40,10 +45,12 @@ enum cause explain_mlock(const struct mrt_event *ev, const struct proc_context *
  * (MRT_EV_USER_CALL): the kernel sites are not armed here, or libibverbs
  * refused before the kernel.  Kernel-free causes are proven (no command was
  * issued); the rest are inferred from the errno and the process's /proc
- * numbers (ctx), and marked CERT_INFERRED.  v->err receives the errno the
+ * numbers (ctx), and marked CERT_INFERRED.  gates as for
+ * explain_registration (a dma-buf or EFAULT call of GPU memory).  v->err receives the errno the
  * call failed with (set by libibverbs when no command was issued). */
 enum cause explain_user_call(const struct mrt_event *uev, const struct proc_context *ctx,
-			     const struct nccl_info *nccl, struct verdict *v);
+			     const struct nccl_info *nccl, const struct gate_facts *gates,
+			     struct verdict *v);
 
 /* A MRT_EV_FAILURE record (a verbs command, device open, /dev/shm
  * allocation or fd import the kernel refused).  gates: what stood in the

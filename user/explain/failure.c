@@ -20,6 +20,7 @@
 #include "explain/failure_facts.h"
 #include "explain/memlock.h"
 #include "explain/rdma_cgroup.h"
+#include "core/strbuf.h"
 #include "core/units.h"
 
 static const char *qp_state_name(unsigned long long s)
@@ -260,6 +261,20 @@ static bool explain_shm(const struct mrt_event *ev, const struct gate_facts *g,
 		    "and reserve them with posix_fallocate(); a tmpfs mounted with a small size= "
 		    "(Docker's default is 64 MiB) refuses the reservation with ENOSPC, which NCCL "
 		    "reports as an unhandled system error.");
+	/* whose tmpfs decides where it is made larger */
+	if (g && g->shm_owner == GATE_SHM_HOST) {
+		str_appendf(v->summary, VERDICT_TEXT_MAX, " (the host's /dev/shm)");
+	} else if (g && g->shm_owner == GATE_SHM_PRIVATE) {
+		str_appendf(v->summary, VERDICT_TEXT_MAX, " (a tmpfs of the process's own mount "
+			    "namespace%s%s, not the host's /dev/shm)", g->shm_source[0] ? ", source " : "",
+			    g->shm_source);
+		str_appendf(v->explanation, VERDICT_TEXT_MAX,
+			    " This tmpfs is not the node's /dev/shm (device %u:%u, the host's is %u:%u): "
+			    "the process's mount namespace (a container or sandbox) mounted its own, so "
+			    "it is sized where that namespace is made, not in the host's /etc/fstab.",
+			    g->shm_dev >> 20, g->shm_dev & 0xfffff, g->host_shm_dev >> 20,
+			    g->host_shm_dev & 0xfffff);
+	}
 	return true;
 }
 

@@ -14,15 +14,19 @@
  * containers, Kubernetes, Slurm, MPI, shell), with NCCL's stopgaps */
 void fixes_memlock(const struct fix_input *in, struct fix_list *out);
 
-/* fixes_registration.c: the causes of a failed registration past memlock */
+/* fixes_gpu.c: GPU memory, from the node's facts (in->gates->gpu): the
+ * path the node leaves (peer memory or dma-buf) with what it is missing */
 void fixes_pin_device_memory(const struct fix_input *in, struct fix_list *out);
+void fixes_dmabuf_unsupported(const struct fix_input *in, struct fix_list *out);
+void fixes_dmabuf_attach(const struct fix_input *in, struct fix_list *out);
+void fixes_gpu_bar1_exhausted(const struct fix_input *in, struct fix_list *out);
+
+/* fixes_registration.c: the causes of a failed registration past memlock */
 void fixes_pin_hugetlb(const struct fix_input *in, struct fix_list *out);
 void fixes_pin_migrate(const struct fix_input *in, struct fix_list *out);
 void fixes_pin_fault(const struct fix_input *in, struct fix_list *out);
 void fixes_dma_map_iova(const struct fix_input *in, struct fix_list *out);
-void fixes_dmabuf_unsupported(const struct fix_input *in, struct fix_list *out);
 void fixes_dmabuf_bad_fd(const struct fix_input *in, struct fix_list *out);
-void fixes_dmabuf_attach(const struct fix_input *in, struct fix_list *out);
 void fixes_mlx5_firmware(const struct fix_input *in, struct fix_list *out);
 void fixes_bad_access_flags(const struct fix_input *in, struct fix_list *out);
 void fixes_iova_misaligned(const struct fix_input *in, struct fix_list *out);

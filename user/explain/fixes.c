@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* fixes.c - which generator writes a cause's fixes (see fixes.h), and the
  * input a verdict gives them.  The generators live in fixes_memlock.c,
- * fixes_registration.c and fixes_failure.c. */
+ * fixes_registration.c, fixes_gpu.c and fixes_failure.c. */
 #include "explain/fixes.h"
 #include "explain/fix_generators.h"
 
@@ -37,6 +37,7 @@ static const fix_generator generators[CAUSE__COUNT] = {
 	[CAUSE_QP_ATTR_INVALID] = fixes_qp_attr_invalid,
 	[CAUSE_SHM_EXHAUSTED] = fixes_shm_exhausted,
 	[CAUSE_FD_IMPORT_DENIED] = fixes_fd_import_denied,
+	[CAUSE_GPU_BAR1_EXHAUSTED] = fixes_gpu_bar1_exhausted,
 };
 
 int fixes_for(const struct fix_input *in, struct fix_list *out)

@@ -138,8 +138,69 @@ void fixes_qp_attr_invalid(const struct fix_input *in, struct fix_list *out)
 
 /* ---- /dev/shm ------------------------------------------------------------------- */
 
+/* A tmpfs of the process's own mount namespace: the container's knobs, the
+ * runtime named where it is recognised, all of them where it is not. */
+static void shm_private(const struct fix_input *in, struct fix_list *out)
+{
+	switch (failure_setting(in->ctx)) {
+	case CTX_SET_KUBERNETES:
+	case CTX_SET_CRIO:
+		fix_add(out, FIX_PRIMARY,
+			"Mount a memory-backed emptyDir at /dev/shm (volumes: emptyDir: {medium: "
+			"Memory, sizeLimit: 8Gi}, volumeMounts: mountPath /dev/shm); the pod's memory "
+			"limit then covers it. The container's /dev/shm is its own tmpfs: the node's "
+			"/etc/fstab does not size it.");
+		break;
+	case CTX_SET_DOCKER:
+		fix_add(out, FIX_PRIMARY, "Start the container with a larger /dev/shm: `docker run "
+					  "--shm-size=8g` (compose: shm_size), or share the host's IPC "
+					  "namespace and /dev/shm (`--ipc=host`).");
+		break;
+	case CTX_SET_PODMAN:
+		fix_add(out, FIX_PRIMARY, "Start the container with a larger /dev/shm: `podman run "
+					  "--shm-size=8g`, or `--ipc=host` to use the host's.");
+		break;
+	case CTX_SET_CONTAINERD:
+		fix_add(out, FIX_PRIMARY, "Start the container with a larger /dev/shm: `nerdctl run "
+					  "--shm-size=8g` (or `--ipc=host`); under Kubernetes a "
+					  "memory-backed emptyDir at /dev/shm.");
+		break;
+	case CTX_SET_SLURM:
+		fix_add(out, FIX_PRIMARY,
+			"The job's container (a Slurm container plugin: pyxis/enroot, Apptainer) mounts "
+			"its own /dev/shm: give it more room there, or bind the host's /dev/shm into it "
+			"(Apptainer `--bind /dev/shm`, an enroot mount entry); with Docker/Podman "
+			"`--shm-size=8g` or `--ipc=host`.");
+		break;
+	default:
+		fix_add(out, FIX_PRIMARY,
+			"This /dev/shm is the process's own tmpfs (its mount namespace's), not the "
+			"host's: make it larger where that namespace is made - Docker/Podman "
+			"`--shm-size=8g` or `--ipc=host`, Kubernetes a memory-backed emptyDir at "
+			"/dev/shm (emptyDir: {medium: Memory}), a Slurm container plugin's /dev/shm "
+			"(pyxis/enroot, Apptainer `--bind /dev/shm`), or the `mount -t tmpfs -o size=` "
+			"of the script that made it.");
+		break;
+	}
+	fix_add(out, FIX_NOTE, "Resizing the node's own /dev/shm does not help: it is another "
+			       "tmpfs, and this one would stay as small.");
+}
+
 void fixes_shm_exhausted(const struct fix_input *in, struct fix_list *out)
 {
+	const struct gate_facts *g = in->gates;
+
+	if (g && g->shm_owner == GATE_SHM_PRIVATE) {
+		shm_private(in, out);
+		goto stopgap;
+	}
+	if (g && g->shm_owner == GATE_SHM_HOST) {
+		/* the host's own tmpfs, even seen from a container (--ipc=host) */
+		fix_add(out, FIX_PRIMARY, "Give the host's /dev/shm more room (`mount -o remount,size=50%% "
+					  "/dev/shm`, and the same size in /etc/fstab) or remove stale "
+					  "nccl-* segments left by killed jobs.");
+		goto stopgap;
+	}
 	switch (failure_setting(in->ctx)) {
 	case CTX_SET_KUBERNETES:
 		fix_add(out, FIX_PRIMARY,
@@ -163,6 +224,7 @@ void fixes_shm_exhausted(const struct fix_input *in, struct fix_list *out)
 			shm_mount(in->gates), shm_mount(in->gates));
 		break;
 	}
+stopgap:
 	fix_add(out, FIX_STOPGAP, "NCCL_SHM_DISABLE=1 avoids the shared-memory transport (slower "
 				  "intra-node traffic); the proxy still needs some /dev/shm.");
 }

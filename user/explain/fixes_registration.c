@@ -1,25 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* fixes_registration.c - the fixes of a failed registration's causes past
- * memlock (fix_generators.h): page pinning, DMA mapping, dma-buf, the mlx5
- * firmware, the command's own checks, the rdma cgroup.  Most do not depend
+ * memlock (fix_generators.h): page pinning, DMA mapping, a dma-buf fd, the
+ * mlx5 firmware, the command's own checks, the rdma cgroup (GPU memory's
+ * own causes are fixes_gpu.c's).  Most do not depend
  * on where the job runs; a few follow the evidence the verdict was decided
  * on (the decisive step, the access bits, who refused a dma-buf MR). */
 #include "explain/fix_generators.h"
 #include "explain/rdma_cgroup.h"
 #include "proc/gates.h"
-
-void fixes_pin_device_memory(const struct fix_input *in, struct fix_list *out)
-{
-	(void)in;
-	fix_add(out, FIX_PRIMARY,
-	    "Load the NVIDIA peer-memory module on the host: `modprobe nvidia-peermem` "
-	    "(check: /sys/module/nvidia_peermem), or use dma-buf registration "
-	    "(NCCL_DMABUF_ENABLE=1, the default since NCCL 2.13, needs CUDA >= 11.7 and a "
-	    "NIC driver with dma-buf support).");
-	fix_add(out, FIX_STOPGAP,
-	    "Stopgap: NCCL_NET_GDR_LEVEL=LOC disables GPUDirect RDMA so NCCL registers "
-	    "host memory instead (slower; counts against the memlock limit).");
-}
 
 void fixes_pin_hugetlb(const struct fix_input *in, struct fix_list *out)
 {
@@ -67,26 +55,6 @@ void fixes_dma_map_iova(const struct fix_input *in, struct fix_list *out)
 	    "above-4G decoding in firmware) and the driver's DMA mask.");
 }
 
-/* Who refused decides the advice: the kernel's REG_DMABUF_MR method, the
- * provider library before any command (a library call that never reached
- * the kernel), or a kernel answer seen only by the library's errno. */
-void fixes_dmabuf_unsupported(const struct fix_input *in, struct fix_list *out)
-{
-	if (in->ev && in->ev->kind == MRT_EV_USER_CALL && !in->ev->cmd_reached)
-		fix_add(out, FIX_PRIMARY,
-		    "Use a NIC whose provider supports dma-buf (mlx5 with rdma-core >= 34 on "
-		    "kernel >= 5.12), or NCCL_DMABUF_ENABLE=0 with nvidia-peermem for GPU "
-		    "memory.");
-	else if (in->ev && in->ev->kind == MRT_EV_USER_CALL)
-		fix_add(out, FIX_PRIMARY, "Use a NIC/driver with dma-buf support, or "
-				    "NCCL_DMABUF_ENABLE=0 with nvidia-peermem for GPU memory.");
-	else
-		fix_add(out, FIX_PRIMARY,
-		    "Use a NIC/driver with dma-buf support (mlx5 on kernel >= 5.12 with "
-		    "rdma-core >= 34), or NCCL_DMABUF_ENABLE=0 with nvidia-peermem for GPU "
-		    "memory.");
-}
-
 /* Only the kernel's ib_umem_dmabuf_get says the fd was the trouble; a
  * library call's EBADF alone is NCCL's probe as often as a bug. */
 void fixes_dmabuf_bad_fd(const struct fix_input *in, struct fix_list *out)
@@ -96,15 +64,6 @@ void fixes_dmabuf_bad_fd(const struct fix_input *in, struct fix_list *out)
 	fix_add(out, FIX_PRIMARY, "Pass a dma-buf fd exported by the GPU driver "
 			    "(cuMemGetHandleForAddressRange) and keep it open until the "
 			    "registration returns.");
-}
-
-void fixes_dmabuf_attach(const struct fix_input *in, struct fix_list *out)
-{
-	(void)in;
-	fix_add(out, FIX_PRIMARY,
-	    "Check the GPU driver's dma-buf/P2P support (open kernel modules, "
-	    "NVreg_EnableStreamMemOPs and PCIe topology: `mrtrace check`), or fall back "
-	    "with NCCL_DMABUF_ENABLE=0 and nvidia-peermem.");
 }
 
 /* The firmware's status at the decisive mlx5_cmd_exec step (a1; the

@@ -39,6 +39,7 @@ static const char *const cause_names[CAUSE__COUNT] = {
 	[CAUSE_QP_ATTR_INVALID] = "qp_attr_invalid",
 	[CAUSE_SHM_EXHAUSTED] = "shm_exhausted",
 	[CAUSE_FD_IMPORT_DENIED] = "fd_import_denied",
+	[CAUSE_GPU_BAR1_EXHAUSTED] = "gpu_bar1_exhausted",
 };
 
 const char *cause_name(enum cause c)

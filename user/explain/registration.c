@@ -5,11 +5,14 @@
  * The order of the tests follows the kernel's own order of checks on the
  * registration path (docs/design.md section 2): uverbs command validation, rdma
  * cgroup charge, dma-buf handling, then ib_umem_get's memlock check, page
- * pinning, DMA mapping and the driver's firmware command.  The first site
+ * pinning, DMA mapping and the driver's firmware command.  For GPU memory,
+ * the node's facts read at the failure (gates->gpu) decide a full BAR1 and
+ * say which path GPU memory has here (gpu_memory.c).  The first site
  * that failed is the decisive one; everything after it is consequence.
  * The memlock rules are memlock.c's, the fixes the table's (fixes.c).
  */
 #include "explain/explain.h"
+#include "explain/gpu_memory.h"
 #include "explain/hardware.h"
 #include "explain/memlock.h"
 #include "explain/rdma_cgroup.h"
@@ -139,7 +142,8 @@ static bool explain_validation(const struct mrt_event *ev, struct verdict *v, in
 
 /* ---- dma-buf --------------------------------------------------------------- */
 
-static bool explain_dmabuf(const struct mrt_event *ev, struct verdict *v, int err)
+static bool explain_dmabuf(const struct mrt_event *ev, const struct gate_facts *g,
+			   struct verdict *v, int err)
 {
 	int get = trail_find(ev, MRT_SITE_DMABUF_GET);
 	int i;
@@ -149,6 +153,12 @@ static bool explain_dmabuf(const struct mrt_event *ev, struct verdict *v, int er
 	if ((i = trail_first_failed(ev, MRT_SITE_DMABUF_ATTACH)) >= 0 ||
 	    (i = trail_first_failed(ev, MRT_SITE_DMABUF_PIN)) >= 0 ||
 	    (i = trail_first_failed(ev, MRT_SITE_DMABUF_MAP)) >= 0) {
+		/* the exporter maps the buffer into BAR1: a full one refuses */
+		int at = trail_find(ev, MRT_SITE_DMABUF_ATTACH);
+		uint64_t need = ev->cmd_valid == 2 && ev->cmd_length ? ev->cmd_length :
+				at >= 0 ? ev->steps[at].a0 : 0;
+		if (explain_bar1(ev, g, i, need, v))
+			return true;
 		v->cause = CAUSE_DMABUF_ATTACH;
 		v->decisive_step = i;
 		verdict_say(v->summary, "the dma-buf exporter refused: %s returned %s",
@@ -204,6 +214,20 @@ static bool nccl_dmabuf_probe_shape(const struct mrt_event *ev, int err)
 	if (get >= 0)
 		return ev->dmabuf_fd == -1 && ev->steps[get].a1 == 0;
 	return false;
+}
+
+/* ---- a peer-memory client (MLNX_OFED) ------------------------------------ */
+
+/* ib_peer_umem_get failed: the client did not take the range.  Only a full
+ * BAR1 is a cause of its own; anything else stays with the pinning step
+ * (pin_device_memory) or unknown. */
+static bool explain_peer(const struct mrt_event *ev, const struct gate_facts *g, struct verdict *v)
+{
+	int i = trail_first_failed(ev, MRT_SITE_PEER_GET);
+
+	if (i < 0)
+		return false;
+	return explain_bar1(ev, g, i, ev->ml.valid ? ev->ml.len : ev->cmd_length, v);
 }
 
 /* ---- the rest ------------------------------------------------------------- */
@@ -263,25 +287,27 @@ static bool explain_without_umem(const struct mrt_event *ev, const struct proc_c
 
 /* The cause, its numbers and texts; the fixes follow from them. */
 static void judge_registration(const struct mrt_event *ev, const struct proc_context *ctx,
-			       struct verdict *v)
+			       const struct gate_facts *g, struct verdict *v)
 {
 	int err = ev->err;
 
 	if (nccl_dmabuf_probe_shape(ev, err))
 		v->harmless = true;
 	if (explain_validation(ev, v, err) || explain_rdma_cgroup(ev, v, err) ||
-	    explain_dmabuf(ev, v, err) || explain_memlock(ev, v, trail_find(ev, MRT_SITE_UMEM_GET)) ||
-	    explain_pin(ev, v) || explain_dma_map(ev, v) || explain_mlx5_cmd(ev, v) ||
+	    explain_dmabuf(ev, g, v, err) || explain_memlock(ev, v, trail_find(ev, MRT_SITE_UMEM_GET)) ||
+	    explain_peer(ev, g, v) || explain_pin(ev, v) || explain_dma_map(ev, v) || explain_mlx5_cmd(ev, v) ||
 	    explain_without_umem(ev, ctx, v, err))
 		return;
 	explain_unknown(ev, v, err);
 }
 
 enum cause explain_registration(const struct mrt_event *ev, const struct proc_context *ctx,
-				const struct nccl_info *nccl, struct verdict *v)
+				const struct nccl_info *nccl, const struct gate_facts *gates,
+				struct verdict *v)
 {
 	verdict_init(v, ev->err, CERT_PROVEN);
-	judge_registration(ev, ctx, v);
-	fixes_for_verdict(ev, ctx, nccl, NULL, v);
+	judge_registration(ev, ctx, gates, v);
+	gpu_verdict_facts(ev, gates, nccl, v);
+	fixes_for_verdict(ev, ctx, nccl, gates, v);
 	return v->cause;
 }

@@ -4,6 +4,7 @@
  * errno and the process's /proc numbers (inferred; the memlock rules are
  * memlock.c's). */
 #include "explain/explain.h"
+#include "explain/gpu_memory.h"
 #include "explain/memlock.h"
 
 #include <errno.h>
@@ -65,10 +66,12 @@ static void judge_user_call(const struct mrt_event *uev, const struct proc_conte
 }
 
 enum cause explain_user_call(const struct mrt_event *uev, const struct proc_context *ctx,
-			     const struct nccl_info *nccl, struct verdict *v)
+			     const struct nccl_info *nccl, const struct gate_facts *gates,
+			     struct verdict *v)
 {
 	verdict_init(v, uev->err, CERT_PROVEN);
 	judge_user_call(uev, ctx, v);
-	fixes_for_verdict(uev, ctx, nccl, NULL, v);
+	gpu_verdict_facts(uev, gates, nccl, v);
+	fixes_for_verdict(uev, ctx, nccl, gates, v);
 	return v->cause;
 }

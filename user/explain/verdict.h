@@ -43,6 +43,8 @@ enum cause {
 	CAUSE_QP_ATTR_INVALID,
 	CAUSE_SHM_EXHAUSTED,
 	CAUSE_FD_IMPORT_DENIED,
+	/* a GPU-memory registration refused while the GPU's BAR1 is full */
+	CAUSE_GPU_BAR1_EXHAUSTED,
 	CAUSE__COUNT
 };
 
@@ -75,7 +77,7 @@ struct fix_list {
 
 /* ---- the verdict ----------------------------------------------------------- */
 
-#define VERDICT_TEXT_MAX 1024
+#define VERDICT_TEXT_MAX 1536
 
 struct verdict {
 	enum cause cause;

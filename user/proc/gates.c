@@ -396,25 +396,87 @@ static void count_facts(int pid, struct gate_facts *f)
 	}
 }
 
+/* One mountinfo line: "36 35 0:31 / /dev/shm rw,nosuid shared:4 - tmpfs shm rw,size=65536k". */
+struct mount_line {
+	unsigned int dev;         /* major << 20 | minor, as the kernel's s_dev */
+	char point[256], fstype[32], source[64], options[128];
+};
+
+static bool mount_parse(const char *l, struct mount_line *m)
+{
+	unsigned ma, mi;
+	const char *dash = strstr(l, " - ");
+
+	if (!dash || sscanf(l, "%*u %*u %u:%u %*s %255s", &ma, &mi, m->point) != 3)
+		return false;
+	m->dev = ma << 20 | mi;
+	m->fstype[0] = m->source[0] = m->options[0] = '\0';
+	sscanf(dash + 3, "%31s %63s %127s", m->fstype, m->source, m->options);
+	return true;
+}
+
+/* The tmpfs pid 1's mount namespace has at /dev/shm: the host's own. */
+static unsigned int host_shm_dev(const char *root)
+{
+	char info[16384];
+	struct mount_line m;
+	unsigned int dev = 0;
+
+	if (read_rel(root, 1, "mountinfo", info, sizeof(info)) <= 0)
+		return 0;
+	for (char *l = info; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (mount_parse(l, &m) && !strcmp(m.point, "/dev/shm"))
+			dev = m.dev; /* the last one mounted there is the one seen */
+	return dev;
+}
+
+static unsigned long mntns_of(const char *root, int pid)
+{
+	char path[512];
+	struct stat st;
+
+	if (procfs_path(path, sizeof(path), root, pid, "ns/mnt") || stat(path, &st))
+		return 0;
+	return (unsigned long)st.st_ino;
+}
+
+/* Whose tmpfs: the kernel named its superblock (s_dev), the host's
+ * /dev/shm is the one of pid 1's mount namespace.  A process that has
+ * exited leaves the device numbers to decide; its mount namespace and the
+ * mount's source need it alive. */
+static void shm_owner(const char *root, int pid, struct gate_facts *f)
+{
+	f->host_shm_dev = host_shm_dev(root);
+	f->shm_mntns = mntns_of(root, pid);
+	f->host_mntns = mntns_of(root, 1);
+	if (f->shm_dev && f->host_shm_dev)
+		f->shm_owner = f->shm_dev == f->host_shm_dev ? GATE_SHM_HOST : GATE_SHM_PRIVATE;
+	else if (f->shm_mntns && f->host_mntns && f->shm_mntns != f->host_mntns)
+		f->shm_owner = GATE_SHM_PRIVATE;
+	else if (f->shm_mntns && f->shm_mntns == f->host_mntns && !strcmp(f->shm_mount, "/dev/shm"))
+		f->shm_owner = GATE_SHM_HOST;
+}
+
 /* The mount of the tmpfs whose superblock the kernel named (lim3 = s_dev),
  * from the process's mountinfo; "/dev/shm" when it cannot be matched. */
 static void shm_facts(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *f)
 {
 	char info[16384], rel[256], path[512];
-	unsigned kmaj = (unsigned)(ev->op_limits[3] >> 20), kmin = (unsigned)(ev->op_limits[3] & 0xfffff);
+	struct mount_line m;
 
 	snprintf(f->shm_mount, sizeof(f->shm_mount), "/dev/shm");
+	f->shm_dev = (unsigned int)ev->op_limits[3];
 	if (ev->op_limits[3] && read_rel(root, pid, "mountinfo", info, sizeof(info)) > 0) {
 		for (char *l = info; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-			unsigned ma, mi;
-			char mnt[256];
-			if (sscanf(l, "%*u %*u %u:%u %*s %255s", &ma, &mi, mnt) == 3 && ma == kmaj &&
-			    mi == kmin) {
-				snprintf(f->shm_mount, sizeof(f->shm_mount), "%.120s", mnt);
+			if (mount_parse(l, &m) && m.dev == f->shm_dev) {
+				snprintf(f->shm_mount, sizeof(f->shm_mount), "%.120s", m.point);
+				snprintf(f->shm_source, sizeof(f->shm_source), "%s", m.source);
+				snprintf(f->shm_options, sizeof(f->shm_options), "%s", m.options);
 				break;
 			}
 		}
 	}
+	shm_owner(root, pid, f);
 	snprintf(rel, sizeof(rel), "root%s", f->shm_mount);
 	if (procfs_path(path, sizeof(path), root, pid, rel))
 		return;
@@ -509,6 +571,15 @@ static void rdmacg_facts(const char *root, int pid, const struct mrt_event *ev, 
 	}
 }
 
+const char *gates_shm_owner_name(enum gate_shm_owner o)
+{
+	switch (o) {
+	case GATE_SHM_HOST: return "host";
+	case GATE_SHM_PRIVATE: return "private";
+	default: return "unknown";
+	}
+}
+
 const char *gates_port_state_name(const char *s)
 {
 	const char *c = strchr(s, ':');
@@ -528,6 +599,14 @@ void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct
 	out->target_pid = -1;
 	if (!root || !*root)
 		root = "/";
+	if (ev->kind != MRT_EV_FAILURE) {
+		/* a registration: only GPU memory has facts beyond its record */
+		if (gpu_record_wants_facts(ev)) {
+			gpu_facts_read_node(root, NULL, &out->gpu);
+			gpu_facts_read_process(root, pid, &out->gpu);
+		}
+		return;
+	}
 	switch (ev->op) {
 	case MRT_OP_OPEN_DEVICE:
 		node_facts(root, pid, ev, out);

@@ -8,7 +8,9 @@
  * namespace (present? its mode against the process's credentials?), the
  * device cgroup, the port's state and GID/P_Key tables, the tmpfs behind
  * /dev/shm, the ptrace gates of fd import (seccomp, Yama, CAP_SYS_PTRACE) and
- * the rdma cgroup's rdma.max / rdma.current.  The explanation engine reads
+ * the rdma cgroup's rdma.max / rdma.current; for a registration of GPU
+ * memory, what decides the peer-memory and dma-buf paths (gpu_facts.h).
+ * The explanation engine reads
  * them as plain data (explain/failure.c), so recorded facts replay exactly.
  */
 #ifndef MRTRACE_PROC_GATES_H
@@ -17,6 +19,7 @@
 #include <stdint.h>
 
 #include "mrtrace.h"
+#include "proc/gpu_facts.h"
 
 #define GATE_TEXT_MAX 256
 
@@ -26,6 +29,12 @@ enum gate_devcg {
 	GATE_DEVCG_BPF,      /* cgroup v2: a device program is attached (effective) */
 	GATE_DEVCG_V1_DENY,  /* cgroup v1: devices.list does not allow char 231 */
 	GATE_DEVCG_V1_ALLOW, /* cgroup v1: devices.list allows char 231 */
+};
+
+enum gate_shm_owner {
+	GATE_SHM_UNKNOWN = 0,
+	GATE_SHM_HOST,            /* the host's /dev/shm: the node's fstab and remount apply */
+	GATE_SHM_PRIVATE,         /* a tmpfs of the process's own mount namespace */
 };
 
 struct gate_facts {
@@ -68,6 +77,15 @@ struct gate_facts {
 	bool have_shm;
 	char shm_mount[128];      /* mount point as the process sees it */
 	uint64_t shm_size, shm_used, shm_avail; /* bytes (statfs) */
+	/* whose tmpfs it is: the host's own /dev/shm (the superblock pid 1's
+	 * mount namespace has at /dev/shm), or another one: the process's own
+	 * mount namespace (a container's) */
+	enum gate_shm_owner shm_owner;
+	char shm_source[64];      /* the mount's source in the process's mountinfo ("shm", "tmpfs") */
+	char shm_options[128];    /* its super options ("rw,size=1024k") */
+	unsigned int shm_dev;     /* the tmpfs's s_dev (major << 20 | minor, the kernel's) */
+	unsigned int host_shm_dev;/* the host's /dev/shm's, 0 unknown */
+	unsigned long shm_mntns, host_mntns; /* mount namespace inodes, 0 unknown */
 
 	/* FD_IMPORT */
 	bool have_fd;
@@ -83,12 +101,20 @@ struct gate_facts {
 	char rdmacg_path[GATE_TEXT_MAX];  /* the process's cgroup */
 	char rdma_max[GATE_TEXT_MAX];     /* its rdma.max line for the device, or "" */
 	char rdma_current[GATE_TEXT_MAX];
+
+	/* REG_FAILURE / USER_CALL of GPU memory (gpu_record_wants_facts) */
+	struct gpu_facts gpu;
 };
 
-/* Reads the facts the record's op needs.  `root` is "/" live (tests pass a
- * recorded tree).  Never fails: what cannot be read stays unset (have_*
+/* Reads the facts the record's op needs (a FAILURE record), or those of a
+ * registration of GPU memory (a REG_FAILURE or USER_CALL record that
+ * gpu_record_wants_facts(): gate_facts.gpu; others read nothing).  `root` is
+ * "/" live (tests pass a recorded tree).  Never fails: what cannot be read stays unset (have_*
  * false, or the field's unknown value). */
 void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *out);
+
+/* "host", "private", "unknown" (evidence.gates.shm_owner) */
+const char *gates_shm_owner_name(enum gate_shm_owner o);
 
 /* "ACTIVE" for "4: ACTIVE"; the text after the colon. */
 const char *gates_port_state_name(const char *sysfs_state);

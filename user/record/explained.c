@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "explain/explain.h"
+#include "proc/facts_json.h"
 
 /* The node's names for the pod, when the process runs in one (watch looks
  * them up: proc/k8s.h). */
@@ -73,6 +74,7 @@ struct json_object *explained_to_json(const struct record *rec)
 		jput_u64(o, "addr", ev->cmd_start);
 	struct json_object *e = json_object_new_object();
 	x->evidence(e, r);
+	facts_evidence_add(e, r->have_gates ? &r->gates : NULL, r->nccl);
 	json_object_object_add(o, "evidence", e);
 	jput_str(o, "summary", r->v.summary);
 	jput_str(o, "explanation", r->v.explanation);

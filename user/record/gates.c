@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explain/explain.h"
+#include "proc/facts_json.h"
 
 /* here an empty string is no value: null */
 static void put_str(struct json_object *o, const char *k, const char *v)
@@ -314,7 +315,9 @@ void gates_evidence_add(struct json_object *e, const struct mrt_event *ev,
 bool record_gates_from_json(struct json_object *obj, struct gate_facts *g)
 {
 	struct json_object *e, *x;
-	if (json_object_object_get_ex(obj, "evidence", &e) && json_object_object_get_ex(e, "gates", &x))
-		return gates_from_json(x, g);
-	return gates_from_json(NULL, g);
+	bool found = json_object_object_get_ex(obj, "evidence", &e) &&
+				     json_object_object_get_ex(e, "gates", &x)
+			     ? gates_from_json(x, g)
+			     : gates_from_json(NULL, g);
+	return facts_evidence_read(obj, g) || found;
 }

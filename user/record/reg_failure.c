@@ -10,7 +10,7 @@
 
 static enum cause reg_explain(struct report *r)
 {
-	return explain_registration(r->ev, r->ctx, r->nccl, &r->v);
+	return explain_registration(r->ev, r->ctx, r->nccl, r->have_gates ? &r->gates : NULL, &r->v);
 }
 
 /* the uverbs command, when no libibverbs call names the API */
@@ -52,7 +52,7 @@ const struct record_kind record_kind_reg_failure = {
 	.name = "registration failure",
 	.event = "reg_failure",
 	.ring = MRT_EV_REG_FAILURE,
-	.flags = RECORD_EXPLAINED,
+	.flags = RECORD_EXPLAINED | RECORD_GATES, /* GPU memory's facts (gpu_record_wants_facts) */
 	.join = RECORD_WAITS_FOR_CALL,
 	.explained = &reg_cells,
 	.ts_ns = explained_ts_ns,

@@ -11,7 +11,7 @@
 
 static enum cause call_explain(struct report *r)
 {
-	return explain_user_call(r->ev, r->ctx, r->nccl, &r->v);
+	return explain_user_call(r->ev, r->ctx, r->nccl, r->have_gates ? &r->gates : NULL, &r->v);
 }
 
 static const char *call_what(const struct mrt_event *ev)
@@ -53,7 +53,7 @@ const struct record_kind record_kind_user_call = {
 	.event = "reg_failure",
 	.alias = "user_call",
 	.ring = MRT_EV_USER_CALL,
-	.flags = RECORD_EXPLAINED,
+	.flags = RECORD_EXPLAINED | RECORD_GATES, /* GPU memory's facts (gpu_record_wants_facts) */
 	.join = RECORD_IS_CALL,
 	.explained = &call_cells,
 	.ts_ns = explained_ts_ns,

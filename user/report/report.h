@@ -28,7 +28,7 @@ struct report {
 	const struct nccl_info *nccl; /* NULL: no NCCL data */
 	const char *api; /* "ibv_reg_mr" / "ibv_reg_dmabuf_mr" / ... */
 	const char *what; /* what failed, for people: "registration", "mlock", "modify_qp" */
-	bool have_gates; /* MRT_EV_FAILURE: facts read at the failure */
+	bool have_gates; /* facts read at the failure (a failure's, GPU memory's) */
 	struct gate_facts gates;
 	/* A storm's summary (docs/json.md, "Storms"): count identical failures
 	 * folded in the kernel, the first and last at these times (ns, the

@@ -34,6 +34,9 @@ struct corr_proc {
 	bool have_nccl;
 	struct nccl_info nccl;
 	char *maps; /* /proc/PID/maps, read at the first libibverbs call */
+	/* NCCL's dma-buf probe seen failing in this process: told with the
+	 * GPU-memory failures that follow it (gate_facts.gpu.probe) */
+	struct gpu_probe probe;
 	bool maps_tried;
 	double maps_at;
 };
@@ -404,8 +407,11 @@ static void report_as(struct corr *c, const struct mrt_event *ev, const struct m
 		ctx = context_from_record(c, p, ev);
 	}
 	struct gate_facts *g = NULL;
-	if ((record_kind_of_event(ev)->flags & RECORD_GATES) && c->ops.read_gates) {
+	/* a failure's gates; a registration's only when it can be GPU memory */
+	if (c->ops.read_gates && (record_kind_of_event(ev)->flags & RECORD_GATES) &&
+	    (ev->kind == MRT_EV_FAILURE || gpu_record_wants_facts(ev))) {
 		c->ops.read_gates(c->ops.arg, ev->pid, ev, &c->gates);
+		c->gates.gpu.probe = p->probe;
 		g = &c->gates;
 	}
 	if (!storm && ev->storm_shape)
@@ -419,6 +425,7 @@ static void report_as(struct corr *c, const struct mrt_event *ev, const struct m
 	if (uev)
 		attribute(c, p, uev, &r->ua);
 	if (r->v.harmless) {
+		p->probe = (struct gpu_probe){ .seen = true, .err = r->v.err, .ts_ns = ev->ts_ns };
 		c->st.harmless++;
 		if (!c->cfg.keep_harmless)
 			return;

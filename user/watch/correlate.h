@@ -9,7 +9,8 @@
  *    same thread, kernel record first;
  *  - the process cache: what /proc says about a process (context, NCCL, its
  *    mappings for the user stack) is read once per process, keyed by pid
- *    and the process's start time, not once per record;
+ *    and the process's start time, not once per record; with it, NCCL's
+ *    dma-buf probe outcome, told with the GPU-memory failures that follow;
  *  - repeats: with dedupe on, the sink learns which occurrence of its
  *    (process, cause) a report is;
  *  - storms: the kernel folds identical failures (bpf/mrtrace.h); the
@@ -54,8 +55,9 @@ struct corr_ops {
 	int (*read_context)(void *arg, int pid, struct proc_context *ctx);
 	/* 0, or -errno when nothing could be read */
 	int (*read_nccl)(void *arg, const struct proc_context *ctx, struct nccl_info *nccl);
-	/* the gate facts of a MRT_EV_FAILURE record, read at once (the process
-	 * may exit); NULL op: none (tests) */
+	/* the gate facts of a MRT_EV_FAILURE record, or of a registration of
+	 * GPU memory (gpu_record_wants_facts), read at once (the process may
+	 * exit); NULL op: none (tests) */
 	void (*read_gates)(void *arg, int pid, const struct mrt_event *ev, struct gate_facts *g);
 	/* the text of /proc/PID/maps (malloc'd, the correlator frees it), or NULL */
 	char *(*read_maps)(void *arg, int pid);

@@ -123,7 +123,10 @@ for i in $(seq 100); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 
 mark
 unshare -m sh -c 'mount -t tmpfs -o size=1M tmpfs /dev/shm && exec fallocate -l 4M /dev/shm/nccl-mrtrace' 2>/dev/null
 expect shm fallocate shm_alloc shm_exhausted \
-	'.evidence.length==4194304 and .evidence.tmpfs_size_pages > 0 and .class=="environment"'
+	'.evidence.length==4194304 and .evidence.tmpfs_size_pages > 0 and .class=="environment" and
+	 .evidence.gates.shm_owner=="private" and .evidence.gates.shm_dev != .evidence.gates.host_shm_dev and
+	 (.summary | test("not the host.s /dev/shm")) and (.fix_details[0].text | test("--shm-size") and test("emptyDir")) and
+	 ([.fixes[] | test("/etc/fstab|remount")] | any | not)'
 
 # --- fd import -------------------------------------------------------------------
 sleep 30 &

@@ -41,7 +41,7 @@ expect() { # expect NAME CAUSE ERRNO_NAME JQ-EXTRA -- MRPROBE-ARGS
 
 # VM_IO 0x4000 | VM_PFNMAP 0x400
 expect vvar pin_device_memory EFAULT \
-	'(.evidence.vm_flags | . as $f | ($f % 32768) >= 16384 or ($f % 2048) >= 1024) and .evidence.decisive_site=="pin_user_pages" and (.fixes|tostring|test("peermem"))' \
+	'(.evidence.vm_flags | . as $f | ($f % 32768) >= 16384 or ($f % 2048) >= 1024) and .evidence.decisive_site=="pin_user_pages" and (.fixes|tostring|test("peermem")) and .evidence.peer_memory=="unsupported" and (.fix_details[0].text|test("dma-buf"))' \
 	-- --mem vvar
 expect unmapped pin_fault EFAULT '.evidence.vma_present==false and (.summary|test("no mapping"))' \
 	-- --mem unmapped --size 64K

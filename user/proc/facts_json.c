@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* facts_json.c - GPU-memory and /dev/shm-owner facts as evidence, and back
+ * (see facts_json.h, docs/json.md). */
+#include "proc/facts_json.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "nccl/nccl.h"
+
+static void put_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, v && *v ? json_object_new_string(v) : NULL);
+}
+
+static void put_u64(struct json_object *o, const char *k, unsigned long long v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static void put_bool(struct json_object *o, const char *k, bool v)
+{
+	json_object_object_add(o, k, json_object_new_boolean(v));
+}
+
+static void put_tri(struct json_object *o, const char *k, enum gpu_tri t)
+{
+	json_object_object_add(o, k, t == GPU_UNKNOWN ? NULL : json_object_new_boolean(t == GPU_YES));
+}
+
+static struct json_object *gpu_to_json(const struct gpu_facts *f)
+{
+	struct json_object *o = json_object_new_object(), *a;
+
+	put_tri(o, "peer_memory_api", f->peer_api);
+	if (f->memory_peers_dir) {
+		a = json_object_new_array();
+		for (int i = 0; i < f->n_peers; i++)
+			json_object_array_add(a, json_object_new_string(f->peers[i]));
+		json_object_object_add(o, "memory_peers", a);
+	} else {
+		json_object_object_add(o, "memory_peers", NULL); /* no such directory */
+	}
+	put_bool(o, "nvidia_peermem", f->nvidia_peermem);
+	put_str(o, "nvidia_peermem_version", f->peermem_version);
+	put_bool(o, "nv_peer_mem", f->nv_peer_mem);
+	put_str(o, "kernel", f->kernel);
+	put_tri(o, "kernel_dmabuf", f->kernel_dmabuf);
+	put_str(o, "kernel_dmabuf_evidence", f->kernel_dmabuf_how);
+	a = json_object_new_array();
+	for (int i = 0; i < f->n_nics; i++) {
+		struct json_object *n = json_object_new_object();
+		put_str(n, "name", f->nics[i].name);
+		put_str(n, "driver", f->nics[i].driver);
+		put_tri(n, "dmabuf", f->nics[i].dmabuf);
+		json_object_array_add(a, n);
+	}
+	json_object_object_add(o, "nics", a);
+	put_bool(o, "nvidia_driver_loaded", f->nvidia_driver);
+	put_str(o, "nvidia_driver", f->driver_version);
+	put_tri(o, "nvidia_open_module", f->open_module);
+	json_object_object_add(o, "gpus", json_object_new_int(f->n_gpus));
+	a = json_object_new_array();
+	for (int i = 0; i < f->n_gpus_kept; i++) {
+		const struct gpu_dev *g = &f->gpus[i];
+		struct json_object *d = json_object_new_object();
+		put_str(d, "pci", g->bdf);
+		put_str(d, "device_id", g->device_id);
+		put_str(d, "model", g->model);
+		put_bool(d, "consumer", g->consumer);
+		if (g->bar1_bytes)
+			put_u64(d, "bar1_bytes", g->bar1_bytes);
+		if (g->have_nvml) {
+			put_u64(d, "nvml_bar1_total_bytes", g->nvml_bar1_total);
+			put_u64(d, "nvml_bar1_used_bytes", g->nvml_bar1_used);
+			put_u64(d, "nvml_memory_bytes", g->nvml_memory_total);
+		}
+		json_object_array_add(a, d);
+	}
+	json_object_object_add(o, "devices", a);
+	put_str(o, "libcuda", f->libcuda);
+	put_str(o, "cuda_driver", f->cuda_driver);
+	if (f->probe.seen) {
+		struct json_object *p = json_object_new_object();
+		json_object_object_add(p, "errno", json_object_new_int(f->probe.err));
+		put_str(p, "errno_name", strerrorname_np(f->probe.err));
+		put_u64(p, "ts_ns", f->probe.ts_ns);
+		json_object_object_add(o, "dmabuf_probe", p);
+	}
+	return o;
+}
+
+static void shm_to_json(struct json_object *evidence, const struct gate_facts *g)
+{
+	struct json_object *gates;
+
+	if (g->shm_owner == GATE_SHM_UNKNOWN && !g->shm_dev)
+		return;
+	if (!json_object_object_get_ex(evidence, "gates", &gates) || !gates) {
+		gates = json_object_new_object();
+		json_object_object_add(evidence, "gates", gates);
+	}
+	put_str(gates, "shm_owner", gates_shm_owner_name(g->shm_owner));
+	put_str(gates, "shm_source", g->shm_source);
+	put_str(gates, "shm_options", g->shm_options);
+	put_u64(gates, "shm_dev", g->shm_dev);
+	if (g->host_shm_dev)
+		put_u64(gates, "host_shm_dev", g->host_shm_dev);
+	if (g->shm_mntns)
+		put_u64(gates, "shm_mntns", g->shm_mntns);
+	if (g->host_mntns)
+		put_u64(gates, "host_mntns", g->host_mntns);
+}
+
+void facts_evidence_add(struct json_object *evidence, const struct gate_facts *g,
+			const struct nccl_info *nccl)
+{
+	if (!evidence || !g)
+		return;
+	shm_to_json(evidence, g);
+	if (!g->gpu.have)
+		return;
+	const struct gpu_facts *f = &g->gpu;
+	struct gpu_dmabuf_state d;
+	gpu_dmabuf_judge(f, nccl, &d);
+	put_str(evidence, "peer_memory", gpu_peer_name(gpu_peer_state(f)));
+	put_str(evidence, "dmabuf", gpu_dmabuf_name(&d));
+	struct json_object *b = json_object_new_array();
+	for (int i = 0; i < GPU_DMABUF_BLOCKS; i++)
+		if (d.blocked & (1u << i))
+			json_object_array_add(b, json_object_new_string(gpu_dmabuf_block_name(1u << i)));
+	json_object_object_add(evidence, "dmabuf_blocked", b);
+	int i = gpu_fullest_bar1(f);
+	if (i >= 0) {
+		put_str(evidence, "bar1_gpu", f->gpus[i].bdf);
+		put_u64(evidence, "bar1_total_bytes", f->gpus[i].nvml_bar1_total);
+		put_u64(evidence, "bar1_used_bytes", f->gpus[i].nvml_bar1_used);
+	}
+	json_object_object_add(evidence, "gpu", gpu_to_json(f));
+}
+
+/* ---- back ------------------------------------------------------------------------ */
+
+static struct json_object *member(struct json_object *o, const char *k, json_type t)
+{
+	struct json_object *x;
+	return o && json_object_object_get_ex(o, k, &x) && x && json_object_is_type(x, t) ? x : NULL;
+}
+
+static void get_str(struct json_object *o, const char *k, char *buf, size_t len)
+{
+	struct json_object *x = member(o, k, json_type_string);
+	if (x)
+		snprintf(buf, len, "%s", json_object_get_string(x));
+}
+
+static bool get_bool(struct json_object *o, const char *k)
+{
+	struct json_object *x = member(o, k, json_type_boolean);
+	return x && json_object_get_boolean(x);
+}
+
+static enum gpu_tri get_tri(struct json_object *o, const char *k)
+{
+	struct json_object *x = member(o, k, json_type_boolean);
+	return !x ? GPU_UNKNOWN : json_object_get_boolean(x) ? GPU_YES : GPU_NO;
+}
+
+static unsigned long long get_u64(struct json_object *o, const char *k)
+{
+	struct json_object *x = member(o, k, json_type_int);
+	return x ? json_object_get_uint64(x) : 0;
+}
+
+static void gpu_from_json(struct json_object *o, struct gpu_facts *f)
+{
+	struct json_object *a, *p;
+
+	memset(f, 0, sizeof(*f));
+	f->have = true;
+	f->peer_api = get_tri(o, "peer_memory_api");
+	if ((a = member(o, "memory_peers", json_type_array))) {
+		f->memory_peers_dir = true;
+		for (size_t i = 0; i < json_object_array_length(a) && f->n_peers < GPU_FACTS_PEERS; i++) {
+			struct json_object *x = json_object_array_get_idx(a, i);
+			if (x && json_object_is_type(x, json_type_string))
+				snprintf(f->peers[f->n_peers++], sizeof(f->peers[0]), "%s",
+					 json_object_get_string(x));
+		}
+	}
+	f->nvidia_peermem = get_bool(o, "nvidia_peermem");
+	get_str(o, "nvidia_peermem_version", f->peermem_version, sizeof(f->peermem_version));
+	f->nv_peer_mem = get_bool(o, "nv_peer_mem");
+	get_str(o, "kernel", f->kernel, sizeof(f->kernel));
+	f->kernel_dmabuf = get_tri(o, "kernel_dmabuf");
+	get_str(o, "kernel_dmabuf_evidence", f->kernel_dmabuf_how, sizeof(f->kernel_dmabuf_how));
+	if ((a = member(o, "nics", json_type_array)))
+		for (size_t i = 0; i < json_object_array_length(a) && f->n_nics < GPU_FACTS_NICS; i++) {
+			struct json_object *n = json_object_array_get_idx(a, i);
+			struct gpu_nic *d = &f->nics[f->n_nics++];
+			get_str(n, "name", d->name, sizeof(d->name));
+			get_str(n, "driver", d->driver, sizeof(d->driver));
+			d->dmabuf = get_tri(n, "dmabuf");
+		}
+	f->nvidia_driver = get_bool(o, "nvidia_driver_loaded");
+	get_str(o, "nvidia_driver", f->driver_version, sizeof(f->driver_version));
+	f->open_module = get_tri(o, "nvidia_open_module");
+	f->n_gpus = (int)get_u64(o, "gpus");
+	if ((a = member(o, "devices", json_type_array)))
+		for (size_t i = 0; i < json_object_array_length(a) && f->n_gpus_kept < GPU_FACTS_GPUS; i++) {
+			struct json_object *x = json_object_array_get_idx(a, i);
+			struct gpu_dev *g = &f->gpus[f->n_gpus_kept++];
+			get_str(x, "pci", g->bdf, sizeof(g->bdf));
+			get_str(x, "device_id", g->device_id, sizeof(g->device_id));
+			get_str(x, "model", g->model, sizeof(g->model));
+			g->consumer = get_bool(x, "consumer");
+			g->bar1_bytes = get_u64(x, "bar1_bytes");
+			g->have_nvml = member(x, "nvml_bar1_total_bytes", json_type_int) != NULL;
+			g->nvml_bar1_total = get_u64(x, "nvml_bar1_total_bytes");
+			g->nvml_bar1_used = get_u64(x, "nvml_bar1_used_bytes");
+			g->nvml_memory_total = get_u64(x, "nvml_memory_bytes");
+		}
+	if (f->n_gpus < f->n_gpus_kept)
+		f->n_gpus = f->n_gpus_kept;
+	get_str(o, "libcuda", f->libcuda, sizeof(f->libcuda));
+	get_str(o, "cuda_driver", f->cuda_driver, sizeof(f->cuda_driver));
+	if ((p = member(o, "dmabuf_probe", json_type_object))) {
+		f->probe.seen = true;
+		f->probe.err = (int)get_u64(p, "errno");
+		f->probe.ts_ns = get_u64(p, "ts_ns");
+	}
+}
+
+static bool shm_from_json(struct json_object *gates, struct gate_facts *g)
+{
+	char owner[16] = "";
+
+	if (!member(gates, "shm_owner", json_type_string))
+		return false;
+	get_str(gates, "shm_owner", owner, sizeof(owner));
+	g->shm_owner = !strcmp(owner, "host")      ? GATE_SHM_HOST
+		       : !strcmp(owner, "private") ? GATE_SHM_PRIVATE
+						   : GATE_SHM_UNKNOWN;
+	get_str(gates, "shm_source", g->shm_source, sizeof(g->shm_source));
+	get_str(gates, "shm_options", g->shm_options, sizeof(g->shm_options));
+	g->shm_dev = (unsigned int)get_u64(gates, "shm_dev");
+	g->host_shm_dev = (unsigned int)get_u64(gates, "host_shm_dev");
+	g->shm_mntns = (unsigned long)get_u64(gates, "shm_mntns");
+	g->host_mntns = (unsigned long)get_u64(gates, "host_mntns");
+	return true;
+}
+
+bool facts_evidence_read(struct json_object *record, struct gate_facts *g)
+{
+	struct json_object *e = member(record, "evidence", json_type_object), *x;
+	bool found = false;
+
+	if (!e)
+		return false;
+	if ((x = member(e, "gates", json_type_object)))
+		found |= shm_from_json(x, g);
+	if ((x = member(e, "gpu", json_type_object))) {
+		gpu_from_json(x, &g->gpu);
+		found = true;
+	}
+	return found;
+}
