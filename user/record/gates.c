@@ -74,7 +74,7 @@ int gates_raw_read(struct json_object *raw, struct mrt_event *ev, char *err, siz
 	    u64_array(raw, "op_limits", ev->op_limits, 4, err, errlen))
 		return -1;
 	if (json_object_object_get_ex(raw, "op_name", &x) && json_object_is_type(x, json_type_string))
-		snprintf(ev->op_name, sizeof(ev->op_name), "%s", json_object_get_string(x));
+		jcopy_str(ev->op_name, sizeof(ev->op_name), json_object_get_string(x));
 	return 0;
 }
 
