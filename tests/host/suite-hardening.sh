@@ -249,5 +249,68 @@ else
 	skip full_disk "cannot mount a tmpfs"
 fi
 
+# ---- 8. issue 24, explain/watch rows -----------------------------------------------
+TR=$TOP/tests/fixtures/trails
+ML=$TR/memlock_limit.cumulative.6.12.json
+# row 2: a storm summary replays as the last of its failures, and explain
+# keeps what the record says about itself
+jq -c . "$ML" > "$OUT/storm.jsonl"
+jq -c '. + {count:19999, first_ts_ns:(.ts_ns+1), last_ts_ns:(.ts_ns+2000000001),
+	time:"2026-01-02T03:04:05.000006Z", host:"gpu-node-7", schema:"mrtrace-watch/1",
+	mrtrace_version:"0.1.0-recorded"}' "$ML" >> "$OUT/storm.jsonl"
+expect explain_storm_count_kept 0 'x19999 in 2.000 s, #20000 of this cause' "$MRTRACE" explain "$OUT/storm.jsonl"
+tail -1 "$OUT/storm.jsonl" > "$OUT/storm-alone.jsonl" # its opener rotated away: shown in full
+expect explain_text_says_when_where 0 'at: 2026-01-02T03:04:05.000006Z on gpu-node-7' "$MRTRACE" explain "$OUT/storm-alone.jsonl"
+expect explain_lone_storm_in_full 0 'storm: x19999 identical failures in 2.000 s' "$MRTRACE" explain "$OUT/storm-alone.jsonl"
+O=$("$MRTRACE" explain --json "$OUT/storm.jsonl" 2>/dev/null | tail -1)
+jq_true explain_json_keeps_members "$O" '.count==19999 and .first_ts_ns==(.ts_ns+1) and
+	.last_ts_ns==(.ts_ns+2000000001) and .time=="2026-01-02T03:04:05.000006Z" and
+	.host=="gpu-node-7" and .schema=="mrtrace-watch/1" and .mrtrace_version=="0.1.0-recorded"'
+# row 3: input bounds - devices refused, NULs are malformed, endless input ends
+expect explain_dev_zero_refused 2 '/dev/zero: not a regular file' "$MRTRACE" explain /dev/zero
+expect explain_stdin_dev_zero_refused 2 'standard input: not a regular file' sh -c "'$MRTRACE' explain - < /dev/zero"
+expect explain_nul_bytes_malformed 2 '0 explained, 0 skipped, 1 malformed' sh -c "head -c 50M /dev/zero | '$MRTRACE' explain -"
+expect explain_endless_junk_ends 2 'the rest is not read' sh -c "cat /dev/zero | '$MRTRACE' explain -"
+head -1 "$OUT/storm.jsonl" | tr -d '\n' > "$OUT/one.json"
+printf '%s\n' "cat '$OUT/one.json'; head -c 2G /dev/zero | tr '\\000' x" > "$OUT/longline.sh"
+expect explain_record_before_long_line 2 '1 explained, 0 skipped, 2 malformed' sh -c "sh '$OUT/longline.sh' | '$MRTRACE' explain -"
+if ! asan; then
+	expect explain_rlimit_as_one_error 2 '0 explained, 0 skipped, 2 malformed' sh -c "cat /dev/zero | prlimit --as=1073741824 '$MRTRACE' explain -"
+fi
+# row 4: explain --json through the output filter: valid UTF-8 JSON per line
+python3 - "$TR/hca_resource_limit.cqe.6.12.json" "$OUT/evil.jsonl" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["raw"]["op_name"] = "\u00e9" * 20            # cut at 31 bytes: a lone 0xC3
+r["raw"]["comm"] = "\u001b[2Jx"
+line = json.dumps(r, separators=(",", ":")).encode()
+line = line.replace(b"\\u001b[2Jx", b"\\u001b[2J\xff\xfe")   # bytes that are not UTF-8
+open(sys.argv[2], "wb").write(line + b"\n")
+PY
+"$MRTRACE" explain --json "$OUT/evil.jsonl" > "$OUT/evil-explain.json" 2>/dev/null
+check explain_json_valid_utf8 python3 -c "
+import json
+for l in open('$OUT/evil-explain.json','rb').read().decode('utf-8').splitlines(): json.loads(l)"
+"$MRTRACE" explain "$OUT/evil.jsonl" > "$OUT/evil-explain.txt" 2>&1
+check explain_text_no_escape_byte sh -c "grep -q 'failed: pid' '$OUT/evil-explain.txt' && ! grep -q \$(printf '\033') '$OUT/evil-explain.txt'"
+# row 12: write errors are never ignored
+expect explain_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' explain '$ML' > /dev/full"
+expect explain_json_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' explain --json '$ML' > /dev/full"
+expect check_prom_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' check --no-config --prom > /dev/full"
+expect check_health_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' check --no-config --health > /dev/full"
+expect list_probes_dev_full_fails 1 'No space left on device' sh -c "'$MRTRACE' watch --list-probes > /dev/full"
+# row 14: numbers no kernel records are refused with the reason
+jq -c '.raw.pid = -5' "$ML" > "$OUT/negpid.jsonl"
+expect explain_negative_pid_refused 2 'raw.pid: -5 is out of range' "$MRTRACE" explain "$OUT/negpid.jsonl"
+jq -c '.raw.tid = 1099511627776' "$ML" > "$OUT/bigtid.jsonl"
+expect explain_huge_tid_refused 2 'raw.tid: 1099511627776 is out of range' "$MRTRACE" explain "$OUT/bigtid.jsonl"
+jq -c '.raw.page_shift = 16 | .raw.ml.requested_pages = 1152921504606846976' "$ML" > "$OUT/bigpages.jsonl"
+expect explain_pages_overflow_refused 2 'raw.ml.requested_pages: .* out of range' "$MRTRACE" explain "$OUT/bigpages.jsonl"
+# row 9: a metrics interval that is not a finite number of seconds (inf
+# never wrote the textfile), or longer than the minute the docs promise
+for v in nan inf -inf 1e400 61; do
+	expect "metrics_interval_${v}_refused" 2 "invalid --metrics-interval '$v'" "$MRTRACE" watch --metrics-interval="$v" -d 1
+done
+
 echo "hardening: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -237,28 +237,32 @@ static void emit_stop(struct watch *w, double secs)
 			cs->flushed_early, CORR_PENDING_MAX);
 }
 
-/* Prints the --list-probes answer. */
+/* Prints the --list-probes answer, where the records go (standard output
+ * or -o FILE), so that a write error is said and fails the run like a
+ * record's (watch_end). */
 static void list_probes(struct watch *w)
 {
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		fprintf(stderr, "mrtrace watch: out of memory\n");
+		return;
+	}
 	if (w->a.json) {
 		struct json_object *s = record_sites_json(w->sites, w->nsites);
-		const char *text = json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN);
-		char *line = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&line, &len);
-		if (m) {
-			fprintf(m, "%s\n", text);
-			fclose(m);
-			watch_write_record(w, line, len);
-		}
-		free(line);
+		fprintf(m, "%s\n", json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN));
 		json_object_put(s);
 	} else {
-		printf("kernel %s: %d of %d sites armed\n", tracer_kernel(w->t),
-		       tracer_armed_count(w->t, false), tracer_site_count(w->t));
-		watch_print_sites(w->t, stdout);
-		watch_print_consequences(w->t, stdout);
+		fprintf(m, "kernel %s: %d of %d sites armed\n", tracer_kernel(w->t),
+			tracer_armed_count(w->t, false), tracer_site_count(w->t));
+		watch_print_sites(w->t, m);
+		watch_print_consequences(w->t, m);
 	}
+	fclose(m);
+	watch_write_record(w, text, len);
+	free(text);
 }
 
 /* ---- -- COMMAND ----------------------------------------------------------------- */
