@@ -311,6 +311,46 @@ expect explain_pages_overflow_refused 2 'raw.ml.requested_pages: .* out of range
 for v in nan inf -inf 1e400 61; do
 	expect "metrics_interval_${v}_refused" 2 "invalid --metrics-interval '$v'" "$MRTRACE" watch --metrics-interval="$v" -d 1
 done
+MLOCKER=$TOP/build/tests/helpers/mlocker
+# row 1: a journal socket that stops reading costs its entries (counted),
+# never a frozen watch: every record still reaches the JSONL, SIGTERM and -d
+# are honoured (with a blocking send: 11 records, SIGTERM ignored, -d 50 at 60 s)
+if [ -x "$MLOCKER" ] && command -v python3 > /dev/null; then
+	JS=$OUT/stalled.sock
+	python3 -c "import socket,sys,time
+s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1]); time.sleep(600)" "$JS" &
+	JP=$!
+	for i in $(seq 50); do [ -S "$JS" ] && break; sleep 0.1; done
+	stalled_watch() { # NAME ARGS...: watch with the stalled journal, 40 failing mlocks
+		local n=$1; shift
+		"$MRTRACE" watch --json -o "$OUT/$n.jsonl" --syscalls=on --journal=yes --journal-socket="$JS" \
+			--metrics-textfile="$OUT/$n.prom" --metrics-interval=0.2 "$@" > /dev/null 2> "$OUT/$n.err" &
+		WP=$!
+		wait_line "$OUT/$n.err" watching 60
+		for i in $(seq 40); do
+			prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > /dev/null 2>&1
+		done
+	}
+	stalled_watch stall-term
+	for i in $(seq 100); do [ "$(grep -c '"event":"mlock_failure"' "$OUT/stall-term.jsonl")" -ge 40 ] && break; sleep 0.1; done
+	check journal_stalled_records_reach_jsonl test "$(grep -c '"event":"mlock_failure"' "$OUT/stall-term.jsonl")" -ge 40
+	check journal_stalled_counted sh -c "grep -E '^mrtrace_watch_output_errors_total\{output=\"journal\"\} [1-9]' '$OUT/stall-term.prom'"
+	check journal_stalled_said grep -q 'the journal .* is not reading' "$OUT/stall-term.err"
+	kill -TERM "$WP"
+	for i in $(seq 50); do kill -0 "$WP" 2>/dev/null || break; sleep 0.1; done
+	check journal_stalled_sigterm_honoured sh -c "! kill -0 $WP 2>/dev/null"
+	kill -KILL "$WP" 2>/dev/null; wait "$WP" 2>/dev/null
+	check journal_stalled_stop_record grep -q '"event":"stop"' "$OUT/stall-term.jsonl"
+	T0=$(date +%s)
+	stalled_watch stall-d -d 8
+	for i in $(seq 250); do kill -0 "$WP" 2>/dev/null || break; sleep 0.1; done
+	check journal_stalled_duration_honoured test $(( $(date +%s) - T0 )) -lt 30
+	kill -KILL "$WP" 2>/dev/null; wait "$WP" 2>/dev/null
+	check journal_stalled_duration_stop_record grep -q '"event":"stop"' "$OUT/stall-d.jsonl"
+	kill "$JP" 2>/dev/null; wait "$JP" 2>/dev/null
+else
+	skip journal_stalled "no $MLOCKER or python3"
+fi
 
 echo "hardening: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
