@@ -352,5 +352,89 @@ else
 	skip journal_stalled "no $MLOCKER or python3"
 fi
 
+# row 13: a command that cannot be run is a request error (2), found before
+# anything is armed; one whose exec fails after all ends the run at once
+expect cmd_nonexistent_exit2 2 'cannot run /nonexistent/cmd: No such file or directory' "$MRTRACE" watch --json -o "$OUT/nx.jsonl" -- /nonexistent/cmd
+check cmd_nonexistent_nothing_armed sh -c "! grep -q 'sites armed\|watching' '$OUT/nx.jsonl' && [ ! -s '$OUT/nx.jsonl' ]"
+expect cmd_not_on_path_exit2 2 'cannot run mrtrace-no-such-cmd: No such file' "$MRTRACE" watch -- mrtrace-no-such-cmd
+printf '#!/bin/sh\n' > "$OUT/noexec.sh"; chmod 644 "$OUT/noexec.sh"
+expect cmd_not_executable_exit2 2 'cannot run .*noexec.sh: Permission denied' "$MRTRACE" watch -- "$OUT/noexec.sh"
+printf '#!/nonexistent/interpreter\n' > "$OUT/badinterp.sh"; chmod 755 "$OUT/badinterp.sh"
+expect cmd_exec_fails_late_exit2 2 'cannot run .*badinterp.sh: No such file' "$MRTRACE" watch --json -o "$OUT/late.jsonl" --syscalls=on -- "$OUT/badinterp.sh"
+check cmd_exec_fails_late_stop_record grep -q '"event":"stop"' "$OUT/late.jsonl"
+
+# signals (row 15, "signals before arming"): SIGINT, SIGTERM and SIGQUIT stop
+# watch with its stop record and SIGHUP reopens -o FILE, whatever the phase:
+# before the tracer opens (at tracer_open), while it attaches (in libbpf's
+# skeleton load), while watching; never lost, never a kill without a word
+GDB=$(command -v gdb)
+# under_gdb NAME BREAK CMD...: watch's run, with CMD (gdb commands, ';'-separated) at BREAK
+under_gdb() {
+	local n=$1 brk=$2 cmds=$3; shift 3
+	local ex=() c
+	IFS=';' read -ra c <<< "$cmds"
+	for x in "${c[@]}"; do ex+=(-ex "$x"); done
+	timeout 120 "$GDB" -q -batch -nx -ex 'set pagination off' -ex 'set breakpoint pending on' \
+		-ex "break $brk" -ex run -ex delete "${ex[@]}" \
+		--args "$MRTRACE" watch --json -o "$OUT/$n.jsonl" --syscalls=on "$@" > "$OUT/$n.gdb" 2>&1
+}
+# stopped NAME: the breakpoint was reached, watch exited 0 with a stop record, soon
+stopped() {
+	check "$1_reached_phase" grep -q '^Breakpoint 1,' "$OUT/$1.gdb"
+	check "$1_exit_0" grep -q 'exited normally' "$OUT/$1.gdb"
+	check "$1_stop_record" python3 -c "
+import json
+ev=[json.loads(l) for l in open('$OUT/$1.jsonl') if l.strip()]
+assert ev and ev[-1]['event']=='stop' and ev[-1]['duration_s'] < 20, ev[-1:]"
+}
+if [ -n "$GDB" ] && ! asan; then
+	for sig in INT TERM QUIT; do
+		under_gdb "sig-$sig-before" tracer_open "signal SIG$sig" -d 30
+		stopped "sig-$sig-before"
+		under_gdb "sig-$sig-attach" bpf_object__load_skeleton "signal SIG$sig" -d 30
+		stopped "sig-$sig-attach"
+	done
+	for ph in tracer_open bpf_object__load_skeleton; do
+		under_gdb "hup-$ph" "$ph" "shell mv '$OUT/hup-$ph.jsonl' '$OUT/hup-$ph.1';signal SIGHUP" -d 3
+		check "hup_${ph}_reopened" grep -q '"event":"stop"' "$OUT/hup-$ph.jsonl"
+	done
+else
+	skip signals_at_phases "no gdb (or an ASan build)"
+fi
+for sig in INT TERM QUIT; do
+	"$MRTRACE" watch --json -o "$OUT/sig-$sig-watching.jsonl" --syscalls=on > /dev/null 2> "$OUT/sig-$sig.err" &
+	WP=$!
+	wait_line "$OUT/sig-$sig.err" watching 60
+	kill -"$sig" "$WP"
+	for i in $(seq 100); do kill -0 "$WP" 2>/dev/null || break; sleep 0.1; done
+	check "sig_${sig}_watching_stops" sh -c "! kill -0 $WP 2>/dev/null"
+	kill -KILL "$WP" 2>/dev/null; wait "$WP"; rc=$?
+	check "sig_${sig}_watching_exit_0" test "$rc" = 0
+	check "sig_${sig}_watching_stop_record" grep -q '"event":"stop"' "$OUT/sig-$sig-watching.jsonl"
+done
+"$MRTRACE" watch --json -o "$OUT/hup-w.jsonl" --syscalls=on > /dev/null 2> "$OUT/hup-w.err" &
+WP=$!
+wait_line "$OUT/hup-w.err" watching 60
+mv "$OUT/hup-w.jsonl" "$OUT/hup-w.1"; kill -HUP "$WP"
+for i in $(seq 50); do [ -e "$OUT/hup-w.jsonl" ] && break; sleep 0.1; done
+stop_bg "$WP"
+check hup_watching_reopened sh -c "grep -q '\"event\":\"start\"' '$OUT/hup-w.1' && grep -q '\"event\":\"stop\"' '$OUT/hup-w.jsonl'"
+# a `watch &` from a script inherits SIGINT ignored: it obeys SIGINT all the same
+sh -c "trap '' INT; exec '$MRTRACE' watch --json -o '$OUT/ign.jsonl' --syscalls=on" > /dev/null 2> "$OUT/ign.err" &
+WP=$!
+wait_line "$OUT/ign.err" watching 60
+kill -INT "$WP"
+for i in $(seq 100); do kill -0 "$WP" 2>/dev/null || break; sleep 0.1; done
+check sigint_inherited_ignored_obeyed sh -c "! kill -0 $WP 2>/dev/null"
+kill -KILL "$WP" 2>/dev/null; wait "$WP" 2>/dev/null
+check sigint_inherited_ignored_stop_record grep -q '"event":"stop"' "$OUT/ign.jsonl"
+# ... and the command gets the dispositions watch was given, not watch's own
+# (SigIgn bit 1: SIGINT, bit 12: SIGPIPE)
+sigign() { printf '%d' "0x$(sed -n 's/^SigIgn:[[:space:]]*//p' "$1")"; }
+sh -c "trap '' INT; exec '$MRTRACE' watch --json -o '$OUT/ign-cmd.jsonl' --syscalls=on -- sh -c 'cat /proc/self/status > \"$OUT/ign-cmd.status\"'" > /dev/null 2>&1
+"$MRTRACE" watch --json -o "$OUT/dfl-cmd.jsonl" --syscalls=on -- sh -c "cat /proc/self/status > '$OUT/dfl-cmd.status'" > /dev/null 2>&1
+check command_keeps_inherited_ignore sh -c "[ \$(( $(sigign "$OUT/ign-cmd.status") & 2 )) = 2 ]"
+check command_gets_default_int_pipe sh -c "[ \$(( $(sigign "$OUT/dfl-cmd.status") & 0x1002 )) = 0 ]"
+
 echo "hardening: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
