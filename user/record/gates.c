@@ -187,7 +187,7 @@ static void get_s(struct json_object *o, const char *k, char *dst, size_t len)
 {
 	struct json_object *x;
 	if (has(o, k, json_type_string, &x))
-		snprintf(dst, len, "%s", json_object_get_string(x));
+		jcopy_str(dst, len, json_object_get_string(x));
 }
 
 static long long get_i(struct json_object *o, const char *k, long long def)

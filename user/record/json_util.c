@@ -75,8 +75,8 @@ int jget_str(struct json_object *o, const char *key, char *buf, size_t len, cons
 	struct json_object *x;
 	int rc = jget_member(o, key, json_type_string, &x, w);
 
-	if (rc == 1)
-		snprintf(buf, len, "%s", json_object_get_string(x));
+	if (rc == 1) /* cut at a character, not inside one: it stays valid UTF-8 */
+		jcopy_str(buf, len, json_object_get_string(x));
 	return rc;
 }
 
