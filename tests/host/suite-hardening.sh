@@ -429,10 +429,11 @@ check sigint_inherited_ignored_obeyed sh -c "! kill -0 $WP 2>/dev/null"
 kill -KILL "$WP" 2>/dev/null; wait "$WP" 2>/dev/null
 check sigint_inherited_ignored_stop_record grep -q '"event":"stop"' "$OUT/ign.jsonl"
 # ... and the command gets the dispositions watch was given, not watch's own
-# (SigIgn bit 1: SIGINT, bit 12: SIGPIPE)
+# (SigIgn bit 1: SIGINT, bit 12: SIGPIPE; this runner may itself run with
+# them ignored, as a background job: env gives the second watch defaults)
 sigign() { printf '%d' "0x$(sed -n 's/^SigIgn:[[:space:]]*//p' "$1")"; }
 sh -c "trap '' INT; exec '$MRTRACE' watch --json -o '$OUT/ign-cmd.jsonl' --syscalls=on -- sh -c 'cat /proc/self/status > \"$OUT/ign-cmd.status\"'" > /dev/null 2>&1
-"$MRTRACE" watch --json -o "$OUT/dfl-cmd.jsonl" --syscalls=on -- sh -c "cat /proc/self/status > '$OUT/dfl-cmd.status'" > /dev/null 2>&1
+env --default-signal=INT,QUIT,PIPE "$MRTRACE" watch --json -o "$OUT/dfl-cmd.jsonl" --syscalls=on -- sh -c "cat /proc/self/status > '$OUT/dfl-cmd.status'" > /dev/null 2>&1
 check command_keeps_inherited_ignore sh -c "[ \$(( $(sigign "$OUT/ign-cmd.status") & 2 )) = 2 ]"
 check command_gets_default_int_pipe sh -c "[ \$(( $(sigign "$OUT/dfl-cmd.status") & 0x1002 )) = 0 ]"
 

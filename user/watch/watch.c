@@ -57,7 +57,8 @@ static void on_hangup(int sig)
 
 /* The first thing watch does: a signal from then on is kept in a flag, not
  * lost and not a kill that leaves nothing said, whatever phase the run is
- * in (the tracer looks at the flag while it attaches).  The dispositions
+ * in (a stop while the tracer attaches ends the run as soon as it
+ * returns, with the stop record).  The dispositions
  * are set explicitly, and the signals unblocked: a `watch &` from a
  * script inherits SIGINT ignored, and obeyed nothing but SIGKILL. */
 static void install_signals(void)
