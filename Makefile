@@ -21,7 +21,8 @@
 #   make vm-arm64   the arm64 VM suite (KERNEL=6.12|6.1|6.12-16k; make test
 #                   runs only its arm64 and memlock cases on 6.12)
 #
-# Layout: bpf/*.bpf.c -> build/*.bpf.o -> build/*.skel.h; user/<stage>/*.c ->
+# Layout: bpf/*.bpf.c -> build/*.bpf.o -> build/*.skel.h (bpf/regpath/*.bpf.c,
+# a unit per site family, are linked into build/regpath.bpf.o); user/<stage>/*.c ->
 # build/user/<stage>/*.o -> build/libmrtrace.a, shared by build/mrtrace,
 # build/mrprobe and the unit tests (docs/design.md, "Source layout").
 BUILD   ?= build
@@ -60,8 +61,11 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-unused-funct
 MRT_VERSION := $(patsubst v%,%,$(or $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null),$(shell cat VERSION 2>/dev/null)$(addprefix +g,$(shell git describe --always --dirty 2>/dev/null))))
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
-BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.bpf.o)
-SKELS     := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.skel.h)
+# the registration path: one unit per site family, linked into one object
+REG_SRCS  := $(wildcard bpf/regpath/*.bpf.c)
+REG_OBJS  := $(REG_SRCS:bpf/regpath/%.bpf.c=$(BUILD)/regpath/%.bpf.o)
+BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.bpf.o) $(BUILD)/regpath.bpf.o
+SKELS     := $(BPF_OBJS:$(BUILD)/%.bpf.o=$(BUILD)/%.skel.h)
 USER_DIRS := core proc nccl explain report record tracer watch check diff replay
 LIB_SRCS  := $(wildcard $(USER_DIRS:%=user/%/*.c))
 LIB_OBJS  := $(LIB_SRCS:user/%.c=$(BUILD)/user/%.o)
@@ -74,7 +78,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 
-.SECONDARY: $(BPF_OBJS)
+.SECONDARY: $(BPF_OBJS) $(REG_OBJS)
 .PHONY: FORCE all deps deps-build test unit host vm vm-6.1 vm-6.12 vm-5.10 vm-newest demo vmlinux \
 	bench clean install uninstall image cross-arm64 vm-arm64 vm-arm64-test vmlinux-arm64
 all: $(BUILD)/mrtrace $(BUILD)/mrprobe
@@ -84,13 +88,24 @@ deps-build:
 deps:
 	$(Q)tools/deps.sh all
 
-$(BUILD) $(BUILD)/mrprobe.o $(BUILD)/tests $(BUILD)/tests/helpers:
+$(BUILD) $(BUILD)/mrprobe.o $(BUILD)/tests $(BUILD)/tests/helpers $(BUILD)/regpath:
 	$(Q)mkdir -p $@
 
 $(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/*.h vmlinux/$(ARCH)/*.h | $(BUILD)
 	@echo "  BPF     $@"
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(Q)llvm-strip -g $@
+
+$(BUILD)/regpath/%.bpf.o: bpf/regpath/%.bpf.c bpf/*.h vmlinux/$(ARCH)/*.h | $(BUILD)/regpath
+	@echo "  BPF     $@"
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)llvm-strip -g $@
+
+# one object, so that one load arms the whole path (user/tracer/regload.c
+# loads parts of it alone only to find a site that fails)
+$(BUILD)/regpath.bpf.o: $(REG_OBJS)
+	@echo "  BPFLINK $@"
+	$(Q)$(BPFTOOL) gen object $@ $^
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	@echo "  SKEL    $@"

@@ -9,9 +9,14 @@
  *
  * The maps below are declared in every object but exist once: the first
  * object that loads creates them, the others are given their fds before
- * load (bpf_map__reuse_fd in user/tracer/loader.c).  So user space reads one
+ * load (bpf_map__reuse_fd in user/tracer/shared.c).  So user space reads one
  * ring buffer and sums one counter map, and one fork follower fills the
- * watched tree for all of them. */
+ * watched tree for all of them.
+ *
+ * The maps and settings here (and in trail.bpf.h) are __weak: the
+ * registration path is written as one .bpf.c unit per site family
+ * (bpf/regpath/) and linked into one object (bpftool gen object, Makefile),
+ * where each unit's copy of them must become one. */
 #ifndef MRTRACE_COMMON_BPF_H
 #define MRTRACE_COMMON_BPF_H
 
@@ -24,36 +29,36 @@
 #define IS_ERR_VALUE(x) ((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
 
 /* Set by user space before load. */
-const volatile __u32 targ_tgid = 0; /* one process (0: all) */
-const volatile bool filter_tgid_map = false; /* a process tree: watched_tgids */
-const volatile bool filter_cgroup = false; /* a cgroup subtree: cgroup_filter */
-const volatile __u32 page_shift = 0; /* log2 of the running kernel's page size */
+const volatile __u32 targ_tgid __weak = 0; /* one process (0: all) */
+const volatile bool filter_tgid_map __weak = false; /* a process tree: watched_tgids */
+const volatile bool filter_cgroup __weak = false; /* a cgroup subtree: cgroup_filter */
+const volatile __u32 page_shift __weak = 0; /* log2 of the running kernel's page size */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 8192);
 	__type(key, __u32); /* tgid */
 	__type(value, __u8);
-} watched_tgids SEC(".maps");
+} watched_tgids SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u32);
-} cgroup_filter SEC(".maps");
+} cgroup_filter SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);
-} events SEC(".maps");
+} events SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, MRT_CNT_MAX);
 	__type(key, __u32);
 	__type(value, __u64);
-} counters SEC(".maps");
+} counters SEC(".maps") __weak;
 
 static __always_inline void count(__u32 which)
 {
@@ -98,14 +103,14 @@ struct {
 	__uint(max_entries, 4096); /* distinct (process, failure) keys at once */
 	__type(key, struct mrt_storm_key);
 	__type(value, struct mrt_storm);
-} storms SEC(".maps");
+} storms SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
 	__type(key, struct mrt_storm_key);
 	__type(value, struct mrt_storm_ack);
-} storm_acks SEC(".maps");
+} storm_acks SEC(".maps") __weak;
 
 /* Per thread: whether its last kernel failure was sent or folded, so that
  * the libibverbs call behind it follows suit (a folded failure's call is
@@ -121,7 +126,7 @@ struct {
 	__uint(max_entries, 1024);
 	__type(key, __u32); /* tid */
 	__type(value, struct mrt_fold_note);
-} fold_notes SEC(".maps");
+} fold_notes SEC(".maps") __weak;
 
 static __always_inline __u64 shape_mix(__u64 h, __u64 v)
 {
@@ -251,7 +256,7 @@ static __always_inline void fill_ns_ids(struct mrt_event *ev)
  * space keeps those inside executable mappings and names the libibverbs
  * function each lies in (the API the application called). */
 /* Reached from one flavour of the REG_MR exit only (emit_from(ev, true),
- * regpath.bpf.c), which the site planner arms on 5.17+ (feature
+ * bpf/regpath/uverbs.bpf.c), which the site planner arms on 5.17+ (feature
  * "kernel_ustack", user/tracer/facts.c): its two callbacks (bpf_loop's,
  * bpf_find_vma's) are subprograms, and a kernel before 5.13 refuses a
  * program that holds such a reference ("number of funcs in func_info
@@ -271,7 +276,7 @@ struct {
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct mrt_uscan);
-} uscan SEC(".maps");
+} uscan SEC(".maps") __weak;
 
 /* Whether the instruction before ra is a call (ra is a return address). */
 static __always_inline bool after_call(__u64 ra)

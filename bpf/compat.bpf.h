@@ -8,7 +8,7 @@
  *    never change, and reading them needs no BTF of the ib_uverbs module
  *    (which 5.10 does not have).
  *
- * Included by regpath.bpf.c after vmlinux.h. */
+ * Included by the units of bpf/regpath/ after vmlinux.h. */
 #ifndef MRTRACE_COMPAT_BPF_H
 #define MRTRACE_COMPAT_BPF_H
 

@@ -28,14 +28,14 @@ struct {
 	__uint(max_entries, 512); /* threads registering at once */
 	__type(key, __u32); /* tid */
 	__type(value, struct mrt_ctx);
-} trail_ctx SEC(".maps");
+} trail_ctx SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct mrt_ctx);
-} ctx_zero SEC(".maps");
+} ctx_zero SEC(".maps") __weak;
 
 static __always_inline struct mrt_ctx *ctx_get(void)
 {

@@ -19,6 +19,8 @@
 #   mlock storm              20,000 failing mlock() from one process: folded
 #                            in the kernel (bpf/mrtrace.h, "storms")
 #   consumer                 records/s user space explains (no BPF)
+#   SIGINT during attach     a stop request one second into a cold start:
+#                            time to exit, stop record, links left
 # The 6.12 guest (soft-RoCE, every registration site armed), under QEMU/TCG
 # (emulation: BPF, trampolines and uprobe traps cost relatively more there
 # than on hardware):
@@ -28,12 +30,19 @@
 #                            every read (pin_user_pages_fast is armed)
 #   storm                    20,000 failing registrations as nobody under a
 #                            64 KiB limit (tests/vm/cases/storm.sh asserts it)
+#   off the registration path  O_DIRECT reads, getppid, mlock within the
+#                            limit, fork+exec: how often watch's programs ran
+#                            (the kernel's run_cnt; the goal is 0)
+#   unload/reload            rdma_rxe under watch: the unload, the time until
+#                            its sites are armed again, the re-arm
 # On the host first: attach time (start to "watching"), cold (--no-cache:
 # the kernel facts gathered) and warm (read from their cache), side by side.
 # For each side: attach time (start to "watching"), peak RSS of watch, and
 # per-program BPF run time from the kernel's own statistics
 # (kernel.bpf_stats_enabled: run_cnt, run_time_ns), taken in one extra run
-# per case so that they do not weigh on the ratios.
+# per case so that they do not weigh on the ratios, with every program's
+# runs per operation summed (reg+dereg: the runs per registration); the
+# detach time (SIGINT to exit) of every stop.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MRTRACE=$TOP/build/mrtrace
@@ -74,10 +83,34 @@ watch_start() { # WATCH-ARGS...: mrtrace watch --json in the background, until i
 	WREADY=$(( ${EPOCHREALTIME%.*} + 1 ))
 	ATTACH_MS+=($(( (${EPOCHREALTIME/./} - t0) / 1000 )))
 }
-watch_stop() {
+DETACH_MS=()
+watch_stop() { # SIGINT to exit: the detach of every link (user/tracer/detach.c)
+	local t0
 	HWM_KB+=($(awk '/^VmHWM:/ {print $2}' "/proc/$WPID/status" 2>/dev/null || echo 0))
+	t0=${EPOCHREALTIME/./}
 	kill -INT "$WPID"
 	wait "$WPID"
+	DETACH_MS+=($(( (${EPOCHREALTIME/./} - t0) / 1000 )))
+}
+
+# watch_runs CMD...: how many times this watch's programs ran while CMD
+# ran (the kernel's run_cnt, kernel.bpf_stats_enabled, before and after),
+# and which ran: "0" is the goal for work that registers nothing.
+watch_runs() {
+	local was
+	was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null) || { echo "?"; return; }
+	sysctl -qw kernel.bpf_stats_enabled=1
+	bpftool prog show --json > "$OUT/runs-before.json" 2>/dev/null
+	"$@" > /dev/null
+	bpftool prog show --json > "$OUT/runs-after.json" 2>/dev/null
+	sysctl -qw kernel.bpf_stats_enabled="$was"
+	jq -r -n --slurpfile b "$OUT/runs-before.json" --slurpfile a "$OUT/runs-after.json" \
+		--argjson t "$WSTART" --argjson r "$WREADY" '
+		($b[0] | map({key: (.id|tostring), value: (.run_cnt // 0)}) | from_entries) as $before
+		| [$a[0][] | select(.loaded_at >= $t and .loaded_at <= $r and
+			(.name|test("^(fentry|fexit|kprobe|kretprobe|tp|up|uret)_")))
+		   | {name, d: ((.run_cnt // 0) - ($before[.id|tostring] // 0))} | select(.d > 0)]
+		| "\([.[].d] | add // 0)\(if length > 0 then " (" + ([.[] | "\(.name) \(.d)"] | join(", ")) + ")" else "" end)"'
 }
 
 # bench NAME "WATCH ARGS" CMD...: CMD prints ns per operation.  RUNS runs
@@ -118,8 +151,9 @@ bpf_stats() {
 	jq -r --arg c "$name" --argjson n "$n" --argjson t "$WSTART" --argjson r "$WREADY" '
 		[.[] | select(.run_cnt? and .run_cnt > 0 and .loaded_at >= $t and .loaded_at <= $r and
 			(.name|test("^(fentry|fexit|kprobe|kretprobe|tp|up|uret)_")))]
-		| sort_by(-.run_time_ns) | .[] | select(.run_cnt / $n >= 0.01)
-		| "  \($c): \(.name): \(.run_cnt / $n * 100 | round / 100) runs/op, \(.run_time_ns / .run_cnt | round) ns/run, \(.run_time_ns / $n | round) ns/op"' \
+		| sort_by(-.run_time_ns) | (.[] | select(.run_cnt / $n >= 0.01)
+		| "  \($c): \(.name): \(.run_cnt / $n * 100 | round / 100) runs/op, \(.run_time_ns / .run_cnt | round) ns/run, \(.run_time_ns / $n | round) ns/op"),
+		  "  \($c): every program: \([.[].run_cnt] | add // 0 | . / $n * 100 | round / 100) runs/op"' \
 		"$OUT/progs.json" >> "$STATS" 2>/dev/null
 }
 
@@ -180,6 +214,8 @@ footer() {
 	r=$(printf '%s\n' "${HWM_KB[@]}" | sort -n | tail -1)
 	printf '%-34s %s ms (median of %d starts)\n' "attach (start to watching)" "$a" "${#ATTACH_MS[@]}"
 	printf '%-34s %.1f MiB (VmHWM, the largest)\n' "watch peak RSS" "$(echo "$r / 1024" | bc -l)"
+	printf '%-34s %s ms (median of %d stops)\n' "detach (SIGINT to exit)" \
+		"$(printf '%s\n' "${DETACH_MS[@]}" | median)" "${#DETACH_MS[@]}"
 	echo "BPF run time (kernel.bpf_stats_enabled, one extra run per case):"
 	cat "$STATS"
 }
@@ -187,6 +223,69 @@ footer() {
 header() {
 	echo "$1: kernel $(uname -r), $(nproc) CPUs, $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo), $(date -u +%Y-%m-%d); medians of $RUNS runs per side"
 	printf '%-34s %15s %15s   %s\n' "operation" "without" "with mrtrace" "ratio"
+}
+
+# offpath: work that registers nothing, with watch armed system-wide: how
+# many times its programs ran (the goal is 0: docs/design.md section 5).
+offpath() {
+	local odirect=
+	watch_start
+	[ -b /dev/nullb0 ] && odirect=$(watch_runs "$LOOP" odirect /dev/nullb0 10000)
+	echo "off the registration path (runs of watch's programs, kernel run_cnt):"
+	# the measurement's own (bpftool's privilege checks run capable())
+	echo "    nothing (true), the measurement's own: $(watch_runs true)"
+	echo "    O_DIRECT 10,000 reads of 64 KiB: ${odirect:-no null_blk}"
+	echo "    getppid 300,000: $(watch_runs "$LOOP" getppid 300000)"
+	echo "    mlock+munlock 30,000 within the limit: $(watch_runs "$LOOP" mlock 30000)"
+	echo "    fork+exec 300: $(watch_runs "$LOOP" forkexec 300)"
+	watch_stop
+}
+
+# sigint_during_attach: SIGINT one second into a cold start (the facts
+# gathered, every site loaded and attached: seconds here): how long until
+# watch is gone, whether it wrote its stop record, and what it left in the
+# kernel (links and programs of its names).
+sigint_during_attach() {
+	local t0 ms pid links0 links1
+	links0=$(bpftool link show --json 2>/dev/null | jq length)
+	"$MRTRACE" watch --json --no-cache -o "$OUT/sigint.jsonl" 2> "$OUT/sigint.err" &
+	pid=$!
+	sleep 1
+	t0=${EPOCHREALTIME/./}
+	kill -INT "$pid"
+	# a background job of a script starts with SIGINT ignored: until watch
+	# installs its handlers the request is lost (issue 20: handlers before
+	# anything slow); then it is ended here, and said so
+	for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	ms=$(( (${EPOCHREALTIME/./} - t0) / 1000 ))
+	if kill -0 "$pid" 2>/dev/null; then
+		ms="lost (still running after 30 s: SIGTERM)"
+		kill -TERM "$pid"
+	fi
+	wait "$pid"
+	links1=$(bpftool link show --json 2>/dev/null | jq length)
+	printf '%-34s %s ms to exit; stop record: %s; links left: %s\n' "SIGINT 1 s into a cold start" \
+		"$ms" "$(grep -q '"event":"stop"' "$OUT/sigint.jsonl" 2>/dev/null && echo yes || echo no)" \
+		"$((links1 - links0))"
+}
+
+# unload_reload: rdma_rxe unloaded and loaded again under watch: the unload
+# (never refused), the time until its sites are armed again, the re-arm.
+unload_reload() {
+	local t0 t1 t2 i ok=no rearm
+	watch_start
+	t0=${EPOCHREALTIME/./}
+	rdma link del rxe0 && modprobe -r rdma_rxe && ok=yes
+	t1=${EPOCHREALTIME/./}
+	modprobe rdma_rxe
+	for i in $(seq 1200); do grep -q 'rdma_rxe.* loaded: armed' "$OUT/watch.err" && break; sleep 0.05; done
+	t2=${EPOCHREALTIME/./}
+	rdma link add rxe0 type rxe netdev dummy0 2>/dev/null
+	rearm=$(jq -r 'select(.event=="modules_changed" and (.loaded|length) > 0) | .rearm_s' "$OUT/watch.jsonl" | tail -1)
+	watch_stop
+	printf '%-34s unload %s (%s ms); armed again %s ms after modprobe; re-arm %.2f s; watch start %s ms\n' \
+		"rdma_rxe unload/reload, watched" "$ok" "$(( (t1 - t0) / 1000 ))" "$(( (t2 - t1) / 1000 ))" \
+		"${rearm:-0}" "${ATTACH_MS[-1]}"
 }
 
 # ============================ inside the VM ============================
@@ -203,6 +302,9 @@ if [ "$MODE" = --in-guest ]; then
 	fi
 	storm "storm: 20,000 failed registrations" "" \
 		prlimit --memlock=65536:65536 $NOBODY "$STORM" reg rxe0 1048576 20000
+	offpath
+	sigint_during_attach
+	unload_reload
 	footer
 	exit 0
 fi
@@ -222,6 +324,7 @@ if [ "$MODE" != --vm ]; then
 	BENCH_DELAY=3 bench "ibv_reg_mr_iova2 (uprobe)" "--syscalls=off" "$LOOP" reg "$OUT/libibverbs.so.1" 300000
 	storm "storm: 20,000 failed mlock" "--syscalls=on" \
 		prlimit --memlock=65536:65536 $NOBODY "$STORM" mlock 1048576 20000
+	sigint_during_attach
 	footer
 	# the consumer: synthetic records (a trail fixture and its libibverbs
 	# call) through the correlator, the explanation engine and the output,

@@ -7,6 +7,8 @@
  *   odirect  a 64 KiB O_DIRECT read of PATH (a block device): the kernel pins
  *            the user pages of every read (what a probe on
  *            pin_user_pages_fast costs I/O that is not a registration)
+ *   forkexec fork, exec /bin/true, wait: process creation, which checks
+ *            privileges (capable()) along the way
  * Output: "<op> <ns_per_iteration>" */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -61,6 +64,15 @@ int main(int argc, char **argv)
 	for (long i = 0; i < n; i++) {
 		if (!strcmp(op, "getppid"))
 			getppid();
+		else if (!strcmp(op, "forkexec")) {
+			pid_t pid = fork();
+			if (pid == 0) {
+				execl("/bin/true", "true", (char *)NULL);
+				_exit(127);
+			}
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
+		}
 		else if (fd >= 0) {
 			if (pread(fd, io, 65536, (off_t)(i % 16) * 65536) != 65536) {
 				perror("pread");

@@ -28,7 +28,8 @@ finish() { echo "attach: $PASS passed, $FAIL failed"; [ "$FAIL" = 0 ]; exit $?; 
 command -v jq >/dev/null || host_abort attach "needs jq"
 
 export MRTRACE_CACHE_DIR=$OUT/cache
-FILE=$MRTRACE_CACHE_DIR/$(uname -r).facts
+# named by kernel and binary (<release>-<hash>.facts): found after the first start
+FILE=
 
 # probes NAME [ARGS]: the site table as JSON (one compact line per site,
 # the notes included: they carry the facts' wording) and what was said
@@ -49,6 +50,7 @@ jq_true "nocache: a site table" "$(cat "$OUT/nocache.json")" 'type == "array" an
 [ ! -e "$MRTRACE_CACHE_DIR" ] && ok "--no-cache writes nothing" || bad "--no-cache writes nothing" "$(ls -R "$MRTRACE_CACHE_DIR")"
 
 probes cold
+FILE=$(ls "$MRTRACE_CACHE_DIR"/"$(uname -r)"-*.facts 2>/dev/null | head -1)
 said cold "facts cache .* not used: absent" && ok "cold: no cache yet" || bad "cold: no cache yet" "$(head -3 "$OUT/cold.err")"
 [ -f "$FILE" ] && ok "cold: cache written ($FILE)" || bad "cold: cache written" "$(ls -la "$MRTRACE_CACHE_DIR" 2>&1)"
 mode=$(stat -c %a "$FILE" 2>/dev/null)
@@ -65,6 +67,19 @@ cp "$FILE" "$OUT/good.facts"
 probes nocache2 --no-cache
 cmp -s "$FILE" "$OUT/good.facts" && ! said nocache2 "facts from cache" && ok "--no-cache neither reads nor rewrites" \
 	|| bad "--no-cache neither reads nor rewrites"
+
+# two builds on one kernel: a file each, and each finds its own again
+# (a copy is another binary to the cache key: another inode)
+cp "$MRTRACE" "$OUT/mrtrace-other"
+"$OUT/mrtrace-other" watch --list-probes --debug-libbpf > /dev/null 2> "$OUT/other.err"
+"$OUT/mrtrace-other" watch --list-probes --debug-libbpf > /dev/null 2> "$OUT/other2.err"
+probes warm-again
+n=$(ls "$MRTRACE_CACHE_DIR"/"$(uname -r)"-*.facts 2>/dev/null | wc -l)
+[ "$n" = 2 ] && ok "two builds keep two files" || bad "two builds keep two files" "$(ls -A "$MRTRACE_CACHE_DIR")"
+said other2 "facts from cache" && said warm-again "facts from cache $FILE" && ok "each build finds its own file again" \
+	|| bad "each build finds its own file again" "$(grep facts "$OUT/other2.err" "$OUT/warm-again.err" | head -2 | tr '\n' ' ')"
+rm -f "$OUT/mrtrace-other" "$MRTRACE_CACHE_DIR"/*.facts.other 2>/dev/null
+for f in "$MRTRACE_CACHE_DIR"/"$(uname -r)"-*.facts; do [ "$f" = "$FILE" ] || rm -f "$f"; done
 
 # damage NAME HOW...: the file damaged, refused, rewritten whole, used again
 damage() {
@@ -95,7 +110,10 @@ attach_ms() {
 	pid=$!
 	for i in $(seq 3000); do grep -q watching "$err" 2>/dev/null && break; sleep 0.005; done
 	echo $(( (${EPOCHREALTIME/./} - t0) / 1000 ))
+	t0=${EPOCHREALTIME/./}
 	kill -INT "$pid"; wait "$pid"
+	# detach: SIGINT to exit, every link destroyed (user/tracer/detach.c)
+	echo $(( (${EPOCHREALTIME/./} - t0) / 1000 )) >> "$OUT/detach.ms"
 	rm -f "$err"
 }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
@@ -106,6 +124,7 @@ for i in $(seq "$RUNS"); do # alternated, so that load on the host weighs on bot
 done
 mc=$(printf '%s\n' "${cold[@]}" | median) mw=$(printf '%s\n' "${warm[@]}" | median)
 echo "attach time, start to \"watching\", median of $RUNS: cold (--no-cache) $mc ms [${cold[*]}], warm (cache) $mw ms [${warm[*]}]"
+echo "detach time, SIGINT to exit, median of $((2 * RUNS)): $(median < "$OUT/detach.ms") ms [$(tr '\n' ' ' < "$OUT/detach.ms")]"
 if awk -v w="$mw" -v c="$mc" 'BEGIN { exit !(c > 0 && w <= 1.5 * c) }'; then
 	ok "warm start not slower than cold ($mw <= 1.5 x $mc ms)"
 else

@@ -113,13 +113,6 @@ have jq || { echo "jq missing (tools/deps.sh test)"; echo "host-fleet: 0 passed,
 HAVE_PY=0; [ -x "$PY" ] && HAVE_PY=1
 
 echo "  [$(( $(date +%s) - T0 ))s]"
-# wait_exec PID COMM: until PID has exec'd COMM (prlimit and setpriv exec in
-# turn: until then the process has neither the limit nor the uid to check)
-wait_exec() {
-	local i
-	for i in $(seq 50); do [ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && return 0; sleep 0.1; done
-	return 1
-}
 
 # ---- 1. identity: --version, schema and version in every JSON document ---
 v=$("$MRTRACE" --version)
@@ -166,6 +159,7 @@ echo "  [$(( $(date +%s) - T0 ))s]"
 D=$OUT/destdir
 if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1; then
 	ok install_runs
+	ver=$("$MRTRACE" --version); ver=${ver#mrtrace } # install relinks it when the tree changed
 	(cd "$D" && find . -type f -o -type l | sort) > "$OUT/files.txt"
 	want="./etc/mrtrace/mrtrace.conf ./usr/lib/systemd/system/mrtrace-check.service
 		./usr/lib/systemd/system/mrtrace-check.timer ./usr/lib/systemd/system/mrtrace.service
@@ -316,8 +310,11 @@ if [ "$HAVE_PY" = 1 ] && listen "$OUT/journal.sock" "$OUT/jentries.jsonl" 20; th
 		pid=$(fail_mlock)
 		lpid=$(fail_mlock_linger SLURM_JOB_ID=4242)
 		ev=$(event_of mlock_failure "$lpid")
-		sleep 0.5
 		stop_watch
+		# every entry was sent before watch stopped; the listener writes
+		# each one as it reads it: wait for as many as there are records
+		n_r=$(jq -c 'select(.event=="mlock_failure")' "$W" | wc -l)
+		for i in $(seq 100); do [ "$(wc -l < "$OUT/jentries.jsonl")" -ge "$n_r" ] && break; sleep 0.1; done
 		kill "$LPID" 2>/dev/null; wait "$LPID" 2>/dev/null
 		e=$(jq -c "select(.MRTRACE_PID==\"$pid\")" "$OUT/jentries.jsonl")
 		jq_true journal_fields "$e" '.MRTRACE_CAUSE=="memlock_limit" and .MRTRACE_OP=="mlock" and .MRTRACE_COMM=="mlocker" and .MRTRACE_EVENT=="mlock_failure" and .SYSLOG_IDENTIFIER=="mrtrace"'
@@ -349,8 +346,12 @@ for i in \$(seq 50); do [ -S /run/systemd/journal/socket ] && break; sleep 0.1; 
 for i in \$(seq 100); do grep -q '"event":"start"' '$OUT/jd.jsonl' 2>/dev/null && break; sleep 0.1; done
 prlimit --memlock=65536:65536 $NOBODY '$MLOCKER' 1048576 > /dev/null 2>&1
 wait \$M
-sleep 0.3
-journalctl -D /run/log/journal -o json --no-pager SYSLOG_IDENTIFIER=mrtrace > '$OUT/jd-read.jsonl'
+# journald stores what it received in its own time: until the entry is there
+for i in \$(seq 100); do
+	journalctl -D /run/log/journal -o json --no-pager SYSLOG_IDENTIFIER=mrtrace > '$OUT/jd-read.jsonl'
+	jq -e 'select(.MRTRACE_EVENT=="mlock_failure")' '$OUT/jd-read.jsonl' > /dev/null 2>&1 && break
+	sleep 0.1
+done
 kill \$J; wait \$J 2>/dev/null
 EOF
 	unshare -m --propagation private bash "$OUT/journald.sh" > "$OUT/journald.log" 2>&1
@@ -402,7 +403,8 @@ if start_watch errors --syscalls=on --journal --journal-socket="$OUT/nobody.sock
 	--metrics-textfile="$TF3/mrtrace.prom" --metrics-interval=0.2; then
 	rm -rf "$TF3"
 	fail_mlock > /dev/null
-	sleep 0.6
+	# the directory comes back once watch has failed to write into it
+	wait_line "$W.err" 'cannot write the metrics file' 10
 	mkdir -p "$TF3"
 	fail_mlock > /dev/null
 	wait_line "$TF3/mrtrace.prom" 'failures_total\{cause="memlock_limit",op="mlock"\} 2' 5
@@ -474,7 +476,6 @@ for c in container:2:uverbs0 portdown:2:port h100:0:OK; do
 done
 prlimit --memlock=8388608:8388608 $NOBODY sleep 10 & SLP=$!
 wait_exec $SLP sleep
-sleep 0.2
 line=$("$MRTRACE" check --no-config --health --require-rdma=yes --health-ignore=rdma.* --min-memlock=1G -p $SLP); rc=$?
 check health_memlock_threshold has "$rc $line" "2 mrtrace: FAIL memlock: process limit 8 MiB < 1 GiB"
 # where RDMA is not expected, nothing of it is judged: OK and why

@@ -137,9 +137,16 @@ static void test_key_from_notes_and_modules(void **state)
 	assert_int_equal(factscache_key(&c, in_dir("notes"), in_dir("modules"), 42, path, 256), 0);
 	assert_true(c.build[0] && strcmp(c.build, a.build));
 
-	/* the file is named by release under the directory asked for */
+	/* the file is named by release and binary under the directory asked
+	 * for: two mrtrace builds on one kernel keep a file each, instead of
+	 * replacing each other's at every start */
 	assert_int_equal(factscache_path(path, sizeof(path), "/x/y", &a), 0);
-	assert_true(!strncmp(path, "/x/y/", 5) && strstr(path, ".facts"));
+	assert_true(!strncmp(path, "/x/y/", 5) && strstr(path, ".facts") && strstr(path, a.release));
+	char other[sizeof(path)];
+	c = a;
+	c.asked ^= 1; /* another binary (facts.c hashes it into `asked`) */
+	assert_int_equal(factscache_path(other, sizeof(other), "/x/y", &c), 0);
+	assert_string_not_equal(path, other);
 	setenv("MRTRACE_CACHE_DIR", "/elsewhere", 1);
 	assert_int_equal(factscache_path(path, sizeof(path), NULL, &a), 0);
 	assert_true(!strncmp(path, "/elsewhere/", 11));

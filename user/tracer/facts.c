@@ -22,203 +22,10 @@
 
 #include "core/tracefs.h"
 #include "core/version.h"
+#include "tracer/btfset.h"
 #include "tracer/factscache.h"
 #include "tracer/log.h"
 #include "tracer/sites.h"
-
-/* ---- BTF: vmlinux, then every loaded module ------------------------------- */
-
-#define MOD_BTF_MAX 256
-
-#define BTF_WANT_MAX (TRACER_FACTS_FUNCS + TRACER_FACTS_TYPES)
-#define BTF_WANT_SLOTS 512 /* a power of two, well above BTF_WANT_MAX */
-
-struct btf_set {
-	struct btf *vmlinux;
-	int nmods;
-	struct mod_btf {
-		__u32 id;
-		char name[64];
-		struct btf *btf;
-	} mods[MOD_BTF_MAX];
-	/* Every name asked about, found in one pass over all types
-	 * (btf_set_index): libbpf's btf__find_by_name_kind walks all ~130,000
-	 * types of vmlinux per call, ~2 ms each, ~40 ms for the site table. */
-	int nwant;
-	struct btf_want {
-		const char *name;
-		unsigned int hash;
-		/* the first FUNC and STRUCT of this name: src 0 is vmlinux, 1 + i
-		 * mods[i]; id 0 where none */
-		int func_src, func_id, struct_src, struct_id;
-		bool vmlinux_union;
-	} want[BTF_WANT_MAX];
-	short slot[BTF_WANT_SLOTS]; /* index + 1 into want, 0 empty */
-};
-
-static unsigned int name_hash(const char *s)
-{
-	unsigned int h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-static struct btf_want *want_of(struct btf_set *s, const char *name, bool add)
-{
-	unsigned int h = name_hash(name);
-
-	for (unsigned int i = h;; i++) {
-		short *slot = &s->slot[i & (BTF_WANT_SLOTS - 1)];
-		if (!*slot) {
-			if (!add || s->nwant >= BTF_WANT_MAX)
-				return NULL;
-			s->want[s->nwant] = (struct btf_want){ .name = name, .hash = h };
-			*slot = (short)++s->nwant;
-			return &s->want[s->nwant - 1];
-		}
-		struct btf_want *w = &s->want[*slot - 1];
-		if (w->hash == h && !strcmp(w->name, name))
-			return w;
-	}
-}
-
-static void index_one(struct btf_set *s, const struct btf *b, int src, __u32 from)
-{
-	__u32 n = btf__type_cnt(b);
-
-	for (__u32 id = from; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(b, id);
-		int kind = btf_kind(t);
-		struct btf_want *w;
-		if (kind != BTF_KIND_FUNC && kind != BTF_KIND_STRUCT &&
-		    (kind != BTF_KIND_UNION || src))
-			continue;
-		if (!t->name_off || !(w = want_of(s, btf__name_by_offset(b, t->name_off), false)))
-			continue;
-		if (kind == BTF_KIND_FUNC && !w->func_id)
-			w->func_src = src, w->func_id = (int)id;
-		else if (kind == BTF_KIND_STRUCT && !w->struct_id)
-			w->struct_src = src, w->struct_id = (int)id;
-		else if (kind == BTF_KIND_UNION)
-			w->vmlinux_union = true;
-	}
-}
-
-/* One pass over vmlinux, then each module (their own types only: the
- * first ids of a split BTF are vmlinux's), for the names of f. */
-static void btf_set_index(struct btf_set *s, const struct tracer_facts *f)
-{
-	s->nwant = 0;
-	memset(s->slot, 0, sizeof(s->slot));
-	if (!s->vmlinux)
-		return;
-	for (int i = 0; i < f->nfuncs; i++)
-		want_of(s, f->funcs[i].name, true);
-	for (int i = 0; i < f->ntypes; i++)
-		want_of(s, f->types[i].name, true);
-	index_one(s, s->vmlinux, 0, 1);
-	for (int i = 0; i < s->nmods; i++)
-		index_one(s, s->mods[i].btf, 1 + i, btf__type_cnt(s->vmlinux));
-}
-
-static void btf_set_load(struct btf_set *s)
-{
-	__u32 id = 0;
-
-	s->vmlinux = btf__load_vmlinux_btf();
-	s->nmods = 0;
-	if (!s->vmlinux)
-		return;
-	while (!bpf_btf_get_next_id(id, &id) && s->nmods < MOD_BTF_MAX) {
-		char name[64] = "";
-		struct bpf_btf_info info = { 0 };
-		__u32 len = sizeof(info);
-		int fd = bpf_btf_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		info.name = (__u64)(unsigned long)name;
-		info.name_len = sizeof(name);
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.kernel_btf &&
-		    strcmp(name, "vmlinux")) {
-			struct btf *b = btf__load_from_kernel_by_id_split(id, s->vmlinux);
-			if (b) {
-				s->mods[s->nmods].id = id;
-				snprintf(s->mods[s->nmods].name, sizeof(s->mods[0].name), "%s", name);
-				s->mods[s->nmods].btf = b;
-				s->nmods++;
-			}
-		}
-		close(fd);
-	}
-}
-
-static void btf_set_free(struct btf_set *s)
-{
-	for (int i = 0; i < s->nmods; i++)
-		btf__free(s->mods[i].btf);
-	btf__free(s->vmlinux);
-	s->nmods = 0;
-	s->vmlinux = NULL;
-}
-
-struct btf_hit {
-	int obj_fd; /* 0 for vmlinux, else a new fd of the module's BTF object */
-	int type_id;
-	const char *module;
-};
-
-static int btf_find_func(struct btf_set *s, const char *func, struct btf_hit *hit)
-{
-	const struct btf_want *w = want_of(s, func, false);
-	const struct mod_btf *m;
-
-	if (!s->vmlinux || !w || !w->func_id)
-		return -ENOENT;
-	if (!w->func_src) {
-		*hit = (struct btf_hit){ 0, w->func_id, "vmlinux" };
-		return 0;
-	}
-	m = &s->mods[w->func_src - 1];
-	int fd = bpf_btf_get_fd_by_id(m->id);
-	if (fd < 0)
-		return -ENOENT;
-	*hit = (struct btf_hit){ fd, w->func_id, m->name };
-	return 0;
-}
-
-/* Can a trampoline program attach here?  Loads and attaches the smallest
- * possible program: this is what fails on kernels that refuse fentry/fexit
- * (EPERM), on functions with too many arguments for the trampoline, or on
- * notrace functions. */
-static bool tramp_attaches(const struct btf_hit *hit, enum bpf_attach_type type, char *why,
-			   size_t len)
-{
-	const char *what = type == BPF_TRACE_FEXIT ? "fexit" : "fentry";
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = type,
-		    .attach_btf_id = hit->type_id, .attach_btf_obj_fd = hit->obj_fd);
-	int prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "mrt_probe", "GPL", insns, 2, &opts);
-
-	if (prog < 0) {
-		snprintf(why, len, "%s load refused: %s", what, strerror(errno));
-		return false;
-	}
-	int link = bpf_raw_tracepoint_open(NULL, prog);
-	int e = errno;
-	close(prog);
-	if (link < 0) {
-		snprintf(why, len, "%s attach refused: %s", what, strerror(e));
-		return false;
-	}
-	close(link);
-	return true;
-}
 
 /* ---- kallsyms, tracefs, kprobes ---------------------------------------------- */
 
@@ -324,38 +131,7 @@ static bool kprobes_supported(const char *tracing)
 	return !access(path, F_OK);
 }
 
-/* ---- structures, helpers, the external BTF file ------------------------------ */
-
-/* The kernel BTF that has struct (or union) `name`: "vmlinux", a module, or
- * NULL. */
-static const char *btf_find_struct(struct btf_set *s, const char *name)
-{
-	const struct btf_want *w = want_of(s, name, false);
-
-	if (!s->vmlinux || !w)
-		return NULL;
-	if ((w->struct_id && !w->struct_src) || w->vmlinux_union)
-		return "vmlinux";
-	return w->struct_id ? s->mods[w->struct_src - 1].name : NULL;
-}
-
-/* Does enum `type` have enumerator `value` (the same test as the BPF side's
- * bpf_core_enum_value_exists)? */
-static bool btf_enum_has(const struct btf *b, const char *type, const char *value)
-{
-	int id = b ? btf__find_by_name_kind(b, type, BTF_KIND_ENUM) : -1;
-	const struct btf_type *t;
-	const struct btf_enum *e;
-
-	if (id <= 0)
-		return false;
-	t = btf__type_by_id(b, id);
-	e = btf_enum(t);
-	for (int i = 0; i < btf_vlen(t); i++)
-		if (!strcmp(btf__name_by_offset(b, e[i].name_off), value))
-			return true;
-	return false;
-}
+/* ---- helpers, the external BTF file ------------------------------------------- */
 
 static void add_feature(struct tracer_facts *f, const char *name, bool present)
 {
@@ -457,7 +233,7 @@ static struct tracer_func_facts *want_func(struct tracer_facts *f, const char *n
 /* BTF and, once per function, the trampoline test: fexit when the
  * candidate has an fexit program (the stricter test), else fentry. */
 static void btf_scan(struct tracer_func_facts *ff, struct btf_set *s,
-		     const struct tracer_cand *c, const struct tracer_facts *prev)
+		     const struct tracer_cand *c, const struct tracer_facts *prev, bool kprobes)
 {
 	const struct tracer_func_facts *pf;
 	struct btf_hit hit;
@@ -473,11 +249,16 @@ static void btf_scan(struct tracer_func_facts *ff, struct btf_set *s,
 	    pf->tramp != TRAMP_UNTRIED && !strcmp(pf->btf_module, ff->btf_module)) {
 		ff->tramp = pf->tramp;
 		snprintf(ff->tramp_why, sizeof(ff->tramp_why), "%s", pf->tramp_why);
-	} else if (c->fentry || c->fexit)
+	} else if ((c->fentry || c->fexit) && !(kprobes && strcmp(hit.module, "vmlinux") &&
+						 (c->kprobe || c->kretprobe))) {
+		/* not for a module's function where kprobes work: plan.c arms
+		 * those by kprobe (a trampoline would hold the module), and each
+		 * test patches kernel text, the costly part of a re-arm */
 		ff->tramp = tramp_attaches(&hit, c->fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY,
 					   ff->tramp_why, sizeof(ff->tramp_why))
 				    ? TRAMP_OK
 				    : TRAMP_REFUSED;
+	}
 	if (hit.obj_fd > 0)
 		close(hit.obj_fd);
 }
@@ -514,7 +295,8 @@ static void ask(struct tracer_facts *f, const char *tracing)
 /* The facts that cost: kallsyms, notrace, BTF, trampoline tests,
  * structures, helpers.  Whether they are whole (tracefs and the kernel's
  * BTF could be read): only whole ones are cached. */
-static bool gather(struct tracer_facts *f, const char *tracing, const struct tracer_facts *prev)
+static bool gather(struct tracer_facts *f, const char *tracing, const struct tracer_facts *prev,
+		   const volatile sig_atomic_t *stop)
 {
 	struct btf_set *btfs = calloc(1, sizeof(*btfs));
 	bool whole;
@@ -538,10 +320,13 @@ static bool gather(struct tracer_facts *f, const char *tracing, const struct tra
 		if (d->tp)
 			continue;
 		n = tracer_site_cands(d, c);
-		for (int k = 0; k < n; k++)
+		/* each test patches kernel text (most of the time it takes): a
+		 * stop request is looked at between them */
+		for (int k = 0; k < n && !(stop && *stop); k++)
 			btf_scan((struct tracer_func_facts *)tracer_facts_func(f, c[k].func), btfs,
-				 &c[k], prev);
+				 &c[k], prev, f->kprobes);
 	}
+	whole = whole && !(stop && *stop);
 	scan_types(f, btfs);
 	/* bpf_find_vma (5.17): its callback cannot even be loaded before */
 	add_feature(f, "find_vma", btf_enum_has(btfs->vmlinux, "bpf_func_id", "BPF_FUNC_find_vma"));
@@ -617,8 +402,6 @@ int tracer_facts_collect_again(struct tracer_facts *f, const struct tracer_opts 
 		o = &fresh;
 	debug = o->debug_libbpf;
 
-	(void)err;
-	(void)errlen;
 	memset(f, 0, sizeof(*f));
 	if (!uname(&u))
 		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
@@ -645,9 +428,13 @@ int tracer_facts_collect_again(struct tracer_facts *f, const struct tracer_opts 
 			tracer_note("facts cache %s not used: %s", path, why);
 		free(c);
 	}
-	if (!hit && gather(f, tracing, prev) && path[0] &&
+	if (!hit && gather(f, tracing, prev, o->stop) && path[0] &&
 	    factscache_store(path, &key, mrt_version(), f, why, sizeof(why)) && debug)
 		tracer_note("facts cache not written: %s", why);
+	if (o->stop && *o->stop) {
+		snprintf(err, errlen, "stopped while looking at the kernel");
+		return -1;
+	}
 
 	if (o->btf_file && o->btf_file[0])
 		snprintf(f->btf_file, sizeof(f->btf_file), "%s", o->btf_file);

@@ -137,7 +137,9 @@ int factscache_path(char *buf, size_t len, const char *dir, const struct factsca
 	/* a release is a file name: no '/' (uname -r never has one) */
 	if (!k->release[0] || strchr(k->release, '/'))
 		return -1;
-	return (size_t)snprintf(buf, len, "%s/%s.facts", dir, k->release) < len ? 0 : -1;
+	/* and the binary: two builds on one kernel each keep their own file */
+	return (size_t)snprintf(buf, len, "%s/%s-%016llx.facts", dir, k->release,
+				(unsigned long long)k->asked) < len ? 0 : -1;
 }
 
 /* ---- reading ----------------------------------------------------------------------- */

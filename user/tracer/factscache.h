@@ -5,7 +5,7 @@
  * change only with the kernel, its loaded modules and the mrtrace binary.
  *
  * A cached fact only chooses what to try: a load or attach that fails is
- * still demoted or disarmed by loader.c, so a stale file costs a fallback,
+ * still demoted or disarmed by regload.c, so a stale file costs a fallback,
  * never a wrong claim.  Anything doubtful (another format, another mrtrace,
  * another kernel or module set, a bad checksum, a value out of range, a
  * file not owned by us or writable by others) is a miss, and the caller
@@ -42,7 +42,9 @@ int factscache_key(struct factscache_key *k, const char *notes, const char *modu
 uint64_t factscache_hash(uint64_t h, const void *p, size_t n);
 
 /* The cache file for key k under dir (NULL: $MRTRACE_CACHE_DIR, else
- * FACTSCACHE_DIR): "<dir>/<release>.facts".  0, or -1 (too long). */
+ * FACTSCACHE_DIR): "<dir>/<release>-<asked, 16 hex>.facts", so that two
+ * mrtrace builds on one kernel do not replace each other's file.  0, or -1
+ * (too long). */
 int factscache_path(char *buf, size_t len, const char *dir, const struct factscache_key *k);
 
 /* Reads the facts at path into f when the file is whole and made for k by

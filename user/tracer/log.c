@@ -16,7 +16,6 @@ static struct {
 	void *cookie;
 	bool debug;
 	int expecting;
-	char failed_prog[128]; /* tracer_log_failed_prog() */
 } sink;
 
 static void pass(enum tracer_msg kind, const char *fmt, va_list ap)
@@ -29,37 +28,12 @@ static void pass(enum tracer_msg kind, const char *fmt, va_list ap)
 	free(text);
 }
 
-/* libbpf names a program that fails to relocate or load as "prog 'NAME':"
- * in its warnings (libbpf 0.7 to 1.x). */
-static void remember_prog(const char *fmt, va_list ap)
-{
-	char text[512];
-	const char *p, *q;
-	va_list copy;
-
-	va_copy(copy, ap);
-	vsnprintf(text, sizeof(text), fmt, copy);
-	va_end(copy);
-	if (!(p = strstr(text, "prog '")) || !(q = strchr(p + 6, '\'')) ||
-	    (!strstr(q, "fail") && !strstr(q, "invalid")))
-		return;
-	snprintf(sink.failed_prog, sizeof(sink.failed_prog), "%.*s", (int)(q - p - 6), p + 6);
-}
-
 static int from_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (level == LIBBPF_WARN)
-		remember_prog(fmt, ap);
 	if (!sink.debug && (level != LIBBPF_WARN || sink.expecting))
 		return 0;
 	pass(TRACER_MSG_LIBBPF, fmt, ap);
 	return 0;
-}
-
-void tracer_log_failed_prog(char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", sink.failed_prog);
-	sink.failed_prog[0] = 0;
 }
 
 void tracer_log_open(const struct tracer_opts *o)

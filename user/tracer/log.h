@@ -3,7 +3,9 @@
  * tracer never prints).  libbpf's own messages go the same way: warnings
  * always (a program that fails to load shows its verifier log), except
  * while the tracer tries something that may well fail and reports the
- * outcome itself; everything with debug_libbpf. */
+ * outcome itself; everything with debug_libbpf.  Nothing here reads what
+ * libbpf says: a failure is traced to its site by loading the site alone
+ * (regload.c). */
 #ifndef MRTRACE_TRACER_LOG_H
 #define MRTRACE_TRACER_LOG_H
 
@@ -24,10 +26,5 @@ void tracer_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * reported in the site table: libbpf's warnings about them are passed on
  * only with debug_libbpf.  Nests. */
 void tracer_log_expect(bool on);
-
-/* The BPF program libbpf last said failed ("prog 'NAME': ..." in a
- * warning), or "" if none since the last call; clears it.  How a failed
- * object load is traced to one site (loader.c). */
-void tracer_log_failed_prog(char *buf, size_t len);
 
 #endif

@@ -79,4 +79,17 @@ void modwatch_site_changes(const struct tracer_site *before, const struct tracer
 			   int n, struct modwatch_site *armed, int *narmed,
 			   struct modwatch_site *detached, int *ndetached);
 
+/* Modules with registration sites that loaded or went away while running,
+ * and the sites the re-plan armed and detached (rearm.c fills it in,
+ * tracer_modchange() hands it out). */
+#define TRACER_MODCHANGE_SITES 64
+struct tracer_modchange {
+	char loaded[256], unloaded[256]; /* "ib_uverbs, rdma_rxe"; "" none */
+	int narmed, ndetached;
+	struct modwatch_site armed[TRACER_MODCHANGE_SITES], detached[TRACER_MODCHANGE_SITES];
+	int armed_sites; /* armed after the change (tracer_armed_count()) */
+	double seconds; /* to look at the kernel again, plan, load and attach */
+	double facts_seconds; /* of which looking at the kernel (facts.c) */
+};
+
 #endif

@@ -7,6 +7,7 @@
 #ifndef MRTRACE_TRACER_OPTS_H
 #define MRTRACE_TRACER_OPTS_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 /* How a site is armed, in order of preference for a kernel function:
@@ -54,6 +55,11 @@ struct tracer_opts {
 	bool no_cache;
 	tracer_msg_fn msg; /* NULL: nothing is passed on */
 	void *msg_cookie;
+	/* a stop request (the caller's signal handler sets it): looked at
+	 * between sites while the tracer looks at the kernel, loads and
+	 * attaches, at open and at a re-plan, which then end early with
+	 * nothing of theirs left armed; NULL: never */
+	const volatile sig_atomic_t *stop;
 };
 
 #endif

@@ -64,7 +64,16 @@ static bool plan_cand(struct tracer_site *s, const struct tracer_cand *c,
 		     c->needs);
 		return false;
 	}
-	if (allow_fentry && tramp && ff->in_btf) {
+	/* A trampoline on a module function holds the module (6.4+): no
+	 * unload, driver reload or firmware reset while watched.  A kprobe
+	 * holds nothing, so module functions take one wherever the kernel has
+	 * kprobes (docs/design.md section 8, "Modules come and go"). */
+	bool in_module = s->module[0] && strcmp(s->module, "vmlinux");
+	bool kprobe_ok = (c->kprobe || c->kretprobe) && ff->in_kallsyms && f->kprobes;
+	if (allow_fentry && tramp && in_module && kprobe_ok && f->module_btf) {
+		snprintf(why, sizeof(why), "by kprobe: a trampoline would keep %s from unloading",
+			 s->module);
+	} else if (allow_fentry && tramp && ff->in_btf) {
 		if (ff->tramp == TRAMP_OK) {
 			s->mech = MECH_FENTRY;
 			s->note[0] = 0;

@@ -8,17 +8,23 @@
  * twice a second.  A relevant module (modwatch.c) that became "Live" or
  * went away triggers a re-plan.
  *
+ * Noticing is cheap and done from housekeeping (tracer_rearm_look); the
+ * re-plan is not, and runs only when the caller asks for it
+ * (tracer_rearm_run, from tracer_replan), after draining the ring buffer:
+ * nothing here hands events on.
+ *
  * Re-arming: the facts are gathered again, the registration path is planned
  * again (the syscall, libibverbs and modules sites stay as they are) and a
- * new registration-path object is loaded and attached, sharing the ring
- * buffer, counters and storm maps of the running ones (loader.c): records
- * already in the ring buffer stay there and the counters go on.  Only then
- * are the old object's links destroyed, so for a moment both are attached:
- * a registration in flight across the swap opened its trail in the old
- * object, and the new one, having no trail for it, records nothing twice.
- * The old object's per-thread trails and live-MR counts are not carried
- * over.  With --syscalls=auto, the syscall tracepoints armed because no
- * registration site was are detached once one is.
+ * new generation of registration-path objects is loaded and attached
+ * (regload.c), sharing the ring buffer, counters and storm maps of the
+ * running ones (shared.c): records already in the ring buffer stay there
+ * and the counters go on.  Only then are the old generation's links
+ * destroyed, so for a moment both are attached: a registration in flight
+ * across the swap opened its trail in the old generation's trail map, and
+ * the new one, having no trail for it, records nothing twice.  The old
+ * per-thread trails and live-MR counts are not carried over.  With
+ * --syscalls=auto, the syscall tracepoints armed because no registration
+ * site was are detached once one is.
  *
  * A trampoline (fentry/fexit) on a module function holds the module
  * (kernel 6.4+: bpf_trampoline_module_get), so such a module cannot be
@@ -39,12 +45,9 @@
 #include <bpf/libbpf.h>
 
 #include "core/slurp.h"
-#include "tracer/loader.h"
 #include "tracer/log.h"
-#include "tracer/priv.h"
+#include "tracer/regload.h"
 #include "modwatch.skel.h"
-#include "regpath.skel.h"
-#include "syscalls.skel.h"
 
 #define REARM_POLL_S 0.5 /* without the tracepoints */
 #define REARM_RETRIES 5 /* a module whose BTF is not visible yet */
@@ -60,12 +63,12 @@ static double mono(void)
 
 /* The modules the armed registration-path sites were found in: relevant
  * too (their going away matters) even when modwatch.c does not know them. */
-static int armed_modules(const struct tracer *t, const char **out, int max)
+static int armed_modules(const struct tracer_plan *p, const char **out, int max)
 {
 	int n = 0;
 
-	for (int i = 0; i < t->plan.nreg && n < max; i++) {
-		const struct tracer_site *s = &t->plan.sites[i];
+	for (int i = 0; i < p->nreg && n < max; i++) {
+		const struct tracer_site *s = &p->sites[i];
 		if (s->mech != MECH_NONE && s->module[0] && strcmp(s->module, "vmlinux") &&
 		    strcmp(s->module, "tracepoint"))
 			out[n++] = s->module;
@@ -74,10 +77,10 @@ static int armed_modules(const struct tracer *t, const char **out, int max)
 }
 
 /* Looks at /proc/modules: the relevant modules into *s.  -1 if unreadable. */
-static int look(const struct tracer *t, struct modwatch_set *s)
+static int look(const struct tracer_plan *p, struct modwatch_set *s)
 {
 	const char *extra[TRACER_MAX_SITES];
-	int nextra = armed_modules(t, extra, TRACER_MAX_SITES);
+	int nextra = armed_modules(p, extra, TRACER_MAX_SITES);
 	char *text = slurp_file("/proc/modules", NULL);
 
 	if (!text)
@@ -87,11 +90,11 @@ static int look(const struct tracer *t, struct modwatch_set *s)
 	return 0;
 }
 
-void tracer_rearm_snapshot(struct tracer *t)
+void tracer_rearm_snapshot(struct tracer_rearm *r, const struct tracer_plan *p)
 {
-	t->rearm.site = -1;
-	if (look(t, &t->rearm.mods))
-		t->rearm.mods.n = 0;
+	r->site = -1;
+	if (look(p, &r->mods))
+		r->mods.n = 0;
 }
 
 /* The snapshot was taken before the plan, so it knew only the modules of
@@ -99,11 +102,11 @@ void tracer_rearm_snapshot(struct tracer *t)
  * ib_uverbs_support) joins it as live - it was, when the facts were
  * gathered - or the first look would call it newly loaded and re-plan for
  * nothing. */
-static void adopt_armed_modules(struct tracer *t)
+static void adopt_armed_modules(struct tracer_rearm *r, const struct tracer_plan *p)
 {
-	struct modwatch_set *s = &t->rearm.mods;
+	struct modwatch_set *s = &r->mods;
 	const char *extra[TRACER_MAX_SITES];
-	int n = armed_modules(t, extra, TRACER_MAX_SITES);
+	int n = armed_modules(p, extra, TRACER_MAX_SITES);
 
 	for (int i = 0; i < n; i++) {
 		bool known = false;
@@ -116,14 +119,12 @@ static void adopt_armed_modules(struct tracer *t)
 	}
 }
 
-void tracer_rearm_start(struct tracer *t)
+void tracer_rearm_start(struct tracer_rearm *r, struct tracer_plan *p)
 {
-	struct tracer_rearm *r = &t->rearm;
-	struct tracer_plan *p = &t->plan;
 	struct modwatch_bpf *s;
 	const char *why = NULL;
 
-	adopt_armed_modules(t);
+	adopt_armed_modules(r, p);
 	/* a kernel without loadable modules has no module tracepoints either:
 	 * the failure is expected there, and said in the site's note */
 	tracer_log_expect(true);
@@ -167,6 +168,23 @@ void tracer_rearm_start(struct tracer *t)
 			 why, REARM_POLL_S);
 		snprintf(m->module, sizeof(m->module), "procfs");
 	}
+}
+
+int tracer_rearm_links(struct tracer_rearm *r, struct bpf_link **out, int max)
+{
+	int n = 0;
+
+	if (!r->skel)
+		return 0;
+	if (r->skel->links.tp_module_load && n < max) {
+		out[n++] = r->skel->links.tp_module_load;
+		r->skel->links.tp_module_load = NULL;
+	}
+	if (r->skel->links.tp_module_free && n < max) {
+		out[n++] = r->skel->links.tp_module_free;
+		r->skel->links.tp_module_free = NULL;
+	}
+	return n;
 }
 
 void tracer_rearm_close(struct tracer_rearm *r)
@@ -232,67 +250,66 @@ static void sites_text(const struct modwatch_site *s, int n, char *buf, size_t l
 }
 
 /* Plans and arms the registration path again; what changed into the
- * tick's change record.  0, or -1 (nothing changed: the sites stay as they
- * were, and why is said). */
-static int replan(struct tracer *t, const char *loaded, const char *unloaded)
+ * change record.  0, or -1 (nothing changed: the sites stay as they were,
+ * and why is said; or the re-plan was stopped). */
+static int replan(struct tracer_rearm *r, struct tracer_loader *ld, const char *loaded,
+		  const char *unloaded)
 {
-	struct tracer_facts *f = malloc(sizeof(*f));
+	struct tracer_facts *f = malloc(sizeof(*f)), *old_facts = malloc(sizeof(*old_facts));
 	struct tracer_plan *old = malloc(sizeof(*old));
-	struct bpf_link **old_links = malloc(sizeof(t->reg_links));
-	struct tracer_modchange *c = &t->rearm.changes[0];
-	struct regpath_bpf *old_reg = t->reg;
-	int old_nlinks = t->nreg_links, rc = -1;
+	struct tracer_modchange *c = &r->changes[0];
+	struct tracer_regpath *old_reg = ld->reg, *reg = NULL;
+	int rc = -1;
 	char err[256];
 	double t0 = mono();
 
-	if (!f || !old || !old_links)
+	if (!f || !old || !old_facts)
 		goto out;
-	if (tracer_facts_collect_again(f, &t->opts, &t->facts, err, sizeof(err))) {
+	if (tracer_facts_collect_again(f, ld->opts, &ld->facts, err, sizeof(err))) {
 		tracer_note("modules changed (%s%s%s): looking at the kernel failed: %s; sites stay "
 			    "as they were", loaded, loaded[0] && unloaded[0] ? "; " : "", unloaded,
 			    err);
 		goto out;
 	}
 	c->facts_seconds = mono() - t0;
-	*old = t->plan;
-	memcpy(old_links, t->reg_links, sizeof(t->reg_links));
-	t->facts = *f; /* in place: the plan's btf_file points into it */
-	t->reg = NULL;
-	t->nreg_links = 0;
-	tracer_load_regpath(t, err, sizeof(err)); /* own_maps has nothing to do: never fails */
-	if (!t->reg && old_reg && !unloaded[0]) {
-		/* the new object did not load: keep what worked */
-		t->plan = *old;
-		t->reg = old_reg;
-		t->nreg_links = old_nlinks;
-		memcpy(t->reg_links, old_links, sizeof(t->reg_links));
-		tracer_note("module %s loaded, but the registration-path programs did not load "
-			    "again: the sites stay as they were", loaded);
+	*old = ld->plan;
+	*old_facts = ld->facts;
+	ld->facts = *f; /* in place: the plan's btf_file points into it */
+	/* the shared maps are owned already: arming has nothing fatal left
+	 * but a stop request */
+	if (tracer_regpath_arm(&reg, &ld->plan, &ld->facts, &ld->shared, err, sizeof(err)) ||
+	    (!reg && old_reg && !unloaded[0])) {
+		bool stopped = ld->opts->stop && *ld->opts->stop;
+		/* stopped, or the new generation did not load: keep what worked */
+		ld->plan = *old;
+		ld->facts = *old_facts;
+		if (!stopped)
+			tracer_note("module %s loaded, but the registration-path programs did not "
+				    "load again: the sites stay as they were", loaded);
 		goto out;
 	}
 	/* the sites after the registration path are not planned again */
-	for (int i = t->plan.nreg; i < old->n; i++)
-		t->plan.sites[i] = old->sites[i];
-	t->plan.n = old->n;
-	t->plan.sys_first = old->sys_first;
-	t->plan.nsys = old->nsys;
-	t->plan.uprobe = old->uprobe;
-	/* the new object is attached: the old one goes */
-	for (int i = 0; i < old_nlinks; i++)
-		bpf_link__destroy(old_links[i]);
-	regpath_bpf__destroy(old_reg);
+	for (int i = ld->plan.nreg; i < old->n; i++)
+		ld->plan.sites[i] = old->sites[i];
+	ld->plan.n = old->n;
+	ld->plan.sys_first = old->sys_first;
+	ld->plan.nsys = old->nsys;
+	ld->plan.uprobe = old->uprobe;
+	/* the new generation is attached: the old one goes */
+	ld->reg = reg;
+	tracer_regpath_destroy(old_reg);
 
-	modwatch_site_changes(old->sites, t->plan.sites, t->plan.nreg, c->armed, &c->narmed,
+	modwatch_site_changes(old->sites, ld->plan.sites, ld->plan.nreg, c->armed, &c->narmed,
 			      c->detached, &c->ndetached);
 	snprintf(c->loaded, sizeof(c->loaded), "%s", loaded);
 	snprintf(c->unloaded, sizeof(c->unloaded), "%s", unloaded);
-	c->armed_sites = tracer_plan_armed(&t->plan, false);
+	c->armed_sites = tracer_plan_armed(&ld->plan, false);
 	c->seconds = mono() - t0;
 	rc = 0;
 out:
 	free(f);
 	free(old);
-	free(old_links);
+	free(old_facts);
 	return rc;
 }
 
@@ -322,20 +339,20 @@ static void set_live(struct modwatch_set *s, const char *name)
  * after ib_uverbs) and whose functions the facts already saw usable are
  * part of this change, not a reason for another one.  The other changes
  * are left for the next tick. */
-static void absorb(struct tracer *t, struct tracer_modchange *c)
+static void absorb(struct tracer_rearm *r, const struct tracer_loader *ld,
+		   struct tracer_modchange *c)
 {
-	struct tracer_rearm *r = &t->rearm;
 	struct modwatch_change ch[MODWATCH_MAX];
 	struct modwatch_set after;
 	size_t len;
 	int n;
 
-	if (look(t, &after))
+	if (look(&ld->plan, &after))
 		return;
 	n = modwatch_diff(&r->mods, &after, ch, MODWATCH_MAX);
 	for (int i = 0; i < n; i++) {
-		if (ch[i].kind != MODWATCH_LOADED || !in_facts(&t->facts, ch[i].name) ||
-		    settling(&t->facts, ch[i].name)) {
+		if (ch[i].kind != MODWATCH_LOADED || !in_facts(&ld->facts, ch[i].name) ||
+		    settling(&ld->facts, ch[i].name)) {
 			r->recheck = true;
 			continue;
 		}
@@ -346,53 +363,20 @@ static void absorb(struct tracer *t, struct tracer_modchange *c)
 	}
 }
 
-static __u32 prog_id(int fd)
-{
-	struct bpf_prog_info info = { 0 };
-	__u32 len = sizeof(info);
-
-	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) ? info.id : 0;
-}
-
-static __u32 link_prog_id(struct bpf_link *l)
-{
-	struct bpf_link_info info = { 0 };
-	__u32 len = sizeof(info);
-
-	return !bpf_obj_get_info_by_fd(bpf_link__fd(l), &info, &len) ? info.prog_id : 0;
-}
-
 /* --syscalls=auto arms the syscall tracepoints only while no registration
  * opener is (plan.c), for they slow every syscall of every task: a
  * boot-time watch that started before the RDMA modules had them armed, and
  * now that an opener is they go, into the change's detached sites.  The
- * fork follower, which may live in the same object, stays. */
-static void drop_auto_syscalls(struct tracer *t, struct tracer_modchange *c)
+ * fork follower, whichever object's program it is, is not theirs: it
+ * stays (shared.c). */
+static void drop_auto_syscalls(struct tracer_loader *ld, struct tracer_modchange *c)
 {
-	struct tracer_plan *p = &t->plan;
-	struct bpf_program *prog;
-	__u32 ids[32];
-	int nids = 0, kept = 0;
+	struct tracer_plan *p = &ld->plan;
 
-	if (t->opts.syscalls != SYSCALLS_AUTO || !t->sys || p->sys_first < 0 ||
+	if (ld->opts->syscalls != SYSCALLS_AUTO || !ld->sys.skel || p->sys_first < 0 ||
 	    !tracer_plan_armed(p, true))
 		return;
-	bpf_object__for_each_program(prog, t->sys->obj) {
-		__u32 id = prog != t->sys->progs.tp_fork_syscalls ? prog_id(bpf_program__fd(prog)) : 0;
-		if (id && nids < 32)
-			ids[nids++] = id;
-	}
-	for (int i = 0; i < t->nlinks; i++) {
-		__u32 id = link_prog_id(t->links[i]);
-		bool sys = false;
-		for (int k = 0; id && k < nids; k++)
-			sys |= ids[k] == id;
-		if (sys)
-			bpf_link__destroy(t->links[i]);
-		else
-			t->links[kept++] = t->links[i];
-	}
-	t->nlinks = kept;
+	tracer_syscalls_detach(&ld->sys);
 	for (int i = p->sys_first; i < p->sys_first + p->nsys; i++) {
 		struct tracer_site *s = &p->sites[i];
 		if (s->mech == MECH_NONE)
@@ -433,21 +417,17 @@ static void say(const struct tracer_modchange *c, bool retry)
 			    c->seconds);
 }
 
-int tracer_rearm_tick(struct tracer *t)
+bool tracer_rearm_look(struct tracer_rearm *r, const struct tracer_plan *p)
 {
-	struct tracer_rearm *r = &t->rearm;
-	struct tracer_modchange *c = &r->changes[0];
 	struct modwatch_change ch[MODWATCH_MAX];
 	struct modwatch_set now_set;
-	char loaded[256], unloaded[256];
 	double now = mono();
 	bool due = r->recheck, retry = false;
 	int n;
 
-	r->nchanges = 0;
 	r->recheck = false;
 	if (r->site < 0 || r->off)
-		return 0;
+		return r->due;
 	if (r->skel) {
 		unsigned long long ev = __atomic_load_n(&r->skel->bss->module_events, __ATOMIC_RELAXED);
 		due |= ev != r->seen;
@@ -459,14 +439,14 @@ int tracer_rearm_tick(struct tracer *t)
 	/* a module still loading turns live without another event */
 	due |= modwatch_settling(&r->mods);
 	retry = r->pending[0] && now >= r->retry_at;
-	if (!due && !retry)
-		return 0;
-	if (look(t, &now_set))
-		return 0;
+	if (r->due || (!due && !retry))
+		return r->due; /* one change at a time: the re-plan not made yet stands */
+	if (look(p, &now_set))
+		return false;
 	n = modwatch_diff(&r->mods, &now_set, ch, MODWATCH_MAX);
 	r->mods = now_set;
-	names_of(ch, n, MODWATCH_LOADED, loaded, sizeof(loaded));
-	names_of(ch, n, MODWATCH_UNLOADED, unloaded, sizeof(unloaded));
+	names_of(ch, n, MODWATCH_LOADED, r->loaded, sizeof(r->loaded));
+	names_of(ch, n, MODWATCH_UNLOADED, r->unloaded, sizeof(r->unloaded));
 	retry = retry && !n;
 	if (retry) {
 		if (r->retries-- <= 0) {
@@ -474,22 +454,32 @@ int tracer_rearm_tick(struct tracer *t)
 				    "not armed in it stay so (watch --list-probes says why)",
 				    r->pending);
 			r->pending[0] = 0;
-			return 0;
+			return false;
 		}
-		snprintf(loaded, sizeof(loaded), "%s", r->pending);
+		snprintf(r->loaded, sizeof(r->loaded), "%s", r->pending);
 	}
-	if (!loaded[0] && !unloaded[0])
+	r->retry = retry;
+	r->due = r->loaded[0] || r->unloaded[0];
+	return r->due;
+}
+
+int tracer_rearm_run(struct tracer_rearm *r, struct tracer_loader *ld)
+{
+	struct tracer_modchange *c = &r->changes[0];
+	bool retry = r->retry;
+
+	r->nchanges = 0;
+	if (!r->due)
 		return 0;
-	/* the re-plan takes a while (seconds under emulation) and the loop
-	 * waits for it: what the ring buffer holds is handed on first */
-	tracer_consume(t);
-	if (replan(t, loaded, unloaded))
+	r->due = r->retry = false;
+	memset(c, 0, sizeof(*c));
+	if (replan(r, ld, r->loaded, r->unloaded))
 		return 0;
-	drop_auto_syscalls(t, c);
-	absorb(t, c);
+	drop_auto_syscalls(ld, c);
+	absorb(r, ld, c);
 	say(c, retry);
 	/* BTF not visible yet: again shortly, a few times */
-	if (c->loaded[0] && settling(&t->facts, c->loaded)) {
+	if (c->loaded[0] && settling(&ld->facts, c->loaded)) {
 		if (!r->pending[0])
 			r->retries = REARM_RETRIES;
 		snprintf(r->pending, sizeof(r->pending), "%s", c->loaded);

@@ -25,7 +25,7 @@ struct tracer_cand {
 	const char *needs;
 };
 
-/* A site on the registration path (bpf/regpath.bpf.c).  NULL program names:
+/* A site on the registration path (the units of bpf/regpath/).  NULL program names:
  * no such flavour. */
 struct tracer_site_def {
 	const char *name, *func, *gives;

@@ -38,7 +38,7 @@ static unsigned long long max_u64(unsigned long long a, unsigned long long b)
 
 int tracer_storms(struct tracer *t, bool all, tracer_storm_fn fn, void *cookie)
 {
-	int sfd = t->shared[SHARED_STORMS], afd = t->shared[SHARED_STORM_ACKS];
+	int sfd = t->ld.shared.fd[SHARED_STORMS], afd = t->ld.shared.fd[SHARED_STORM_ACKS];
 	struct mrt_storm_key key, prev, forget[STORM_FORGET_MAX];
 	unsigned long long now = mono_ns();
 	int nforget = 0, acked = 0;

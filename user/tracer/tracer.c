@@ -14,17 +14,18 @@
 #include <bpf/libbpf.h>
 
 #include "mrtrace.h"
+#include "tracer/detach.h"
 #include "tracer/loader.h"
 #include "tracer/log.h"
 #include "tracer/priv.h"
 #include "tracer/rearm.h"
-#include "regpath.skel.h"
-#include "syscalls.skel.h"
+#include "tracer/regload.h"
 
 int tracer_open(struct tracer **out, const struct tracer_opts *o, tracer_event_fn fn,
 		void *cookie, char *err, size_t errlen)
 {
 	struct tracer *t = calloc(1, sizeof(*t));
+	struct tracer_loader *ld;
 
 	*out = t;
 	if (!t) {
@@ -32,23 +33,32 @@ int tracer_open(struct tracer **out, const struct tracer_opts *o, tracer_event_f
 		return -1;
 	}
 	t->opts = *o;
-	for (int i = 0; i < SHARED_MAPS; i++)
-		t->shared[i] = -1;
-	t->plan.sys_first = t->plan.uprobe = -1;
+	ld = &t->ld;
+	ld->opts = &t->opts;
+	tracer_shared_init(&ld->shared, &t->opts);
+	ld->plan.sys_first = ld->plan.uprobe = -1;
 	tracer_log_open(o);
-	tracer_rearm_snapshot(t);
-	if (tracer_facts_collect(&t->facts, o, err, errlen) || tracer_load_regpath(t, err, errlen) ||
-	    tracer_load_syscalls(t, err, errlen) || tracer_load_uprobes(t, err, errlen))
+	tracer_rearm_snapshot(&t->rearm, &ld->plan);
+	if (tracer_facts_collect(&ld->facts, &t->opts, err, errlen) ||
+	    tracer_regpath_arm(&ld->reg, &ld->plan, &ld->facts, &ld->shared, err, errlen) ||
+	    tracer_load_syscalls(&ld->sys, &ld->plan, &ld->shared, err, errlen) ||
+	    tracer_load_uprobes(&t->up, &ld->plan, &ld->shared, err, errlen))
 		return -1;
-	if (!tracer_plan_armed(&t->plan, false)) {
+	if (!tracer_plan_armed(&ld->plan, false)) {
 		snprintf(err, errlen, "no evidence source could be armed on kernel %s",
-			 t->facts.kernel);
+			 ld->facts.kernel);
 		return -1;
 	}
 	/* after the armed count: the module watch is no evidence by itself */
-	tracer_rearm_start(t);
+	tracer_rearm_start(&t->rearm, &ld->plan);
+	if (t->opts.stop && *t->opts.stop) {
+		/* asked to stop while arming: the caller closes, nothing stays */
+		snprintf(err, errlen, "stopped while arming");
+		return -1;
+	}
 	/* one ring buffer: every object writes into the first one's map */
-	t->rb = ring_buffer__new(t->shared[SHARED_EVENTS], (ring_buffer_sample_fn)fn, cookie, NULL);
+	t->rb = ring_buffer__new(ld->shared.fd[SHARED_EVENTS], (ring_buffer_sample_fn)fn, cookie,
+				 NULL);
 	if (!t->rb) {
 		snprintf(err, errlen, "ring buffer setup failed: %s", strerror(errno));
 		return -1;
@@ -56,34 +66,58 @@ int tracer_open(struct tracer **out, const struct tracer_opts *o, tracer_event_f
 	return 0;
 }
 
+/* Every link of the tracer destroyed together: each perf-event link's close
+ * waits for a grace period, and together the waits overlap (detach.h). */
+static void detach_all(struct tracer *t)
+{
+	struct tracer_loader *ld = &t->ld;
+	int max = UPROBE_LINKS_MAX + TRACER_MAX_LINKS + 16 + 4, n = 0;
+	struct bpf_link **all = calloc(max, sizeof(*all));
+
+	if (!all)
+		return; /* each part destroys its own, one after the other */
+	for (int i = 0; ld->reg && i < ld->reg->nlinks && n < max; i++)
+		all[n++] = ld->reg->links[i];
+	if (ld->reg)
+		ld->reg->nlinks = 0;
+	for (int i = 0; i < ld->sys.nlinks && n < max; i++)
+		all[n++] = ld->sys.links[i];
+	ld->sys.nlinks = 0;
+	for (int i = 0; i < t->up.nlinks && n < max; i++)
+		all[n++] = t->up.links[i];
+	t->up.nlinks = 0;
+	n += tracer_rearm_links(&t->rearm, all + n, max - n);
+	if (ld->shared.fork && n < max) {
+		all[n++] = ld->shared.fork;
+		ld->shared.fork = NULL;
+	}
+	tracer_links_destroy(all, n);
+	free(all);
+}
+
 void tracer_close(struct tracer *t)
 {
 	if (!t)
 		return;
 	ring_buffer__free(t->rb);
+	detach_all(t);
 	tracer_rearm_close(&t->rearm);
-	for (int i = 0; i < t->nlinks; i++)
-		bpf_link__destroy(t->links[i]);
-	for (int i = 0; i < t->nreg_links; i++)
-		bpf_link__destroy(t->reg_links[i]);
-	regpath_bpf__destroy(t->reg);
-	syscalls_bpf__destroy(t->sys);
+	tracer_regpath_destroy(t->ld.reg);
+	tracer_syscalls_close(&t->ld.sys);
 	tracer_uprobes_close(&t->up);
-	for (int i = 0; i < SHARED_MAPS; i++)
-		if (t->shared[i] >= 0)
-			close(t->shared[i]);
+	tracer_shared_close(&t->ld.shared);
 	tracer_log_close();
 	free(t);
 }
 
 int tracer_site_count(const struct tracer *t)
 {
-	return t->plan.n;
+	return t->ld.plan.n;
 }
 
 const struct tracer_site *tracer_site(const struct tracer *t, int i)
 {
-	return i >= 0 && i < t->plan.n ? &t->plan.sites[i] : NULL;
+	return i >= 0 && i < t->ld.plan.n ? &t->ld.plan.sites[i] : NULL;
 }
 
 const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long ino)
@@ -101,25 +135,25 @@ bool tracer_kernel_calls(const struct tracer *t)
 
 bool tracer_site_armed(const struct tracer *t, const char *name)
 {
-	for (int i = 0; i < t->plan.n; i++)
-		if (!strcmp(t->plan.sites[i].name, name))
-			return t->plan.sites[i].mech != MECH_NONE;
+	for (int i = 0; i < t->ld.plan.n; i++)
+		if (!strcmp(t->ld.plan.sites[i].name, name))
+			return t->ld.plan.sites[i].mech != MECH_NONE;
 	return false;
 }
 
 int tracer_armed_count(const struct tracer *t, bool openers_only)
 {
-	return tracer_plan_armed(&t->plan, openers_only);
+	return tracer_plan_armed(&t->ld.plan, openers_only);
 }
 
 const char *tracer_kernel(const struct tracer *t)
 {
-	return t->facts.kernel;
+	return t->ld.facts.kernel;
 }
 
 const char *tracer_btf_file(const struct tracer *t)
 {
-	return t->reg ? t->plan.btf_file : NULL;
+	return t->ld.reg ? t->ld.plan.btf_file : NULL;
 }
 
 int tracer_poll(struct tracer *t, int timeout_ms)
@@ -136,12 +170,22 @@ int tracer_housekeeping(struct tracer *t)
 {
 	int added = tracer_uprobes_scan(&t->up);
 
-	tracer_rearm_tick(t);
+	tracer_rearm_look(&t->rearm, &t->ld.plan);
 	if (added <= 0)
 		return 0;
-	if (t->plan.uprobe >= 0)
-		tracer_uprobes_describe(&t->up, &t->plan.sites[t->plan.uprobe]);
+	if (t->ld.plan.uprobe >= 0)
+		tracer_uprobes_describe(&t->up, &t->ld.plan.sites[t->ld.plan.uprobe]);
 	return added;
+}
+
+bool tracer_replan_due(const struct tracer *t)
+{
+	return t->rearm.due;
+}
+
+int tracer_replan(struct tracer *t)
+{
+	return tracer_rearm_run(&t->rearm, &t->ld);
 }
 
 int tracer_modchange_count(const struct tracer *t)
@@ -176,9 +220,9 @@ int tracer_watch_tgid(struct tracer *t, int tgid)
 	__u8 one = 1;
 
 	/* one map for every object (bpf/common.bpf.h) */
-	if (t->shared[SHARED_WATCHED] < 0)
+	if (t->ld.shared.fd[SHARED_WATCHED] < 0)
 		return -1;
-	return bpf_map_update_elem(t->shared[SHARED_WATCHED], &k, &one, BPF_ANY) ? -1 : 0;
+	return bpf_map_update_elem(t->ld.shared.fd[SHARED_WATCHED], &k, &one, BPF_ANY) ? -1 : 0;
 }
 
 void tracer_counters(const struct tracer *t, unsigned long long out[])
@@ -187,10 +231,10 @@ void tracer_counters(const struct tracer *t, unsigned long long out[])
 	unsigned long long *vals;
 
 	memset(out, 0, sizeof(out[0]) * MRT_CNT_MAX);
-	if (ncpu <= 0 || t->shared[SHARED_COUNTERS] < 0 || !(vals = calloc(ncpu, sizeof(*vals))))
+	if (ncpu <= 0 || t->ld.shared.fd[SHARED_COUNTERS] < 0 || !(vals = calloc(ncpu, sizeof(*vals))))
 		return;
 	for (__u32 k = 0; k < MRT_CNT_MAX; k++) {
-		if (bpf_map_lookup_elem(t->shared[SHARED_COUNTERS], &k, vals))
+		if (bpf_map_lookup_elem(t->ld.shared.fd[SHARED_COUNTERS], &k, vals))
 			continue;
 		for (int c = 0; c < ncpu; c++)
 			out[k] += vals[c];

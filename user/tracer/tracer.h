@@ -4,9 +4,12 @@
  * events from all of them.
  *
  * Inside: facts.c (what the kernel has) -> plan.c (a mechanism per site,
- * pure) -> loader.c (load and attach; a failure disarms one site) and
- * uprobes.c (libibverbs copies, found as they appear); sites.c is the site
- * table.  struct tracer is opaque: read it through the accessors below. */
+ * pure) -> regload.c (the registration path loaded and attached; a failure
+ * disarms one site, found by bisect.c) and loader.c (the syscall
+ * tracepoints, libibverbs), all sharing shared.c's maps; uprobes.c
+ * (libibverbs copies, found as they appear); rearm.c (re-plans when
+ * modules change, when the caller asks); sites.c is the site table.
+ * struct tracer is opaque: read it through the accessors below. */
 #ifndef MRTRACE_TRACER_H
 #define MRTRACE_TRACER_H
 
@@ -54,10 +57,12 @@ const char *tracer_btf_file(const struct tracer *t);
 int tracer_poll(struct tracer *t, int timeout_ms);
 int tracer_consume(struct tracer *t);
 
-/* Periodic work between polls: look for new libibverbs copies to attach,
- * and for RDMA modules that loaded or went away (their sites are armed or
- * detached: tracer_modchange()).  Returns how many libraries were newly attached: the last ones of
- * tracer_lib(). */
+/* Periodic work between polls: looks for new libibverbs copies to attach,
+ * and notices RDMA modules that loaded or went away (a memory read, and
+ * /proc/modules when that moved).  Returns how many libraries were newly
+ * attached: the last ones of tracer_lib().  It never re-plans: it says
+ * when one is due (tracer_replan_due()) and the caller, having drained the
+ * ring buffer (tracer_consume()), calls tracer_replan(). */
 int tracer_housekeeping(struct tracer *t);
 struct tracer_lib {
 	const char *path; /* as attached (may be /proc/PID/root/...) */
@@ -66,19 +71,15 @@ struct tracer_lib {
 int tracer_lib_count(const struct tracer *t);
 struct tracer_lib tracer_lib(const struct tracer *t, int i);
 
-/* Modules with registration sites that loaded or went away while running
- * (noticed by tracer_housekeeping(), which also says it through opts.msg):
- * the sites the re-plan armed and detached.  Valid until the next
- * tracer_housekeeping(). */
-#define TRACER_MODCHANGE_SITES 64
-struct tracer_modchange {
-	char loaded[256], unloaded[256]; /* "ib_uverbs, rdma_rxe"; "" none */
-	int narmed, ndetached;
-	struct modwatch_site armed[TRACER_MODCHANGE_SITES], detached[TRACER_MODCHANGE_SITES];
-	int armed_sites; /* armed after the change (tracer_armed_count()) */
-	double seconds; /* to look at the kernel again, plan, load and attach */
-	double facts_seconds; /* of which looking at the kernel (facts.c) */
-};
+/* Modules changed since the sites were planned: the registration path is
+ * to be planned, loaded and attached again (seconds under emulation). */
+bool tracer_replan_due(const struct tracer *t);
+/* Re-plans and re-arms the registration path for the modules as they are
+ * now (what changed is said through opts.msg too): the changes made, 0 or
+ * 1 (tracer_modchange()); 0 also when the re-plan was stopped
+ * (opts.stop) or changed nothing. */
+int tracer_replan(struct tracer *t);
+/* The changes of the last tracer_replan(), valid until the next one. */
 int tracer_modchange_count(const struct tracer *t);
 const struct tracer_modchange *tracer_modchange(const struct tracer *t, int i);
 

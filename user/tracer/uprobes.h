@@ -2,7 +2,7 @@
 /* uprobes.h - libibverbs uprobes: find every libibverbs a process maps
  * (also inside containers, through /proc/PID/root), resolve the entry points
  * in its ELF symbol table, attach, and keep looking for new ones.  The BPF
- * object itself is loaded by loader.c, with the others. */
+ * object itself is loaded by loader.c, after the others. */
 #ifndef MRTRACE_UPROBES_H
 #define MRTRACE_UPROBES_H
 

@@ -364,6 +364,7 @@ static int arm(struct watch *w)
 		.debug_libbpf = w->a.libbpf_debug,
 		.no_cache = w->a.no_cache,
 		.msg = tracer_said,
+		.stop = &stop,
 	};
 
 	/* stopped before the tracer opens, or while it attaches (it gives up
@@ -428,7 +429,13 @@ static int loop(struct watch *w)
 		corr_tick(w->corr);
 		sweep_storms(w, false);
 		report_new_libs(w, tracer_housekeeping(w->t));
-		report_module_changes(w);
+		if (tracer_replan_due(w->t)) {
+			/* the re-plan takes a while (seconds under emulation) and
+			 * the loop waits for it: what the ring buffer holds first */
+			tracer_consume(w->t);
+			tracer_replan(w->t);
+			report_module_changes(w);
+		}
 		warn_drops(w);
 		watch_sinks_tick(w);
 		if (err < 0 && err != -EINTR) {

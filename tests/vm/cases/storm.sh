@@ -54,14 +54,19 @@ note "storm of $N without mrtrace: $(for r in base base2 base3 base4; do printf 
 note "storm of $N with mrtrace: $(for r in watched watched2 watched3 watched4; do printf '%s s ' "$(secs_of "$CASE_OUT/$r.txt")"; done)"
 ratio=$(awk -v m="$(fastest base base2 base3 base4)" -v v="$(fastest watched watched2 watched3 watched4)" \
 	'BEGIN { if (m > 0) printf "%.2f", v / m; else print "nan" }')
-# Without module BTF (5.10) the trail is armed by kprobes: an int3 trap per
-# probe, which TCG emulates slowly (4x measured there) - reported, not gated.
+# Where the trail is armed by kprobes it is reported, not gated: under TCG
+# kprobes cost far more than trampolines (5.10: 4-6x; 6.12, where module
+# functions are kprobes so that no unload is refused: 2.5x and 3.1x in two
+# runs of one day - too close to the 3x gate to hold it).
 mech=$("$MRTRACE" watch --list-probes --json 2>/dev/null | jq -r '.[] | select(.site=="reg_mr") | .mechanism')
-if [ "$mech" = kprobe ]; then
-	skip_check storm_at_least_third_speed "reg_mr armed by kprobe on $(uname -r) (int3 traps under TCG): ratio $ratio, not gated"
-else
-	check storm_at_least_third_speed awk -v r="$ratio" 'BEGIN { printf "ratio %s\n", r; exit !(r != "nan" && r + 0 <= 3) }'
-fi
+# Where the trail is armed by kprobes (every kernel's module sites, so that
+# no unload is refused) each probe is an int3 trap, which TCG emulates
+# slowly: measured 2.5-3.1 (6.12) and 4.0-4.4 (5.10).  The guard there is 6x:
+# still far below what a per-failure /proc read or a lost fold would cost.
+gate=3
+[ "$mech" = kprobe ] && gate=6
+check storm_within_its_gate awk -v r="$ratio" -v g="$gate" -v m="$mech" \
+	'BEGIN { printf "ratio %s (gate %sx, reg_mr by %s)\n", r, g, m; exit !(r != "nan" && r + 0 <= g) }'
 
 recs=$(jq -c "select((.event==\"reg_failure\" or .event==\"nccl_probe\") and .pid==$pid)" "$MRT_OUT")
 stop=$(grep -m1 '"event":"stop"' "$MRT_OUT")

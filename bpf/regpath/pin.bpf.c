@@ -1,10 +1,15 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* pin_sites.bpf.h - page pinning on the registration path, included by
- * regpath.bpf.c (the programs share its per-thread trail map):
+// SPDX-License-Identifier: GPL-2.0-only
+/* pin.bpf.c - page pinning on the registration path (nested sites: they add
+ * steps to the trail of the thread inside ib_umem_get, trail.bpf.h):
  * pin_user_pages_fast, get_user_pages where that is how the kernel pins
  * (5.4), and the migration a long-term pin needs first. */
-#ifndef MRTRACE_PIN_SITES_BPF_H
-#define MRTRACE_PIN_SITES_BPF_H
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "trail.bpf.h"
+
+char LICENSE[] SEC("license") __weak = "GPL";
 
 /* ---- page pinning ------------------------------------------------------------
  * pin_user_pages_fast(start, nr_pages, gup_flags, pages): >= 0 pages pinned
@@ -205,4 +210,4 @@ int tp_migrate(struct trace_event_raw_mm_migrate_pages *ctx)
 	return 0;
 }
 
-#endif
+MRT_FORK_FOLLOWER(tp_fork_pin)

@@ -1,14 +1,99 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* mlx5_sites.bpf.h - the mlx5 driver's part of a registration, included by
- * regpath.bpf.c (the programs must share its per-thread trail map).
+// SPDX-License-Identifier: GPL-2.0-only
+/* driver.bpf.c - the driver's part of a registration: the drivers'
+ * reg_user_mr (soft-RoCE, mlx5) and, for mlx5, the MR creation and the
+ * firmware command below it, and MLNX_OFED's peer-memory lookup.  Nested
+ * sites: they add steps to the trail a uverbs or umem site opened
+ * (trail.bpf.h, the map shared between the units).
  *
  * mlx5_ib_reg_user_mr -> create_real_mr -> reg_create / the mkey cache ->
  * mlx5_core_create_mkey -> mlx5_cmd_exec.  The firmware's verdict is in the
  * command's output mailbox: status (out[0]) and syndrome (be32 at out[4]);
  * the opcode is be16 at in[0].  Only failed commands join the trail: a
  * registration issues several successful commands. */
-#ifndef MRTRACE_MLX5_SITES_BPF_H
-#define MRTRACE_MLX5_SITES_BPF_H
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "trail.bpf.h"
+#include "compat.bpf.h"
+
+char LICENSE[] SEC("license") __weak = "GPL";
+
+/* ---- driver reg_user_mr(pd, start, length, iova, access, udata) ----------
+ * Same signature for every driver (ib_device_ops.reg_user_mr); 6.17 put a
+ * struct ib_dmah * before udata, so the return value is not in a fixed
+ * slot (fexit_ret). */
+static __always_inline void driver_exit(__u64 start, __u64 len, __u64 iova, const void *mr)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), start, len, iova);
+}
+
+SEC("fexit/rxe_reg_user_mr")
+int BPF_PROG(fexit_rxe_reg, void *pd, u64 start, u64 len, u64 iova)
+{
+	driver_exit(start, len, iova, (void *)fexit_ret(ctx, 6));
+	return 0;
+}
+
+/* The kprobe flavour: the arguments kept at entry, for the return (a
+ * registration's own thread only: nothing is kept outside one). */
+static __always_inline void driver_enter(__u64 start, __u64 len, __u64 iova)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c) {
+		c->pend[MRT_SITE_DRIVER_REG][0] = start;
+		c->pend[MRT_SITE_DRIVER_REG][1] = len;
+		c->pend[MRT_SITE_DRIVER_REG][2] = iova;
+	}
+}
+
+static __always_inline void driver_ret(const void *mr)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), c->pend[MRT_SITE_DRIVER_REG][0],
+			 c->pend[MRT_SITE_DRIVER_REG][1], c->pend[MRT_SITE_DRIVER_REG][2]);
+}
+
+SEC("kprobe/rxe_reg_user_mr")
+int BPF_KPROBE(kprobe_rxe_reg, void *pd, u64 start, u64 len, u64 iova)
+{
+	driver_enter(start, len, iova);
+	return 0;
+}
+
+SEC("kretprobe/rxe_reg_user_mr")
+int BPF_KRETPROBE(kretprobe_rxe_reg, void *mr)
+{
+	driver_ret(mr);
+	return 0;
+}
+
+SEC("fexit/mlx5_ib_reg_user_mr")
+int BPF_PROG(fexit_mlx5_reg, void *pd, u64 start, u64 len, u64 iova)
+{
+	driver_exit(start, len, iova, (void *)fexit_ret(ctx, 6));
+	return 0;
+}
+
+SEC("kprobe/mlx5_ib_reg_user_mr")
+int BPF_KPROBE(kprobe_mlx5_reg, void *pd, u64 start, u64 len, u64 iova)
+{
+	driver_enter(start, len, iova);
+	return 0;
+}
+
+SEC("kretprobe/mlx5_ib_reg_user_mr")
+int BPF_KRETPROBE(kretprobe_mlx5_reg, void *mr)
+{
+	driver_ret(mr);
+	return 0;
+}
 
 static __always_inline void mlx5_cmd_result(const void *in, const void *out, int ret)
 {
@@ -98,13 +183,17 @@ int BPF_PROG(fexit_mlx5_reg_dmabuf, void *pd, u64 offset, u64 length, u64 virt_a
 	return 0;
 }
 
+SEC("kprobe/mlx5_ib_reg_user_mr_dmabuf")
+int BPF_KPROBE(kprobe_mlx5_reg_dmabuf, void *pd, u64 offset, u64 length, u64 virt_addr)
+{
+	driver_enter(offset, length, virt_addr);
+	return 0;
+}
+
 SEC("kretprobe/mlx5_ib_reg_user_mr_dmabuf")
 int BPF_KRETPROBE(kretprobe_mlx5_reg_dmabuf, void *mr)
 {
-	struct mrt_ctx *c = ctx_get();
-
-	if (c)
-		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), 0, 0, 0);
+	driver_ret(mr);
 	return 0;
 }
 
@@ -121,4 +210,4 @@ int BPF_KRETPROBE(kretprobe_peer_get, void *umem)
 	return 0;
 }
 
-#endif
+MRT_FORK_FOLLOWER(tp_fork_driver)

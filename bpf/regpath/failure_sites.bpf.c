@@ -1,10 +1,15 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* failure_sites.bpf.h - the sites that join a trail only when they fail
+// SPDX-License-Identifier: GPL-2.0-only
+/* failure_sites.bpf.c - the sites that join a trail only when they fail
  * (rdma cgroup, uobject allocation, scatterlist, DMA mapping, IOVA, dma-buf),
- * fexit and kretprobe flavours; included by regpath.bpf.c (the programs
- * share its per-thread trail map). */
-#ifndef MRTRACE_FAILURE_SITES_BPF_H
-#define MRTRACE_FAILURE_SITES_BPF_H
+ * fexit and kretprobe flavours: nested sites, adding steps to the trail a
+ * uverbs or umem site opened (trail.bpf.h). */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "trail.bpf.h"
+
+char LICENSE[] SEC("license") __weak = "GPL";
 
 /* ---- rdma cgroup and uobject allocation -------------------------------------
  * The rdma controller's hca_object limit fails the uobject allocation with
@@ -239,15 +244,37 @@ int BPF_KRETPROBE(kretprobe_dma_map_sg, int ret)
 	return 0;
 }
 
-/* the dma-buf umem step is recorded on success too (it names the fd) */
+/* the dma-buf umem step is recorded on success too (it names the fd); the
+ * kprobe keeps the arguments for the return, as the fexit flavour reads
+ * them: offset, size, and fd << 32 | access (flag bit 31 of the access: set) */
+SEC("kprobe/ib_umem_dmabuf_get")
+int BPF_KPROBE(kprobe_umem_dmabuf, void *device, unsigned long offset, size_t size, int fd,
+	       int access)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c) {
+		c->pend[MRT_SITE_DMABUF_GET][0] = offset;
+		c->pend[MRT_SITE_DMABUF_GET][1] = size;
+		c->pend[MRT_SITE_DMABUF_GET][2] = (__u64)(__u32)fd << 32 | (__u32)access | 1ULL << 31;
+	}
+	return 0;
+}
+
 SEC("kretprobe/ib_umem_dmabuf_get")
 int BPF_KRETPROBE(kretprobe_umem_dmabuf, void *ret)
 {
 	struct mrt_ctx *c = ctx_get();
+	__u64 fa;
 
-	if (c)
-		step_add(c, MRT_SITE_DMABUF_GET, (int)ptr_ret(ret), 0, 0, 0);
+	if (!c)
+		return 0;
+	fa = c->pend[MRT_SITE_DMABUF_GET][2];
+	if (fa & 1ULL << 31)
+		c->ev.dmabuf_fd = (int)(fa >> 32);
+	step_add(c, MRT_SITE_DMABUF_GET, (int)ptr_ret(ret), c->pend[MRT_SITE_DMABUF_GET][0],
+		 c->pend[MRT_SITE_DMABUF_GET][1], (__u32)fa & 0x7fffffff);
 	return 0;
 }
 
-#endif
+MRT_FORK_FOLLOWER(tp_fork_failure_sites)

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* detach.c - many BPF links destroyed at once, from threads (detach.h). */
+#include "tracer/detach.h"
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include <bpf/libbpf.h>
+
+#define DETACH_THREADS 16
+
+struct slice {
+	struct bpf_link **links;
+	int n, first, step;
+};
+
+static void *destroy_slice(void *arg)
+{
+	struct slice *s = arg;
+
+	for (int i = s->first; i < s->n; i += s->step) {
+		bpf_link__destroy(s->links[i]);
+		s->links[i] = NULL;
+	}
+	return NULL;
+}
+
+void tracer_links_destroy(struct bpf_link **links, int n)
+{
+	pthread_t th[DETACH_THREADS];
+	struct slice sl[DETACH_THREADS] = { 0 };
+	int nth = n < DETACH_THREADS ? n : DETACH_THREADS, started = 0;
+
+	for (int k = 0; k < nth; k++) {
+		sl[k] = (struct slice){ links, n, k, nth };
+		if (k && !pthread_create(&th[k], NULL, destroy_slice, &sl[k]))
+			started |= 1 << k;
+		else if (k)
+			destroy_slice(&sl[k]); /* no thread: here, in turn */
+	}
+	if (nth)
+		destroy_slice(&sl[0]);
+	for (int k = 1; k < nth; k++)
+		if (started & 1 << k)
+			pthread_join(th[k], NULL);
+}
