@@ -249,5 +249,193 @@ else
 	skip full_disk "cannot mount a tmpfs"
 fi
 
+# ---- 8. issue 24, explain/watch rows -----------------------------------------------
+TR=$TOP/tests/fixtures/trails
+ML=$TR/memlock_limit.cumulative.6.12.json
+# row 2: a storm summary replays as the last of its failures, and explain
+# keeps what the record says about itself
+jq -c . "$ML" > "$OUT/storm.jsonl"
+jq -c '. + {count:19999, first_ts_ns:(.ts_ns+1), last_ts_ns:(.ts_ns+2000000001),
+	time:"2026-01-02T03:04:05.000006Z", host:"gpu-node-7", schema:"mrtrace-watch/1",
+	mrtrace_version:"0.1.0-recorded"}' "$ML" >> "$OUT/storm.jsonl"
+expect explain_storm_count_kept 0 'x19999 in 2.000 s, #20000 of this cause' "$MRTRACE" explain "$OUT/storm.jsonl"
+tail -1 "$OUT/storm.jsonl" > "$OUT/storm-alone.jsonl" # its opener rotated away: shown in full
+expect explain_text_says_when_where 0 'at: 2026-01-02T03:04:05.000006Z on gpu-node-7' "$MRTRACE" explain "$OUT/storm-alone.jsonl"
+expect explain_lone_storm_in_full 0 'storm: x19999 identical failures in 2.000 s' "$MRTRACE" explain "$OUT/storm-alone.jsonl"
+O=$("$MRTRACE" explain --json "$OUT/storm.jsonl" 2>/dev/null | tail -1)
+jq_true explain_json_keeps_members "$O" '.count==19999 and .first_ts_ns==(.ts_ns+1) and
+	.last_ts_ns==(.ts_ns+2000000001) and .time=="2026-01-02T03:04:05.000006Z" and
+	.host=="gpu-node-7" and .schema=="mrtrace-watch/1" and .mrtrace_version=="0.1.0-recorded"'
+# row 3: input bounds - devices refused, NULs are malformed, endless input ends
+expect explain_dev_zero_refused 2 '/dev/zero: not a regular file' "$MRTRACE" explain /dev/zero
+expect explain_stdin_dev_zero_refused 2 'standard input: not a regular file' sh -c "'$MRTRACE' explain - < /dev/zero"
+expect explain_nul_bytes_malformed 2 '0 explained, 0 skipped, 1 malformed' sh -c "head -c 50M /dev/zero | '$MRTRACE' explain -"
+expect explain_endless_junk_ends 2 'the rest is not read' sh -c "cat /dev/zero | '$MRTRACE' explain -"
+head -1 "$OUT/storm.jsonl" | tr -d '\n' > "$OUT/one.json"
+printf '%s\n' "cat '$OUT/one.json'; head -c 2G /dev/zero | tr '\\000' x" > "$OUT/longline.sh"
+expect explain_record_before_long_line 2 '1 explained, 0 skipped, 2 malformed' sh -c "sh '$OUT/longline.sh' | '$MRTRACE' explain -"
+if ! asan; then
+	expect explain_rlimit_as_one_error 2 '0 explained, 0 skipped, 2 malformed' sh -c "cat /dev/zero | prlimit --as=1073741824 '$MRTRACE' explain -"
+fi
+# row 4: explain --json through the output filter: valid UTF-8 JSON per line
+python3 - "$TR/hca_resource_limit.cqe.6.12.json" "$OUT/evil.jsonl" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["raw"]["op_name"] = "\u00e9" * 20            # cut at 31 bytes: a lone 0xC3
+r["raw"]["comm"] = "\u001b[2Jx"
+line = json.dumps(r, separators=(",", ":")).encode()
+line = line.replace(b"\\u001b[2Jx", b"\\u001b[2J\xff\xfe")   # bytes that are not UTF-8
+open(sys.argv[2], "wb").write(line + b"\n")
+PY
+"$MRTRACE" explain --json "$OUT/evil.jsonl" > "$OUT/evil-explain.json" 2>/dev/null
+check explain_json_valid_utf8 python3 -c "
+import json
+for l in open('$OUT/evil-explain.json','rb').read().decode('utf-8').splitlines(): json.loads(l)"
+"$MRTRACE" explain "$OUT/evil.jsonl" > "$OUT/evil-explain.txt" 2>&1
+check explain_text_no_escape_byte sh -c "grep -q 'failed: pid' '$OUT/evil-explain.txt' && ! grep -q \$(printf '\033') '$OUT/evil-explain.txt'"
+# row 12: write errors are never ignored
+expect explain_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' explain '$ML' > /dev/full"
+expect explain_json_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' explain --json '$ML' > /dev/full"
+expect check_prom_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' check --no-config --prom > /dev/full"
+expect check_health_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' check --no-config --health > /dev/full"
+expect list_probes_dev_full_fails 1 'No space left on device' sh -c "'$MRTRACE' watch --list-probes > /dev/full"
+# row 14: numbers no kernel records are refused with the reason
+jq -c '.raw.pid = -5' "$ML" > "$OUT/negpid.jsonl"
+expect explain_negative_pid_refused 2 'raw.pid: -5 is out of range' "$MRTRACE" explain "$OUT/negpid.jsonl"
+jq -c '.raw.tid = 1099511627776' "$ML" > "$OUT/bigtid.jsonl"
+expect explain_huge_tid_refused 2 'raw.tid: 1099511627776 is out of range' "$MRTRACE" explain "$OUT/bigtid.jsonl"
+jq -c '.raw.page_shift = 16 | .raw.ml.requested_pages = 1152921504606846976' "$ML" > "$OUT/bigpages.jsonl"
+expect explain_pages_overflow_refused 2 'raw.ml.requested_pages: .* out of range' "$MRTRACE" explain "$OUT/bigpages.jsonl"
+# row 9: a metrics interval that is not a finite number of seconds (inf
+# never wrote the textfile), or longer than the minute the docs promise
+for v in nan inf -inf 1e400 61; do
+	expect "metrics_interval_${v}_refused" 2 "invalid --metrics-interval '$v'" "$MRTRACE" watch --metrics-interval="$v" -d 1
+done
+MLOCKER=$TOP/build/tests/helpers/mlocker
+# row 1: a journal socket that stops reading costs its entries (counted),
+# never a frozen watch: every record still reaches the JSONL, SIGTERM and -d
+# are honoured (with a blocking send: 11 records, SIGTERM ignored, -d 50 at 60 s)
+if [ -x "$MLOCKER" ] && command -v python3 > /dev/null; then
+	JS=$OUT/stalled.sock
+	python3 -c "import socket,sys,time
+s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1]); time.sleep(600)" "$JS" &
+	JP=$!
+	for i in $(seq 50); do [ -S "$JS" ] && break; sleep 0.1; done
+	stalled_watch() { # NAME ARGS...: watch with the stalled journal, 40 failing mlocks
+		local n=$1; shift
+		"$MRTRACE" watch --json -o "$OUT/$n.jsonl" --syscalls=on --journal=yes --journal-socket="$JS" \
+			--metrics-textfile="$OUT/$n.prom" --metrics-interval=0.2 "$@" > /dev/null 2> "$OUT/$n.err" &
+		WP=$!
+		wait_line "$OUT/$n.err" watching 60
+		for i in $(seq 40); do
+			prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > /dev/null 2>&1
+		done
+	}
+	stalled_watch stall-term
+	for i in $(seq 100); do [ "$(grep -c '"event":"mlock_failure"' "$OUT/stall-term.jsonl")" -ge 40 ] && break; sleep 0.1; done
+	check journal_stalled_records_reach_jsonl test "$(grep -c '"event":"mlock_failure"' "$OUT/stall-term.jsonl")" -ge 40
+	check journal_stalled_counted sh -c "grep -E '^mrtrace_watch_output_errors_total\{output=\"journal\"\} [1-9]' '$OUT/stall-term.prom'"
+	check journal_stalled_said grep -q 'the journal .* is not reading' "$OUT/stall-term.err"
+	kill -TERM "$WP"
+	for i in $(seq 50); do kill -0 "$WP" 2>/dev/null || break; sleep 0.1; done
+	check journal_stalled_sigterm_honoured sh -c "! kill -0 $WP 2>/dev/null"
+	kill -KILL "$WP" 2>/dev/null; wait "$WP" 2>/dev/null
+	check journal_stalled_stop_record grep -q '"event":"stop"' "$OUT/stall-term.jsonl"
+	T0=$(date +%s)
+	stalled_watch stall-d -d 8
+	for i in $(seq 250); do kill -0 "$WP" 2>/dev/null || break; sleep 0.1; done
+	check journal_stalled_duration_honoured test $(( $(date +%s) - T0 )) -lt 30
+	kill -KILL "$WP" 2>/dev/null; wait "$WP" 2>/dev/null
+	check journal_stalled_duration_stop_record grep -q '"event":"stop"' "$OUT/stall-d.jsonl"
+	kill "$JP" 2>/dev/null; wait "$JP" 2>/dev/null
+else
+	skip journal_stalled "no $MLOCKER or python3"
+fi
+
+# row 13: a command that cannot be run is a request error (2), found before
+# anything is armed; one whose exec fails after all ends the run at once
+expect cmd_nonexistent_exit2 2 'cannot run /nonexistent/cmd: No such file or directory' "$MRTRACE" watch --json -o "$OUT/nx.jsonl" -- /nonexistent/cmd
+check cmd_nonexistent_nothing_armed sh -c "! grep -q 'sites armed\|watching' '$OUT/nx.jsonl' && [ ! -s '$OUT/nx.jsonl' ]"
+expect cmd_not_on_path_exit2 2 'cannot run mrtrace-no-such-cmd: No such file' "$MRTRACE" watch -- mrtrace-no-such-cmd
+printf '#!/bin/sh\n' > "$OUT/noexec.sh"; chmod 644 "$OUT/noexec.sh"
+expect cmd_not_executable_exit2 2 'cannot run .*noexec.sh: Permission denied' "$MRTRACE" watch -- "$OUT/noexec.sh"
+printf '#!/nonexistent/interpreter\n' > "$OUT/badinterp.sh"; chmod 755 "$OUT/badinterp.sh"
+expect cmd_exec_fails_late_exit2 2 'cannot run .*badinterp.sh: No such file' "$MRTRACE" watch --json -o "$OUT/late.jsonl" --syscalls=on -- "$OUT/badinterp.sh"
+check cmd_exec_fails_late_stop_record grep -q '"event":"stop"' "$OUT/late.jsonl"
+
+# signals (row 15, "signals before arming"): SIGINT, SIGTERM and SIGQUIT stop
+# watch with its stop record and SIGHUP reopens -o FILE, whatever the phase:
+# before the tracer opens (at tracer_open), while it attaches (in libbpf's
+# skeleton load), while watching; never lost, never a kill without a word
+GDB=$(command -v gdb)
+# under_gdb NAME BREAK CMD...: watch's run, with CMD (gdb commands, ';'-separated) at BREAK
+under_gdb() {
+	local n=$1 brk=$2 cmds=$3; shift 3
+	local ex=() c
+	IFS=';' read -ra c <<< "$cmds"
+	for x in "${c[@]}"; do ex+=(-ex "$x"); done
+	timeout 120 "$GDB" -q -batch -nx -ex 'set pagination off' -ex 'set breakpoint pending on' \
+		-ex "break $brk" -ex run -ex delete "${ex[@]}" \
+		--args "$MRTRACE" watch --json -o "$OUT/$n.jsonl" --syscalls=on "$@" > "$OUT/$n.gdb" 2>&1
+}
+# stopped NAME: the breakpoint was reached, watch exited 0 with a stop record, soon
+stopped() {
+	check "$1_reached_phase" grep -q '^Breakpoint 1,' "$OUT/$1.gdb"
+	check "$1_exit_0" grep -q 'exited normally' "$OUT/$1.gdb"
+	check "$1_stop_record" python3 -c "
+import json
+ev=[json.loads(l) for l in open('$OUT/$1.jsonl') if l.strip()]
+assert ev and ev[-1]['event']=='stop' and ev[-1]['duration_s'] < 20, ev[-1:]"
+}
+if [ -n "$GDB" ] && ! asan; then
+	for sig in INT TERM QUIT; do
+		under_gdb "sig-$sig-before" tracer_open "signal SIG$sig" -d 30
+		stopped "sig-$sig-before"
+		under_gdb "sig-$sig-attach" bpf_object__load_skeleton "signal SIG$sig" -d 30
+		stopped "sig-$sig-attach"
+	done
+	for ph in tracer_open bpf_object__load_skeleton; do
+		under_gdb "hup-$ph" "$ph" "shell mv '$OUT/hup-$ph.jsonl' '$OUT/hup-$ph.1';signal SIGHUP" -d 3
+		check "hup_${ph}_reopened" grep -q '"event":"stop"' "$OUT/hup-$ph.jsonl"
+	done
+else
+	skip signals_at_phases "no gdb (or an ASan build)"
+fi
+for sig in INT TERM QUIT; do
+	"$MRTRACE" watch --json -o "$OUT/sig-$sig-watching.jsonl" --syscalls=on > /dev/null 2> "$OUT/sig-$sig.err" &
+	WP=$!
+	wait_line "$OUT/sig-$sig.err" watching 60
+	kill -"$sig" "$WP"
+	for i in $(seq 100); do kill -0 "$WP" 2>/dev/null || break; sleep 0.1; done
+	check "sig_${sig}_watching_stops" sh -c "! kill -0 $WP 2>/dev/null"
+	kill -KILL "$WP" 2>/dev/null; wait "$WP"; rc=$?
+	check "sig_${sig}_watching_exit_0" test "$rc" = 0
+	check "sig_${sig}_watching_stop_record" grep -q '"event":"stop"' "$OUT/sig-$sig-watching.jsonl"
+done
+"$MRTRACE" watch --json -o "$OUT/hup-w.jsonl" --syscalls=on > /dev/null 2> "$OUT/hup-w.err" &
+WP=$!
+wait_line "$OUT/hup-w.err" watching 60
+mv "$OUT/hup-w.jsonl" "$OUT/hup-w.1"; kill -HUP "$WP"
+for i in $(seq 50); do [ -e "$OUT/hup-w.jsonl" ] && break; sleep 0.1; done
+stop_bg "$WP"
+check hup_watching_reopened sh -c "grep -q '\"event\":\"start\"' '$OUT/hup-w.1' && grep -q '\"event\":\"stop\"' '$OUT/hup-w.jsonl'"
+# a `watch &` from a script inherits SIGINT ignored: it obeys SIGINT all the same
+sh -c "trap '' INT; exec '$MRTRACE' watch --json -o '$OUT/ign.jsonl' --syscalls=on" > /dev/null 2> "$OUT/ign.err" &
+WP=$!
+wait_line "$OUT/ign.err" watching 60
+kill -INT "$WP"
+for i in $(seq 100); do kill -0 "$WP" 2>/dev/null || break; sleep 0.1; done
+check sigint_inherited_ignored_obeyed sh -c "! kill -0 $WP 2>/dev/null"
+kill -KILL "$WP" 2>/dev/null; wait "$WP" 2>/dev/null
+check sigint_inherited_ignored_stop_record grep -q '"event":"stop"' "$OUT/ign.jsonl"
+# ... and the command gets the dispositions watch was given, not watch's own
+# (SigIgn bit 1: SIGINT, bit 12: SIGPIPE; this runner may itself run with
+# them ignored, as a background job: env gives the second watch defaults)
+sigign() { printf '%d' "0x$(sed -n 's/^SigIgn:[[:space:]]*//p' "$1")"; }
+sh -c "trap '' INT; exec '$MRTRACE' watch --json -o '$OUT/ign-cmd.jsonl' --syscalls=on -- sh -c 'cat /proc/self/status > \"$OUT/ign-cmd.status\"'" > /dev/null 2>&1
+env --default-signal=INT,QUIT,PIPE "$MRTRACE" watch --json -o "$OUT/dfl-cmd.jsonl" --syscalls=on -- sh -c "cat /proc/self/status > '$OUT/dfl-cmd.status'" > /dev/null 2>&1
+check command_keeps_inherited_ignore sh -c "[ \$(( $(sigign "$OUT/ign-cmd.status") & 2 )) = 2 ]"
+check command_gets_default_int_pipe sh -c "[ \$(( $(sigign "$OUT/dfl-cmd.status") & 0x1002 )) = 0 ]"
+
 echo "hardening: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

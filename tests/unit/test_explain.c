@@ -879,7 +879,7 @@ static void test_round_trip_extremes(void **state)
 	ev.ml.cap_checked = 1;
 	ev.ml.cap_result = 1;
 	ev.ml.live_mrs = 4000000000u;
-	ev.ml.live_pages = UINT64_MAX / 3;
+	ev.ml.live_pages = UINT64_MAX >> 12; /* the most pages whose bytes fit 64 bits (4 KiB) */
 	ev.nsteps = MRT_TRAIL_MAX + 8; /* 8 steps lost in the kernel */
 	for (int i = 0; i < MRT_TRAIL_MAX; i++) {
 		ev.steps[i].site = (i % (MRT_SITE_MAX - 1)) + 1;

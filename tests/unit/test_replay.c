@@ -582,6 +582,86 @@ static void test_malformed_members(void **state)
 	expect_error("raw.steps", "[[1,-4096,0,0,0]]", "raw.steps[0]");
 	expect_error("raw.steps", "[[65535,-12,0,0,0]]", "raw.steps[0]");
 	expect_error("raw.steps", "[[\"umem\",-12,0,0,0]]", "raw.steps[0]");
+	/* issue 24 row 14: numbers no kernel records, refused with the reason
+	 * instead of printed as 4294967291, 0 or "(0 B): over by 16.0 EiB" */
+	expect_error("raw.pid", "-5", "raw.pid");
+	expect_error("raw.tid", "1099511627776", "raw.tid");
+	expect_error("raw.uid", "4294967296", "raw.uid");
+	expect_error("raw.ns_pid", "-1", "raw.ns_pid");
+	expect_error("raw.err", "-12", "raw.err");
+	expect_error("raw.ml.requested_pages", "1152921504606846976", "raw.ml.requested_pages");
+	expect_error("raw.ml.pinned_pages_before", "18446744073709551615", "raw.ml.pinned_pages_before");
+	/* a storm summary's members (row 2) */
+	expect_error("count", "0", "count");
+	expect_error("count", "\"19999\"", "count");
+	expect_error("first_ts_ns", "-1", "first_ts_ns");
+	expect_error("host", "5", "host");
+	expect_error("time", "[]", "time");
+}
+
+/* issue 24 row 2: what a record says about itself is kept - a storm's count
+ * and times, and the envelope every watch line carries */
+static void test_storm_and_envelope_kept(void **state)
+{
+	(void)state;
+	char err[256];
+	struct json_object *o = json_object_from_file(fixture_path("trails", "memlock_limit.cumulative.6.12.json"));
+
+	assert_non_null(o);
+	json_object_object_add(o, "count", json_object_new_int64(19999));
+	json_object_object_add(o, "first_ts_ns", json_object_new_int64(1000));
+	json_object_object_add(o, "last_ts_ns", json_object_new_int64(2000001000));
+	json_object_object_add(o, "time", json_object_new_string("2026-01-02T03:04:05.000006Z"));
+	json_object_object_add(o, "host", json_object_new_string("gpu-node-7"));
+	json_object_object_add(o, "schema", json_object_new_string("mrtrace-watch/1"));
+	json_object_object_add(o, "mrtrace_version", json_object_new_string("0.1.0-recorded"));
+	if (record_read(o, &rec, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(rec.count, 19999);
+	assert_int_equal(rec.first_ts_ns, 1000);
+	assert_int_equal(rec.last_ts_ns, 2000001000);
+	assert_string_equal(rec.env.time, "2026-01-02T03:04:05.000006Z");
+	assert_string_equal(rec.env.host, "gpu-node-7");
+	assert_string_equal(rec.env.schema, "mrtrace-watch/1");
+	assert_string_equal(rec.env.version, "0.1.0-recorded");
+
+	/* written back as they were read */
+	static struct report r;
+	record_explain(&r, &rec.ev, record_in_uev(&rec), rec.have_ctx ? &rec.ctx : NULL,
+		       rec.have_nccl ? &rec.nccl : NULL, rec.have_gates ? &rec.gates : NULL);
+	record_in_keep(&r, &rec);
+	struct json_object *out = record_report_json(&r);
+	record_envelope_put(out, &rec.env);
+	assert_string_equal(jstr(out, "event"), "reg_failure");
+	assert_int_equal(json_object_get_int64(jget(out, "count")), 19999);
+	assert_int_equal(json_object_get_int64(jget(out, "first_ts_ns")), 1000);
+	assert_int_equal(json_object_get_int64(jget(out, "last_ts_ns")), 2000001000);
+	assert_string_equal(jstr(out, "time"), "2026-01-02T03:04:05.000006Z");
+	assert_string_equal(jstr(out, "host"), "gpu-node-7");
+	assert_string_equal(jstr(out, "schema"), "mrtrace-watch/1");
+	assert_string_equal(jstr(out, "mrtrace_version"), "0.1.0-recorded");
+	json_object_put(out);
+
+	/* a record without them: no count, and the envelope of this build */
+	json_object_object_del(o, "count");
+	json_object_object_del(o, "first_ts_ns");
+	json_object_object_del(o, "last_ts_ns");
+	json_object_object_del(o, "time");
+	json_object_object_del(o, "host");
+	json_object_object_del(o, "schema");
+	json_object_object_del(o, "mrtrace_version");
+	assert_int_equal(record_read(o, &rec, err, sizeof(err)), 0);
+	assert_int_equal(rec.count, 0);
+	assert_null(rec.env.time);
+	assert_null(rec.env.host);
+	out = json_object_new_object();
+	record_envelope_put(out, &rec.env);
+	assert_string_equal(jstr(out, "schema"), "mrtrace-watch/1");
+	assert_non_null(jstr(out, "mrtrace_version"));
+	assert_null(jget(out, "time"));
+	assert_null(jget(out, "host"));
+	json_object_put(out);
+	json_object_put(o);
 }
 
 /* ---- the stream ------------------------------------------------------------------------- */
@@ -677,6 +757,101 @@ static void test_stream_lines(void **state)
 	assert_int_equal(read_all("\n\n", it, 16), 0);
 }
 
+/* read_all for a buffer with NUL bytes in it */
+static int read_mem(const char *text, size_t len, struct item *items, int max)
+{
+	FILE *f = fmemopen((void *)text, len, "r");
+	struct replay_stream *s = replay_stream_new(f);
+	struct json_object *o;
+	char err[256];
+	long line;
+	int n = 0, rc;
+
+	assert_non_null(s);
+	while ((rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
+		if (n < max) {
+			items[n].rc = rc;
+			items[n].line = line;
+			const char *ev = rc > 0 ? jstr(o, "event") : NULL;
+			snprintf(items[n].event, sizeof(items[n].event), "%s", ev ? ev : "");
+		}
+		json_object_put(o);
+		n++;
+	}
+	replay_stream_free(s);
+	fclose(f);
+	return n;
+}
+
+/* issue 24 row 3: NUL bytes are malformed input, not whitespace; a value
+ * is bounded; a record at the start of an endless line is kept; a stream
+ * of nothing but junk ends after a bound, with one error */
+static void test_stream_bounds(void **state)
+{
+	(void)state;
+	struct item it[16];
+	int n;
+
+	/* 50 KiB of NULs, then a record */
+	size_t zlen = 50 * 1024;
+	char *z = calloc(1, zlen + 64);
+	assert_non_null(z);
+	strcpy(z + zlen, "\n{\"event\":\"b\"}\n");
+	n = read_mem(z, zlen + strlen(z + zlen), it, 16);
+	assert_int_equal(n, 2);
+	assert_int_equal(it[0].rc, -1);
+	assert_int_equal(it[0].line, 1);
+	assert_int_equal(it[1].rc, 1);
+	assert_string_equal(it[1].event, "b");
+	assert_int_equal(it[1].line, 2);
+	/* a NUL inside a value */
+	static const char mid[] = "{\"event\":\"a\0\"}\n{\"event\":\"c\"}\n";
+	n = read_mem(mid, sizeof(mid) - 1, it, 16);
+	assert_int_equal(n, 2);
+	assert_int_equal(it[0].rc, -1);
+	assert_string_equal(it[1].event, "c");
+	free(z);
+
+	/* a value larger than REPLAY_VALUE_MAX: one error, then the next record */
+	size_t big = REPLAY_VALUE_MAX + 1024;
+	char *b = malloc(big + 64);
+	assert_non_null(b);
+	static const char head[] = "{\"event\":\"x\",\"pad\":\"";
+	memcpy(b, head, sizeof(head) - 1);
+	memset(b + sizeof(head) - 1, 'p', big - (sizeof(head) - 1));
+	strcpy(b + big, "\"}\n{\"event\":\"d\"}\n");
+	n = read_mem(b, big + strlen(b + big), it, 16);
+	assert_int_equal(n, 2);
+	assert_int_equal(it[0].rc, -1);
+	assert_int_equal(it[0].line, 1);
+	assert_string_equal(it[1].event, "d");
+	assert_int_equal(it[1].line, 2);
+
+	/* a record, then a long line of junk: the record is kept */
+	static const char rec_e[] = "{\"event\":\"e\"}";
+	memcpy(b, rec_e, sizeof(rec_e) - 1);
+	memset(b + sizeof(rec_e) - 1, 'j', big - (sizeof(rec_e) - 1));
+	strcpy(b + big, "\n{\"event\":\"f\"}\n");
+	n = read_mem(b, big + strlen(b + big), it, 16);
+	assert_int_equal(n, 3);
+	assert_string_equal(it[0].event, "e");
+	assert_int_equal(it[1].rc, -1);
+	assert_string_equal(it[2].event, "f");
+	free(b);
+
+	/* junk without end (a pipe from /dev/zero): one error, then the rest
+	 * is not read */
+	size_t jlen = REPLAY_JUNK_MAX + 2 * 1024 * 1024;
+	char *j = calloc(1, jlen + 64);
+	assert_non_null(j);
+	strcpy(j + jlen, "\n{\"event\":\"g\"}\n");
+	n = read_mem(j, jlen + strlen(j + jlen), it, 16);
+	assert_int_equal(n, 2);
+	assert_int_equal(it[0].rc, -1);
+	assert_int_equal(it[1].rc, -1); /* "the rest is not read" */
+	free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -688,6 +863,8 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_malformed_members),
 		cmocka_unit_test(test_stream_lines),
+		cmocka_unit_test(test_stream_bounds),
+		cmocka_unit_test(test_storm_and_envelope_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,6 +89,27 @@ static void test_json_records_get_time_and_host(void **state)
 	char h[256] = "";
 	gethostname(h, sizeof(h) - 1);
 	assert_string_equal(stamp_host(), h);
+
+	/* a FIFO planted as the node's etc/hostname: not read (it hung watch
+	 * before anything was armed), this machine's name instead; SIGALRM
+	 * ends the test if it blocks */
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0666), 0);
+	alarm(10);
+	stamp_init(dir);
+	alarm(0);
+	assert_string_equal(stamp_host(), h);
+	/* a symlink out of the tree is followed inside it: the node's file */
+	unlink(path);
+	char target[300];
+	snprintf(target, sizeof(target), "%s/etc/real-hostname", dir);
+	f = fopen(target, "w");
+	fputs("node-in-tree\n", f);
+	fclose(f);
+	assert_int_equal(symlink("/etc/real-hostname", path), 0);
+	stamp_init(dir);
+	assert_string_equal(stamp_host(), "node-in-tree");
+	unlink(target);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/etc", dir);
 	rmdir(path);

@@ -147,7 +147,7 @@ int cmd_check(int argc, char **argv)
 		chk_report_free(&r);
 		return 2;
 	}
-	if (chk_fleet_output(&r, &rc))
+	if (chk_fleet_output(&r, out, &rc))
 		; /* --prom / --health wrote their own output */
 	else if (a.json)
 		fprintf(out, "%s\n", chk_json_string(&r));

@@ -8,6 +8,7 @@
 
 #include <argp.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,8 +41,10 @@ extern const struct argp_child chk_fleet_argp_children[];
  * options in front of argv.  0, or 2 (said on stderr). */
 int chk_fleet_args(const struct argp *argp, int *argc, char ***argv);
 /* After chk_run: stamps the version into the JSON document, and prints
- * --health or --prom output when asked.  Returns true when it printed
- * (then *rc is the exit status), false to let check print as usual. */
-bool chk_fleet_output(struct chk_report *r, int *rc);
+ * --health or --prom output to out (standard output through
+ * core/outfile.h, whose close says a write error) when asked.  Returns
+ * true when it printed (then *rc is the exit status), false to let check
+ * print as usual. */
+bool chk_fleet_output(struct chk_report *r, FILE *out, int *rc);
 
 #endif

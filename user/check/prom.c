@@ -210,13 +210,13 @@ int chk_fleet_args(const struct argp *argp, int *argc, char ***argv)
 	return 0;
 }
 
-bool chk_fleet_output(struct chk_report *r, int *rc)
+bool chk_fleet_output(struct chk_report *r, FILE *out, int *rc)
 {
 	mrt_version_stamp(r->doc, NULL);
 	if (F.health) {
 		char line[CHK_HEALTH_LINE_MAX + 1];
 		*rc = chk_health_judge(r, &F.h, line, sizeof(line));
-		printf("%s\n", line);
+		fprintf(out, "%s\n", line);
 		return true;
 	}
 	if (!F.prom)
@@ -236,7 +236,7 @@ bool chk_fleet_output(struct chk_report *r, int *rc)
 			*rc = 2;
 		}
 	} else {
-		fwrite(text, 1, len, stdout);
+		fwrite(text, 1, len, out);
 	}
 	free(text);
 	return true;

@@ -114,6 +114,36 @@ bool explained_to_text(FILE *out, const struct record *rec, bool verbose, const 
 	return true;
 }
 
+/* A storm summary's numbers (docs/json.md, "Storms"): "count" at least 1,
+ * its first and last failure in order.  Absent: the record stands for
+ * itself (count 0). */
+static int storm_from_json(struct json_object *o, struct record_in *out, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "count", "first_ts_ns", "last_ts_ns" };
+	unsigned long long *dst[] = { &out->count, &out->first_ts_ns, &out->last_ts_ns };
+	struct json_object *x;
+
+	for (int i = 0; i < 3; i++) {
+		if (!json_object_object_get_ex(o, keys[i], &x) || !x) {
+			*dst[i] = i ? out->ev.ts_ns : 0; /* a summary written by hand: its own time */
+			continue;
+		}
+		if (!json_object_is_type(x, json_type_int) || json_object_get_int64(x) < (i ? 0 : 1)) {
+			snprintf(err, errlen, "%s: not %s", keys[i],
+				 i ? "a time in ns (an integer >= 0)" : "a count (an integer >= 1)");
+			return -1;
+		}
+		*dst[i] = json_object_get_uint64(x);
+	}
+	if (out->last_ts_ns < out->first_ts_ns) {
+		snprintf(err, errlen, "last_ts_ns: before first_ts_ns");
+		return -1;
+	}
+	if (!out->count)
+		out->first_ts_ns = out->last_ts_ns = 0;
+	return 0;
+}
+
 /* What follows "raw" (read by record_read() first): the gate facts, the
  * call, the process, NCCL.  is_call: the record is the call itself. */
 static int read_rest(struct json_object *o, struct record_in *out, bool is_call, char *err,
@@ -123,6 +153,8 @@ static int read_rest(struct json_object *o, struct record_in *out, bool is_call,
 	struct jwhere w = { .err = err, .errlen = errlen };
 	int rc;
 
+	if (storm_from_json(o, out, err, errlen))
+		return -1;
 	out->have_gates = record_gates_from_json(o, &out->gates);
 	if (is_call) {
 		out->have_uev = true;

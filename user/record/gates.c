@@ -75,7 +75,7 @@ int gates_raw_read(struct json_object *raw, struct mrt_event *ev, char *err, siz
 	    u64_array(raw, "op_limits", ev->op_limits, 4, err, errlen))
 		return -1;
 	if (json_object_object_get_ex(raw, "op_name", &x) && json_object_is_type(x, json_type_string))
-		snprintf(ev->op_name, sizeof(ev->op_name), "%s", json_object_get_string(x));
+		jcopy_str(ev->op_name, sizeof(ev->op_name), json_object_get_string(x));
 	return 0;
 }
 
@@ -188,7 +188,7 @@ static void get_s(struct json_object *o, const char *k, char *dst, size_t len)
 {
 	struct json_object *x;
 	if (has(o, k, json_type_string, &x))
-		snprintf(dst, len, "%s", json_object_get_string(x));
+		jcopy_str(dst, len, json_object_get_string(x));
 }
 
 static long long get_i(struct json_object *o, const char *k, long long def)

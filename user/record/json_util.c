@@ -2,6 +2,8 @@
 /* json_util.c - members in and out, with their types (json_util.h). */
 #include "record/json_util.h"
 
+#include "core/escape.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -73,8 +75,8 @@ int jget_str(struct json_object *o, const char *key, char *buf, size_t len, cons
 	struct json_object *x;
 	int rc = jget_member(o, key, json_type_string, &x, w);
 
-	if (rc == 1)
-		snprintf(buf, len, "%s", json_object_get_string(x));
+	if (rc == 1) /* cut at a character, not inside one: it stays valid UTF-8 */
+		jcopy_str(buf, len, json_object_get_string(x));
 	return rc;
 }
 
@@ -124,4 +126,22 @@ int jget_limit(struct json_object *o, const char *key, uint64_t *v, const struct
 	}
 	snprintf(w->err, w->errlen, "%s.%s: not a number or \"unlimited\"", w->obj, key);
 	return -1;
+}
+
+void jcopy_str(char *buf, size_t len, const char *src)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	size_t n = strlen(src), i = 0;
+
+	if (!len)
+		return;
+	while (i < n) {
+		int l = utf8_seq(p + i, n - i);
+		size_t step = l > 0 ? (size_t)l : 1; /* a byte that is not UTF-8: alone */
+		if (i + step > len - 1)
+			break;
+		i += step;
+	}
+	memcpy(buf, src, i);
+	buf[i] = '\0';
 }

@@ -38,6 +38,10 @@ int jget_str(struct json_object *o, const char *key, char *buf, size_t len, cons
 int jget_u64(struct json_object *o, const char *key, uint64_t *v, const struct jwhere *w);
 int jget_i64(struct json_object *o, const char *key, long long *v, const struct jwhere *w);
 int jget_bool(struct json_object *o, const char *key, bool *v, const struct jwhere *w);
+/* Copies src into buf (len bytes with the NUL), cut where it does not fit
+ * at the start of a UTF-8 sequence, never inside one: a name cut to the
+ * kernel's 16 or 32 bytes stays valid UTF-8 when it was. */
+void jcopy_str(char *buf, size_t len, const char *src);
 /* jput_limit's member back: bytes, or "unlimited" as UINT64_MAX. */
 int jget_limit(struct json_object *o, const char *key, uint64_t *v, const struct jwhere *w);
 

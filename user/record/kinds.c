@@ -187,10 +187,18 @@ int record_read(struct json_object *o, struct record_in *out, char *err, size_t 
 {
 	memset(out, 0, sizeof(*out));
 	err[0] = '\0';
-	if (record_raw_from_json(o, &out->ev, err, errlen))
+	if (record_raw_from_json(o, &out->ev, err, errlen) ||
+	    record_envelope_from_json(o, &out->env, err, errlen))
 		return -1;
 	/* the rest as the row of the recorded kind reads it */
 	return record_kind_of_event(&out->ev)->from_json(o, out, err, errlen);
+}
+
+void record_in_keep(struct report *r, const struct record_in *in)
+{
+	r->count = in->count;
+	r->first_ts_ns = in->first_ts_ns;
+	r->last_ts_ns = in->last_ts_ns;
 }
 
 const struct mrt_event *record_in_uev(const struct record_in *in)

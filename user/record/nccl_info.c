@@ -78,7 +78,7 @@ static int read_settings(struct json_object *n, struct nccl_settings *s, const s
 		}
 		struct nccl_setting *v = &s->v[s->n++];
 		snprintf(v->name, sizeof(v->name), "%s", name);
-		snprintf(v->value, sizeof(v->value), "%s", json_object_get_string(val));
+		jcopy_str(v->value, sizeof(v->value), json_object_get_string(val));
 		/* records written before setting_sources: NCCL_SRC_DEFAULT, "not said" */
 		if (src && json_object_object_get_ex(src, name, &x) &&
 		    json_object_is_type(x, json_type_string) &&

@@ -6,9 +6,11 @@
  * registration passed through, for people and tools. */
 #include "record/parts.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "core/args.h"
 #include "explain/explain.h"
 
 #define LEGACY_PAGE_SHIFT 12 /* recordings without page_shift: x86_64 */
@@ -97,19 +99,38 @@ struct json_object *raw_to_json(const struct mrt_event *ev)
 
 /* ---- back from JSON ------------------------------------------------------- */
 
-static int get_u64(struct json_object *o, const char *k, unsigned long long *v, char *err,
-		   size_t errlen)
+/* A member of "raw" (prefix "raw") or "raw.ml": a number within what the
+ * kernel's field can hold and the kernel can have written (issue 24 row
+ * 14: a pid of -5 printed as 4294967291, a tid of 2^40 as 0).  Negative
+ * values are kept two's-complement in *v for the signed fields. */
+static int get_num(struct json_object *o, const char *prefix, const char *k, long long min,
+		   unsigned long long max, unsigned long long *v, char *err, size_t errlen)
 {
 	struct json_object *x;
+	bool neg;
 
 	if (!json_object_object_get_ex(o, k, &x) ||
 	    (!json_object_is_type(x, json_type_int) && !json_object_is_type(x, json_type_double))) {
-		snprintf(err, errlen, "raw.%s: missing or not a number", k);
+		snprintf(err, errlen, "%s.%s: missing or not a number", prefix, k);
 		return -1;
 	}
-	*v = json_object_get_uint64(x);
-	if (json_object_get_int64(x) < 0)
-		*v = (unsigned long long)json_object_get_int64(x);
+	if (json_object_is_type(x, json_type_double)) {
+		double d = json_object_get_double(x);
+		neg = d < 0;
+		if (!(d > -9.3e18 && d < 1.8e19)) { /* also nan */
+			snprintf(err, errlen, "%s.%s: not a 64-bit number", prefix, k);
+			return -1;
+		}
+		*v = neg ? (unsigned long long)(long long)d : (unsigned long long)d;
+	} else {
+		neg = json_object_get_int64(x) < 0;
+		*v = neg ? (unsigned long long)json_object_get_int64(x) : json_object_get_uint64(x);
+	}
+	if (neg ? (long long)*v < min : *v > max) {
+		snprintf(err, errlen, "%s.%s: %s%llu is out of range (%lld..%llu)", prefix, k,
+			 neg ? "-" : "", neg ? 0ULL - *v : *v, min, max);
+		return -1;
+	}
 	return 0;
 }
 
@@ -135,32 +156,33 @@ int record_raw_from_json(struct json_object *obj, struct mrt_event *ev, char *er
 	memset(ev, 0, sizeof(*ev));
 	if (json_object_object_get_ex(obj, "raw", &x))
 		raw = x;
-#define U(field, key)                                   \
-	do {                                            \
-		if (get_u64(raw, key, &v, err, errlen)) \
-			return -1;                      \
-		ev->field = v;                          \
+#define N(field, key, min, max)                                         \
+	do {                                                            \
+		if (get_num(raw, prefix, key, min, max, &v, err, errlen)) \
+			return -1;                                      \
+		ev->field = v;                                          \
 	} while (0)
-	U(kind, "kind");
-	U(pid, "pid");
-	U(tid, "tid");
-	U(uid, "uid");
-	U(ts_ns, "ts_ns");
-	U(cgroup_id, "cgroup_id");
-	U(userns_inum, "userns_inum");
-	U(userns_level, "userns_level");
-	U(err, "err");
-	U(opener, "opener");
-	U(cmd_start, "cmd_start");
-	U(cmd_length, "cmd_length");
-	U(cmd_iova, "cmd_iova");
-	U(cmd_access, "cmd_access");
-	U(cmd_valid, "cmd_valid");
-	U(dmabuf_fd, "dmabuf_fd");
-	U(nsteps, "nsteps");
-	U(sys_len, "sys_len");
-	U(sys_arg, "sys_arg");
-	U(syscall, "sysno");
+	const char *prefix = "raw";
+	N(kind, "kind", 0, UINT32_MAX);
+	N(pid, "pid", 0, ARGS_PID_MAX);
+	N(tid, "tid", 0, ARGS_PID_MAX);
+	N(uid, "uid", 0, UINT32_MAX);
+	N(ts_ns, "ts_ns", 0, UINT64_MAX);
+	N(cgroup_id, "cgroup_id", 0, UINT64_MAX);
+	N(userns_inum, "userns_inum", 0, UINT32_MAX);
+	N(userns_level, "userns_level", 0, UINT32_MAX);
+	N(err, "err", 0, 4095); /* a positive errno */
+	N(opener, "opener", 0, UINT32_MAX);
+	N(cmd_start, "cmd_start", 0, UINT64_MAX);
+	N(cmd_length, "cmd_length", 0, UINT64_MAX);
+	N(cmd_iova, "cmd_iova", 0, UINT64_MAX);
+	N(cmd_access, "cmd_access", 0, UINT32_MAX);
+	N(cmd_valid, "cmd_valid", 0, UINT32_MAX);
+	N(dmabuf_fd, "dmabuf_fd", INT32_MIN, INT32_MAX);
+	N(nsteps, "nsteps", 0, UINT32_MAX);
+	N(sys_len, "sys_len", 0, UINT64_MAX);
+	N(sys_arg, "sys_arg", 0, UINT64_MAX);
+	N(syscall, "sysno", INT32_MIN, INT32_MAX);
 	ev->syscall = syscall_from_json(ev->syscall);
 	/* recordings made before the record carried it come from x86_64 */
 	ev->page_shift = LEGACY_PAGE_SHIFT;
@@ -178,31 +200,37 @@ int record_raw_from_json(struct json_object *obj, struct mrt_event *ev, char *er
 	}
 	if (json_object_object_get_ex(raw, "cmd_reached", &x))
 		ev->cmd_reached = json_object_get_int(x);
+	/* as the process's own pid namespace numbers them: pids too */
 	if (json_object_object_get_ex(raw, "ns_pid", &x))
-		ev->ns_pid = json_object_get_int64(x);
+		N(ns_pid, "ns_pid", 0, ARGS_PID_MAX);
 	if (json_object_object_get_ex(raw, "ns_tid", &x))
-		ev->ns_tid = json_object_get_int64(x);
+		N(ns_tid, "ns_tid", 0, ARGS_PID_MAX);
 	if (json_object_object_get_ex(raw, "comm", &x) && json_object_is_type(x, json_type_string))
-		snprintf(ev->comm, sizeof(ev->comm), "%s", json_object_get_string(x));
+		jcopy_str(ev->comm, sizeof(ev->comm), json_object_get_string(x));
 	if (!json_object_object_get_ex(raw, "ml", &ml) || !json_object_is_type(ml, json_type_object)) {
 		snprintf(err, errlen, "raw.ml: missing or not an object");
 		return -1;
 	}
 	raw = ml;
-	U(ml.limit_cur, "limit_cur");
-	U(ml.limit_max, "limit_max");
-	U(ml.pinned_pages_before, "pinned_pages_before");
-	U(ml.locked_pages, "locked_pages");
-	U(ml.requested_pages, "requested_pages");
-	U(ml.addr, "addr");
-	U(ml.len, "len");
-	U(ml.access, "access");
-	U(ml.valid, "valid");
-	U(ml.cap_checked, "cap_checked");
-	U(ml.cap_result, "cap_result");
-	U(ml.live_mrs, "live_mrs");
-	U(ml.live_pages, "live_pages");
-#undef U
+	prefix = "raw.ml";
+	/* pages in bytes must fit 64 bits, the pinned and the requested
+	 * together too (page_shift 16 with 2^60 pages was "needs 0 B, over
+	 * by 16.0 EiB") */
+	const unsigned long long max_pages = UINT64_MAX / event_page_size(ev);
+	N(ml.limit_cur, "limit_cur", 0, UINT64_MAX);
+	N(ml.limit_max, "limit_max", 0, UINT64_MAX);
+	N(ml.pinned_pages_before, "pinned_pages_before", 0, max_pages);
+	N(ml.locked_pages, "locked_pages", 0, max_pages);
+	N(ml.requested_pages, "requested_pages", 0, max_pages - ev->ml.pinned_pages_before);
+	N(ml.addr, "addr", 0, UINT64_MAX);
+	N(ml.len, "len", 0, UINT64_MAX);
+	N(ml.access, "access", 0, UINT32_MAX);
+	N(ml.valid, "valid", 0, UINT8_MAX);
+	N(ml.cap_checked, "cap_checked", 0, UINT8_MAX);
+	N(ml.cap_result, "cap_result", 0, UINT8_MAX);
+	N(ml.live_mrs, "live_mrs", 0, UINT32_MAX);
+	N(ml.live_pages, "live_pages", 0, max_pages);
+#undef N
 	raw = json_object_object_get_ex(obj, "raw", &x) ? x : obj;
 	if (!json_object_object_get_ex(raw, "steps", &steps) ||
 	    !json_object_is_type(steps, json_type_array)) {

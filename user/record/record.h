@@ -87,6 +87,14 @@ bool record_print_text(FILE *out, const struct record *rec, bool verbose, const 
  * lint findings as recorded, and the pinned-memory estimate computed
  * again.  Never carried: the environment (never recorded) and the user
  * stack (the recorded attribution is kept instead). */
+/* What every `watch` line says about itself (docs/json.md): the schema,
+ * the build that wrote it, when and on which host.  `mrtrace explain`
+ * writes them back as they were read.  Each points into the JSON object
+ * read (valid while it is); NULL when the line has none. */
+struct record_envelope {
+	const char *schema, *version, *time, *host;
+};
+
 struct record_in {
 	struct mrt_event ev; /* from "raw" */
 	bool have_uev; /* "user_call", or raw.kind is a user call (then uev == ev) */
@@ -99,6 +107,10 @@ struct record_in {
 	struct nccl_info nccl;
 	bool have_gates; /* a failure record's evidence.gates */
 	struct gate_facts gates;
+	/* a storm summary's "count" (0: absent, the record stands for
+	 * itself), "first_ts_ns" and "last_ts_ns" */
+	unsigned long long count, first_ts_ns, last_ts_ns;
+	struct record_envelope env;
 };
 
 /* The kind a JSON value says it is ("event"), NULL when it names none this
@@ -117,6 +129,18 @@ int record_read(struct json_object *o, struct record_in *out, char *err, size_t 
 /* The libibverbs call the report is about: NULL, &in->uev, or &in->ev for
  * a call that reached no kernel site. */
 const struct mrt_event *record_in_uev(const struct record_in *in);
+/* What r, explained from in (record_explain), keeps of the record beyond
+ * what its engine derives: a storm summary's count and times. */
+void record_in_keep(struct report *r, const struct record_in *in);
+
+/* The envelope of a line (above): 0, or -1 when a member is there but not
+ * a string (the message names it). */
+int record_envelope_from_json(struct json_object *o, struct record_envelope *e, char *err,
+			      size_t errlen);
+/* Adds it to o as it was read; a line that had none gets this build's
+ * "schema" and "mrtrace_version" (what `watch` would write), no "time" and
+ * no "host" (nobody knows them). */
+void record_envelope_put(struct json_object *o, const struct record_envelope *e);
 
 /* The kernel record alone, from a line or from its "raw" object: every
  * member checked (docs/json.md, "raw").  0, or -1 with a message. */

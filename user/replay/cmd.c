@@ -5,12 +5,15 @@
  * /proc said travel in the record, the explanation is made here. */
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "core/escape.h"
+#include "core/outfile.h"
 #include "record/record.h"
 #include "replay/stream.h"
 
@@ -126,26 +129,50 @@ static void count_skip(struct tally *t, const char *event)
 
 struct run {
 	const struct explain_args *a;
+	FILE *out; /* standard output through the output filter (core/outfile.h) */
 	struct tally t;
 	struct report_repeats repeats; /* per file: pids of different nodes collide */
 	struct record_in rec;
 	struct report r;
 };
 
+/* Written as watch writes it: through the same filter (valid UTF-8 in
+ * JSON, no control character in text), each record in one write, with
+ * the record's own envelope (when, where, by which build) kept. */
 static void output(struct run *run)
 {
 	struct report *r = &run->r;
+	const struct record_envelope *env = &run->rec.env;
 	struct record rec;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
 
-	if (run->a->json) {
-		struct json_object *o = record_report_json(r);
-		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		json_object_put(o);
+	if (!m) {
+		fprintf(stderr, "mrtrace explain: out of memory: a record is not shown\n");
 		return;
 	}
-	record_of_report(&rec, r, run->a->verbose ? 1 : report_repeats_count(&run->repeats, r->ev->pid,
-									r->v.cause));
-	record_print_text(stdout, &rec, run->a->verbose, NULL);
+	if (run->a->json) {
+		struct json_object *o = record_report_json(r);
+		record_envelope_put(o, env);
+		fprintf(m, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+	} else {
+		/* a storm summary is the last of its count failures; the first
+		 * record of its process and cause (the one that opened the
+		 * storm rotated away) is shown in full all the same */
+		unsigned long n = r->count ? (unsigned long)r->count : 1;
+		unsigned long nth = report_repeats_add(&run->repeats, r->ev->pid, r->v.cause, n);
+		char when[400] = "";
+		if (env->time)
+			snprintf(when, sizeof(when), "%s%s%s", env->time, env->host ? " on " : "",
+				 env->host ? env->host : "");
+		record_of_report(&rec, r, run->a->verbose || nth == n ? 1 : nth);
+		record_print_text(m, &rec, run->a->verbose, when);
+	}
+	fclose(m);
+	outfile_record(run->out, text, len);
+	free(text);
 }
 
 static void one_value(struct run *run, struct json_object *o, const char *file, long line)
@@ -156,7 +183,7 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 	const struct record_kind *k = record_kind_of_json(o, &event);
 
 	if (!event) {
-		fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", file, line,
+		fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", esc(file), line,
 			json_object_is_type(o, json_type_object)
 				? "no \"event\" member: not a record of `mrtrace watch --json`"
 				: "not a JSON object");
@@ -169,13 +196,15 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 		return;
 	}
 	if (record_read(o, rec, err, sizeof(err))) {
-		fprintf(stderr, "mrtrace explain: %s:%ld: %s record: %s\n", file, line, event, err);
+		fprintf(stderr, "mrtrace explain: %s:%ld: %s record: %s\n", esc(file), line, esc(event),
+			esc(err));
 		run->t.malformed++;
 		return;
 	}
 	record_explain(&run->r, &rec->ev, record_in_uev(rec), rec->have_ctx ? &rec->ctx : NULL,
 		       rec->have_nccl ? &rec->nccl : NULL, rec->have_gates ? &rec->gates : NULL);
 	run->r.ua = rec->ua;
+	record_in_keep(&run->r, rec);
 	if (run->r.v.harmless && !run->a->all) {
 		run->t.harmless_hidden++;
 		return;
@@ -186,7 +215,7 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 			fprintf(stderr,
 				"mrtrace explain: %s:%ld: note: the record says the process ran as %s; "
 				"what the record holds reads as %s, and the fixes are for that\n",
-				file, line, rec->setting, now);
+				esc(file), line, esc(rec->setting), now);
 			run->t.setting_differs++;
 		}
 	}
@@ -194,43 +223,32 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 	output(run);
 }
 
-/* 0, or -1 when the file could not be opened or read to the end. */
+/* 0, or -1 when the file could not be opened. */
 static int one_file(struct run *run, const char *path)
 {
-	bool in = !strcmp(path, "-");
-	const char *name = in ? "(stdin)" : path;
-	FILE *f = in ? stdin : fopen(path, "r");
+	const char *name = strcmp(path, "-") ? path : "(stdin)";
 	struct replay_stream *s;
 	struct json_object *o;
-	char err[256];
+	char err[PATH_MAX + 256];
 	long line;
 	int rc;
 
-	if (!f) {
-		fprintf(stderr, "mrtrace explain: cannot read %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	if (!(s = replay_stream_new(f))) {
-		fprintf(stderr, "mrtrace explain: out of memory\n");
-		if (!in)
-			fclose(f);
+	if (!(s = replay_stream_open(path, err, sizeof(err)))) {
+		fprintf(stderr, "mrtrace explain: %s\n", err);
 		return -1;
 	}
 	memset(&run->repeats, 0, sizeof(run->repeats));
-	while ((rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
+	while (!outfile_failed(run->out) &&
+	       (rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
 		if (rc < 0) {
-			fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", name, line, err);
+			fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", esc(name), line, err);
 			run->t.malformed++;
-			if (ferror(f))
-				break;
 			continue;
 		}
 		one_value(run, o, name, line);
 		json_object_put(o);
 	}
 	replay_stream_free(s);
-	if (!in)
-		fclose(f);
 	return 0;
 }
 
@@ -243,7 +261,7 @@ static void print_tally(const struct tally *t)
 	fprintf(stderr, "mrtrace explain: %lu explained, %lu skipped", t->explained, skipped);
 	for (int i = 0; i <= SKIP_NAMES; i++)
 		if (t->skip[i].n)
-			fprintf(stderr, "%s%s %lu", i ? ", " : " (", t->skip[i].name, t->skip[i].n);
+			fprintf(stderr, "%s%s %lu", i ? ", " : " (", esc(t->skip[i].name), t->skip[i].n);
 	fprintf(stderr, "%s, %lu malformed\n", skipped ? ")" : "", t->malformed);
 	if (t->harmless_hidden)
 		fprintf(stderr, "mrtrace explain: %lu NCCL dma-buf probe%s (harmless) not shown; "
@@ -265,10 +283,20 @@ int cmd_explain(int argc, char **argv)
 		return 2;
 	}
 	run->a = &a;
-	for (int i = 0; i < a.nfiles; i++)
+	char err[256];
+	if (!(run->out = outfile_open(NULL, a.json ? OUTFILE_JSON : OUTFILE_TEXT, err, sizeof(err)))) {
+		fprintf(stderr, "mrtrace explain: %s\n", err);
+		free(run);
+		return 2;
+	}
+	for (int i = 0; i < a.nfiles && !outfile_failed(run->out); i++)
 		if (one_file(run, a.files[i]))
 			ret = 2;
-	fflush(stdout);
+	/* an explanation that did not reach its reader is none: said, exit 2 */
+	if (outfile_close(run->out, err, sizeof(err))) {
+		fprintf(stderr, "mrtrace explain: %s\n", err);
+		ret = 2;
+	}
 	print_tally(&run->t);
 	if (run->t.malformed)
 		ret = 2;

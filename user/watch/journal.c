@@ -92,7 +92,7 @@ static int send_memfd(int sock, const struct sockaddr_un *sa, socklen_t salen,
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	ssize_t n = sendmsg(sock, &m, MSG_NOSIGNAL);
+	ssize_t n = sendmsg(sock, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
 	int err = errno;
 	close(fd);
 	return n < 0 ? -err : 0;
@@ -116,7 +116,10 @@ int journal_send(struct journal_entry *e, const char *socket_path)
 		goto out;
 	}
 	socklen_t salen = sizeof(sa);
-	if (sendto(fd, e->buf, e->len, MSG_NOSIGNAL, (struct sockaddr *)&sa, salen) < 0) {
+	/* never waits: a journal that stops reading would otherwise hold
+	 * watch's loop in unix_wait_for_peer (issue 24 row 1); its entry is
+	 * lost instead, and the caller counts it */
+	if (sendto(fd, e->buf, e->len, MSG_NOSIGNAL | MSG_DONTWAIT, (struct sockaddr *)&sa, salen) < 0) {
 		rc = -errno;
 		if (rc == -EMSGSIZE || rc == -ENOBUFS)
 			rc = send_memfd(fd, &sa, salen, e);

@@ -32,9 +32,11 @@ struct journal_entry {
 void journal_add(struct journal_entry *e, const char *name, const char *value);
 void journal_addf(struct journal_entry *e, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Sends the entry to the socket (NULL: JOURNAL_SOCKET) and frees it.
- * Entries too large for one datagram go through a sealed memfd, as
- * journald accepts.  0, or -errno. */
+/* Sends the entry to the socket (NULL: JOURNAL_SOCKET) and frees it,
+ * without waiting: when the journal's queue is full (a journald that
+ * stopped reading) the entry is not sent and -EAGAIN returned.  Entries
+ * too large for one datagram go through a sealed memfd, as journald
+ * accepts.  0, or -errno. */
 int journal_send(struct journal_entry *e, const char *socket);
 
 /* The entry for one explained failure record (record/kind.h,

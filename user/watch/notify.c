@@ -27,7 +27,8 @@ int notify_send(const char *state)
 	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	ssize_t n = sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa,
+	/* never waits: a manager that does not read must not hold watch */
+	ssize_t n = sendto(fd, state, strlen(state), MSG_NOSIGNAL | MSG_DONTWAIT, (struct sockaddr *)&sa,
 			   offsetof(struct sockaddr_un, sun_path) + plen);
 	int e = errno;
 	close(fd);

@@ -26,8 +26,9 @@ static const char watch_doc[] =
 	"  mrtrace watch -c system.slice/job.service\n"
 	"  mrtrace watch --list-probes       # what can be armed here, then exit\n"
 	"\n"
-	"Exit status: the command's status with -- CMD; otherwise 0, or 1 when nothing "
-	"could be armed.\v"
+	"Exit status: the command's status with -- CMD (2 when it cannot be run); otherwise "
+	"0, or 1 when nothing could be armed.  SIGINT, SIGTERM and SIGQUIT stop with the "
+	"stop record, SIGHUP reopens -o FILE.\v"
 	"Needs root (or CAP_BPF+CAP_PERFMON) and a kernel with BTF. Overhead: nothing per "
 	"syscall unless syscall tracepoints are armed (see --syscalls); the registration path "
 	"runs a map lookup per call of capable() and pin_user_pages_fast().";

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "mrtrace.h"
+#include "core/args.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/privs.h"
@@ -56,7 +57,7 @@ static const struct argp_option service_opts[] = {
 	  "Keep Prometheus metrics in PATH for node_exporter's textfile collector (written "
 	  "whole and renamed into place; '-' prints them; '' turns them off)", 10 },
 	{ "metrics-interval", OPT_METRICS_INTERVAL, "SECONDS", 0,
-	  "Rewrite the metrics file at most this often (default 5)", 10 },
+	  "Rewrite the metrics file at most this often (default 5; 0.1 to 60)", 10 },
 	{ "host-root", OPT_HOST_ROOT, "DIR", 0,
 	  "The node's root is mounted at DIR (a container with / at /host): /proc, cgroups, "
 	  "/etc and the kubelet's pod logs are read through it", 10 },
@@ -66,7 +67,6 @@ static const struct argp_option service_opts[] = {
 static error_t service_parse(int key, char *arg, struct argp_state *state)
 {
 	struct service_opts *S = state->input;
-	char *end;
 
 	switch (key) {
 	case ARGP_KEY_INIT:
@@ -88,10 +88,11 @@ static error_t service_parse(int key, char *arg, struct argp_state *state)
 	case OPT_JOURNAL_SOCKET: S->journal_socket = arg; break;
 	case OPT_METRICS: S->metrics_path = arg[0] ? arg : NULL; break;
 	case OPT_METRICS_INTERVAL:
-		errno = 0;
-		S->metrics_interval = strtod(arg, &end);
-		if (errno || *end || S->metrics_interval < 0.1)
-			argp_error(state, "invalid --metrics-interval '%s' (seconds, >= 0.1)", arg);
+		/* finite (inf never wrote the file, nan compared false with
+		 * everything), and at most the minute the file's age promises */
+		if (args_seconds(arg, &S->metrics_interval) || S->metrics_interval < 0.1 ||
+		    S->metrics_interval > 60)
+			argp_error(state, "invalid --metrics-interval '%s' (seconds, 0.1 to 60)", arg);
 		break;
 	case OPT_HOST_ROOT:
 		if (access(arg, R_OK | X_OK))

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* sink_journal.c - `watch --journal`: one journald entry per explained
  * failure (journal.h), the first send error said once.  With
- * --journal=auto, only when the journal's socket is there at start. */
+ * --journal=auto, only when the journal's socket is there at start.
+ * A journal that does not read costs its entries, counted in
+ * mrtrace_watch_output_errors_total{output="journal"}, never the loop:
+ * the records still reach the other outputs. */
 #include "watch/sink.h"
 
 #include <errno.h>
@@ -46,8 +49,14 @@ static void journal_record(struct watch_sink *s, struct watch *w, const struct r
 	if (rc)
 		metrics_output_error("journal");
 	if (rc && !j->warned) {
-		fprintf(stderr, "mrtrace: cannot send to the journal (%s): %s\n", socket_of(w),
-			strerror(-rc));
+		if (rc == -EAGAIN)
+			fprintf(stderr, "mrtrace: the journal (%s) is not reading: its entries are "
+					"dropped while its queue is full (counted in "
+					"mrtrace_watch_output_errors_total{output=\"journal\"})\n",
+				socket_of(w));
+		else
+			fprintf(stderr, "mrtrace: cannot send to the journal (%s): %s\n", socket_of(w),
+				strerror(-rc));
 		j->warned = true;
 	}
 }

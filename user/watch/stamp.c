@@ -3,9 +3,12 @@
 #include "watch/stamp.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "core/beneath.h"
 
 static char host[256] = "unknown";
 
@@ -16,18 +19,20 @@ static void trim(char *s)
 
 void stamp_init(const char *host_root)
 {
-	char path[4096];
-	FILE *f;
+	int root;
+	char *text = NULL;
+	size_t len;
 
-	if (host_root && strcmp(host_root, "/")) {
-		snprintf(path, sizeof(path), "%s/etc/hostname", host_root);
-		if ((f = fopen(path, "re"))) {
-			if (fgets(host, sizeof(host), f))
-				trim(host);
-			fclose(f);
-			if (host[0])
-				return;
-		}
+	/* the node's file, read inside the node's tree and only if it is a
+	 * regular file of a host name's size: a FIFO planted there hung watch
+	 * before it armed anything (issue 24 row 6) */
+	if (host_root && strcmp(host_root, "/") && (root = beneath_root(host_root)) >= 0 &&
+	    !beneath_read(root, "/etc/hostname", sizeof(host) - 1, &text, &len)) {
+		snprintf(host, sizeof(host), "%s", text);
+		free(text);
+		trim(host);
+		if (host[0])
+			return;
 	}
 	if (gethostname(host, sizeof(host) - 1) || !host[0])
 		snprintf(host, sizeof(host), "unknown");

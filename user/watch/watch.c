@@ -20,6 +20,7 @@
 
 #include "commands.h"
 #include "core/clock.h"
+#include "core/escape.h"
 #include "core/outfile.h"
 #include "core/privs.h"
 #include "record/kind.h"
@@ -31,8 +32,16 @@
 #include "watch/stamp.h"
 #include "watch/watch.h"
 
-/* The only globals: what the signal handlers may touch. */
+/* The only globals: what the signal handlers may touch, and the
+ * dispositions watch was started with (for the command). */
 static volatile sig_atomic_t stop, reopen;
+
+/* SIGINT, SIGTERM and SIGQUIT stop the run with its stop record; SIGHUP
+ * reopens -o FILE.  SIGPIPE is ignored (a closed pipe is a write error). */
+static const int handled[] = { SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE };
+#define NHANDLED (sizeof(handled) / sizeof(handled[0]))
+static struct sigaction inherited[NHANDLED];
+static sigset_t inherited_mask;
 
 static void on_signal(int sig)
 {
@@ -46,18 +55,35 @@ static void on_hangup(int sig)
 	reopen = 1;
 }
 
-/* Before anything slow: a Ctrl-C or a SIGTERM while the probes attach is
- * kept in the flag (not lost, and not a kill that leaves nothing said);
- * the run stops once the tracer returns. */
+/* The first thing watch does: a signal from then on is kept in a flag, not
+ * lost and not a kill that leaves nothing said, whatever phase the run is
+ * in (a stop while the tracer attaches ends the run as soon as it
+ * returns, with the stop record).  The dispositions
+ * are set explicitly, and the signals unblocked: a `watch &` from a
+ * script inherits SIGINT ignored, and obeyed nothing but SIGKILL. */
 static void install_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct sigaction hup = { .sa_handler = on_hangup };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	sigset_t ours;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &hup, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&ours);
+	for (size_t i = 0; i < NHANDLED; i++) {
+		int sig = handled[i];
+		sigaction(sig, sig == SIGHUP ? &hup : sig == SIGPIPE ? &ign : &sa, &inherited[i]);
+		sigaddset(&ours, sig);
+	}
+	sigprocmask(SIG_UNBLOCK, &ours, &inherited_mask);
+}
+
+/* In the command, before it runs: what watch was given, so it behaves as
+ * it would without mrtrace (a script's `trap '' INT` included). */
+static void restore_signals(void)
+{
+	for (size_t i = 0; i < NHANDLED; i++)
+		sigaction(handled[i], &inherited[i], NULL);
+	sigprocmask(SIG_SETMASK, &inherited_mask, NULL);
 }
 
 /* ---- records ---------------------------------------------------------------------- */
@@ -223,7 +249,8 @@ static void emit_stop(struct watch *w, double secs)
 	struct record rec = { .kind = &record_kind_stop, .data = &s };
 	const unsigned long long *c = s.counters;
 
-	tracer_counters(w->t, s.counters);
+	if (w->t) /* NULL: stopped before anything was armed, nothing counted */
+		tracer_counters(w->t, s.counters);
 	watch_emit(w, &rec);
 	fprintf(stderr,
 		"mrtrace: stopped after %.1f s: %lu reported, %llu registrations seen, "
@@ -237,66 +264,48 @@ static void emit_stop(struct watch *w, double secs)
 			cs->flushed_early, CORR_PENDING_MAX);
 }
 
-/* Prints the --list-probes answer. */
+/* Prints the --list-probes answer, where the records go (standard output
+ * or -o FILE), so that a write error is said and fails the run like a
+ * record's (watch_end). */
 static void list_probes(struct watch *w)
 {
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		fprintf(stderr, "mrtrace watch: out of memory\n");
+		return;
+	}
 	if (w->a.json) {
 		struct json_object *s = record_sites_json(w->sites, w->nsites);
-		const char *text = json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN);
-		char *line = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&line, &len);
-		if (m) {
-			fprintf(m, "%s\n", text);
-			fclose(m);
-			watch_write_record(w, line, len);
-		}
-		free(line);
+		fprintf(m, "%s\n", json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN));
 		json_object_put(s);
 	} else {
-		printf("kernel %s: %d of %d sites armed\n", tracer_kernel(w->t),
-		       tracer_armed_count(w->t, false), tracer_site_count(w->t));
-		watch_print_sites(w->t, stdout);
-		watch_print_consequences(w->t, stdout);
+		fprintf(m, "kernel %s: %d of %d sites armed\n", tracer_kernel(w->t),
+			tracer_armed_count(w->t, false), tracer_site_count(w->t));
+		watch_print_sites(w->t, m);
+		watch_print_consequences(w->t, m);
 	}
+	fclose(m);
+	watch_write_record(w, text, len);
+	free(text);
 }
 
 /* ---- -- COMMAND ----------------------------------------------------------------- */
 
-/* Fork the command now, stopped on a pipe, so its pid can be put in the
- * filter before it runs; release it once the probes are attached. */
-static pid_t spawn_held(char **cmd, int *release_fd)
+/* Once the probes are attached: the command runs.  false when it could not
+ * (said; the run ends with exit status 2). */
+static bool release_child(struct watch *w)
 {
-	int p[2];
+	int e = spawn_release(&w->spawn);
 
-	if (pipe(p))
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		char c;
-		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			_exit(127); /* mrtrace gave up: do not run untraced */
-		close(p[0]);
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "mrtrace: cannot run %s: %s\n", cmd[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[0]);
-	*release_fd = p[1];
-	return pid;
-}
-
-static void release_child(struct watch *w)
-{
-	if (w->release_fd < 0)
-		return;
-	if (write(w->release_fd, "g", 1) != 1)
-		fprintf(stderr, "mrtrace watch: cannot release the command\n");
-	close(w->release_fd);
-	w->release_fd = -1;
+	if (!e)
+		return true;
+	fprintf(stderr, "mrtrace watch: cannot run %s: %s\n", esc(w->a.cmd[0]), strerror(e));
+	waitpid(w->child, &w->child_status, 0);
+	w->child = 0; /* nothing of it ran: its 127 is not its status */
+	return false;
 }
 
 /* ---- the one way out ------------------------------------------------------------ */
@@ -304,16 +313,15 @@ static void release_child(struct watch *w)
 /* Frees what the run reached and closes the records' stream: a write
  * error (disk full) is a failure of the run even when everything else
  * went well.  With -- COMMAND: its exit status when it ended; a command
- * never released exits 127 without running. */
+ * never released exits 127 without running (watch's own status says why). */
 static int watch_end(struct watch *w, int rc)
 {
 	char err[PATH_MAX + 128];
 
 	corr_free(w->corr);
 	tracer_close(w->t);
-	if (w->release_fd >= 0) {
-		close(w->release_fd);
-		waitpid(w->child, NULL, 0);
+	if (w->spawn.release_fd >= 0) {
+		spawn_abandon(&w->spawn);
 	} else if (w->child > 0 && !w->child_done) {
 		/* stopped by signal or -d: leave the command running, as strace -p
 		 * does not, but a tracer must not kill a job: say so */
@@ -359,9 +367,13 @@ static int arm(struct watch *w)
 		.stop = &stop,
 	};
 
-	if (tracer_open(&w->t, &o, on_event, w, why, sizeof(why))) {
-		if (stop)
-			return 0; /* interrupted while attaching: the loop ends at once */
+	/* stopped before the tracer opens, or while it attaches (it gives up
+	 * then): nothing is armed, and the run ends with its stop record */
+	int failed = stop || tracer_open(&w->t, &o, on_event, w, why, sizeof(why));
+	if (failed && stop) {
+		tracer_close(w->t);
+		w->t = NULL;
+	} else if (failed) {
 		fprintf(stderr, "mrtrace: %s\n", why);
 		if (w->t && !watch_sites_read(w)) /* NULL when it could not even be set up */
 			service_diagnose_privileges(w);
@@ -370,13 +382,13 @@ static int arm(struct watch *w)
 			watch_print_sites(w->t, stdout);
 		return 1;
 	}
-	if (watch_sites_read(w)) {
+	if (w->t && watch_sites_read(w)) {
 		fprintf(stderr, "mrtrace watch: out of memory\n");
 		return 1;
 	}
 	if (w->a.list_probes)
 		return 0;
-	if (w->child > 0 && tracer_watch_tgid(w->t, w->child)) {
+	if (w->t && w->child > 0 && tracer_watch_tgid(w->t, w->child)) {
 		fprintf(stderr, "mrtrace watch: cannot add pid %d to the filter\n", w->child);
 		return 1;
 	}
@@ -452,21 +464,29 @@ static int loop(struct watch *w)
 
 int cmd_watch(int argc, char **argv)
 {
-	struct watch *w = calloc(1, sizeof(*w));
+	struct watch *w;
 	char oerr[PATH_MAX + 128];
-	int rc;
+	int rc, e;
 
-	if (!w) {
+	install_signals(); /* before anything else: no signal is lost */
+	if (!(w = calloc(1, sizeof(*w)))) {
 		fprintf(stderr, "mrtrace watch: out of memory\n");
 		return 1;
 	}
-	w->release_fd = -1;
+	w->spawn.release_fd = w->spawn.status_fd = -1;
 	if ((rc = watch_parse_args(&w->a, argc, argv)))
 		return watch_end(w, rc);
 	/* before anything touches tracefs or BPF: say what is missing */
 	if (privs_for_bpf(oerr, sizeof(oerr))) {
 		fprintf(stderr, "mrtrace watch: %s\n", oerr);
 		return watch_end(w, 1);
+	}
+	/* a command that cannot run is a request error, found before anything
+	 * is armed (exit 2, as for -o FILE; not the shell's 127, which the
+	 * command could return itself) */
+	if (w->a.ncmd && (e = spawn_findable(w->a.cmd[0]))) {
+		fprintf(stderr, "mrtrace watch: cannot run %s: %s\n", esc(w->a.cmd[0]), strerror(e));
+		return watch_end(w, 2);
 	}
 	/* after the options are known good, before the command is forked */
 	if (!(w->out = outfile_open(w->a.output, w->a.json ? OUTFILE_JSON : OUTFILE_TEXT, oerr,
@@ -475,33 +495,38 @@ int cmd_watch(int argc, char **argv)
 		return watch_end(w, 2);
 	}
 	stamp_init(service_root(&w->a.svc));
-	if (w->a.ncmd && (w->child = spawn_held(w->a.cmd, &w->release_fd)) < 0) {
-		fprintf(stderr, "mrtrace watch: cannot start %s: %s\n", w->a.cmd[0], strerror(errno));
-		w->child = 0;
-		return watch_end(w, 2);
+	if (w->a.ncmd) {
+		if (spawn_held(&w->spawn, w->a.cmd, restore_signals)) {
+			fprintf(stderr, "mrtrace watch: cannot start %s: %s\n", esc(w->a.cmd[0]),
+				strerror(errno));
+			return watch_end(w, 2);
+		}
+		w->child = w->spawn.pid;
 	}
-	install_signals();
 	if ((rc = arm(w)))
 		return watch_end(w, rc);
-	if (stop) {
-		fprintf(stderr, "mrtrace watch: stopped by a signal while attaching: nothing was watched\n");
-		return watch_end(w, 0);
-	}
 	if (w->a.list_probes) {
-		list_probes(w);
+		if (w->t)
+			list_probes(w);
 		return watch_end(w, 0);
 	}
-	service_diagnose_privileges(w);
-	watch_sinks_start(w);
-	emit_start(w);
-	release_child(w);
-
 	w->t0 = clock_mono_s();
-	rc = loop(w);
-	tracer_consume(w->t);
-	corr_flush(w->corr);
-	sweep_storms(w, true); /* after every first record, every count */
+	if (w->t) {
+		service_diagnose_privileges(w);
+		watch_sinks_start(w);
+		emit_start(w);
+		if (w->child > 0 && !release_child(w))
+			rc = 2;
+		else
+			rc = loop(w); /* at once done when a signal came while attaching */
+		tracer_consume(w->t);
+		corr_flush(w->corr);
+		sweep_storms(w, true); /* after every first record, every count */
+	} else {
+		fprintf(stderr, "mrtrace watch: stopped by a signal before anything was armed\n");
+	}
 	emit_stop(w, clock_mono_s() - w->t0);
-	watch_sinks_stop(w);
+	if (w->t)
+		watch_sinks_stop(w);
 	return watch_end(w, rc);
 }

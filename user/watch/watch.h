@@ -25,6 +25,7 @@
 #include "record/start.h"
 #include "tracer/tracer.h"
 #include "watch/correlate.h"
+#include "watch/spawn.h"
 
 enum journal_mode { JOURNAL_NO = 0, JOURNAL_YES, JOURNAL_AUTO };
 
@@ -76,9 +77,9 @@ struct watch {
 	struct tracer *t;
 	struct corr *corr; /* failures -> reports (join, /proc cache, repeats) */
 	struct corr_live live; /* the correlator's /proc readers */
-	/* -- COMMAND: held on release_fd until the probes are attached */
+	/* -- COMMAND: held until the probes are attached (spawn.h) */
 	pid_t child;
-	int release_fd; /* -1 once released (or none) */
+	struct spawn spawn;
 	int child_status;
 	bool child_done;
 	struct watch_sink *sinks[WATCH_SINKS_MAX];
