@@ -12,10 +12,11 @@
 
 #include "commands.h"
 #include "record/record.h"
+#include "replay/jobs.h"
 #include "replay/stream.h"
 
 struct explain_args {
-	bool json, verbose, all;
+	bool json, verbose, all, jobs;
 	char **files;
 	int nfiles;
 };
@@ -51,6 +52,12 @@ static const char doc[] =
 	"records are still explained. As in `watch`, text shows the first failure of a process "
 	"and cause in full and repeats in one line (-v: all in full).\n"
 	"\n"
+	"With --jobs, the records of many nodes (several files, or one stream from a log "
+	"pipeline) are grouped by job (Slurm job id, Kubernetes pod), ordered by wall time, "
+	"and each job leads with its first kernel-evidenced cause - a port that went down, a "
+	"GID that went (port_change), a failure the kernel proved - and how many processes on "
+	"how many nodes failed after it.\n"
+	"\n"
 	"Exit status: 0 when every record was explained (skipped lines included), 2 when a "
 	"line was malformed or a file could not be read, or on a usage error."
 	"\v"
@@ -59,16 +66,18 @@ static const char doc[] =
 	"  mrtrace explain --json events.jsonl | jq -r .cause\n"
 	"  ssh node7 cat /var/tmp/events.jsonl | mrtrace explain -\n"
 	"  mrtrace explain -v node*/events.jsonl         with the kernel trails\n"
+	"  mrtrace explain --jobs node*/events.jsonl     which node's event killed the job\n"
 	"\n"
 	"The record format is in docs/json.md.";
 
-enum { OPT_JSON = 1000, OPT_ALL };
+enum { OPT_JSON = 1000, OPT_ALL, OPT_JOBS };
 
 static const struct argp_option options[] = {
 	{ "json", OPT_JSON, NULL, 0,
 	  "One JSON object per record (the `watch --json` format, explained again)", 0 },
 	{ "verbose", 'v', NULL, 0, "Every failure in full, with its kernel trail", 0 },
 	{ "all", OPT_ALL, NULL, 0, "Also explain NCCL's harmless dma-buf probes", 0 },
+	{ "jobs", OPT_JOBS, NULL, 0, "Group the records of many nodes by job, first cause first", 0 },
 	{ 0 }
 };
 
@@ -81,6 +90,7 @@ static error_t parse(int key, char *arg, struct argp_state *st)
 	case OPT_JSON: a->json = true; break;
 	case 'v': a->verbose = true; break;
 	case OPT_ALL: a->all = true; break;
+	case OPT_JOBS: a->jobs = true; break;
 	case ARGP_KEY_ARG:
 		a->files = &st->argv[st->next - 1];
 		a->nfiles = st->argc - st->next + 1;
@@ -130,6 +140,7 @@ struct run {
 	struct report_repeats repeats; /* per file: pids of different nodes collide */
 	struct record_in rec;
 	struct report r;
+	struct jobs *jobs; /* --jobs: every record goes there instead (jobs.c) */
 };
 
 static void output(struct run *run)
@@ -161,6 +172,10 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 				? "no \"event\" member: not a record of `mrtrace watch --json`"
 				: "not a JSON object");
 		run->t.malformed++;
+		return;
+	}
+	if (run->jobs && jobs_add(run->jobs, o)) {
+		run->t.explained++;
 		return;
 	}
 	/* what is not a failure (start, stop, ...), and NCCL's probes unless --all */
@@ -265,9 +280,17 @@ int cmd_explain(int argc, char **argv)
 		return 2;
 	}
 	run->a = &a;
+	if (a.jobs && !(run->jobs = jobs_new())) {
+		fprintf(stderr, "mrtrace explain: out of memory\n");
+		free(run);
+		return 2;
+	}
 	for (int i = 0; i < a.nfiles; i++)
 		if (one_file(run, a.files[i]))
 			ret = 2;
+	if (run->jobs)
+		jobs_print(run->jobs, a.json, stdout);
+	jobs_free(run->jobs);
 	fflush(stdout);
 	print_tally(&run->t);
 	if (run->t.malformed)
