@@ -15,6 +15,10 @@
 #include <sys/stat.h>
 
 #include <cmocka.h>
+#include <dirent.h>
+#include <limits.h>
+
+#include "fixture_path.h"
 
 #include "record/kind.h"
 #include "record/port_change.h"
@@ -213,11 +217,64 @@ static void test_rdmares_parse(void **state)
 	assert_int_equal(rdmares_parse_qp("not json", "rxe0", 1, &h), -1);
 }
 
+/* every recorded port_change reads back, its reason that of its file
+ * name, and says the same summary when written again */
+static void test_fixtures_replay(void **state)
+{
+	(void)state;
+	char dir[PATH_MAX + 128], path[PATH_MAX + 400], err[256];
+	struct dirent *d;
+	int n = 0;
+
+	snprintf(dir, sizeof(dir), "%s", fixture_path("ports", "README.md"));
+	*strrchr(dir, '/') = '\0';
+	DIR *dp = opendir(dir);
+	assert_non_null(dp);
+	while ((d = readdir(dp))) {
+		size_t l = strlen(d->d_name);
+		if (l < 6 || strcmp(d->d_name + l - 5, ".json"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		struct json_object *o = json_object_from_file(path), *x;
+		struct record_port_change c, c2;
+		assert_non_null(o);
+		if (port_change_from_json(o, &c, err, sizeof(err)))
+			fail_msg("%s: %s", d->d_name, err);
+		char reason[64];
+		snprintf(reason, sizeof(reason), "%s", d->d_name);
+		*strchr(reason, '.') = 0;
+		assert_string_equal(c.reason, reason);
+		struct record rec = { .kind = &record_kind_port_change, .data = &c };
+		struct json_object *again = record_to_json(&rec);
+		assert_true(json_object_object_get_ex(o, "summary", &x));
+		struct json_object *y;
+		assert_true(json_object_object_get_ex(again, "summary", &y));
+		assert_string_equal(json_object_get_string(y), json_object_get_string(x));
+		assert_int_equal(port_change_from_json(again, &c2, err, sizeof(err)), 0);
+		assert_int_equal(c2.naffected, c.naffected);
+		assert_int_equal(c2.down_ms, c.down_ms);
+		assert_string_equal(c2.reason, c.reason);
+		json_object_put(again);
+		json_object_put(o);
+		n++;
+	}
+	closedir(dp);
+	assert_true(n >= 3);
+	/* a member of the wrong type is named */
+	struct json_object *bad = json_tokener_parse("{\"event\":\"port_change\",\"device\":\"rxe0\","
+						     "\"state\":\"DOWN\",\"down_ms\":\"x\"}");
+	struct record_port_change c;
+	assert_int_equal(port_change_from_json(bad, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "down_ms"));
+	json_object_put(bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flap_and_gid),
 		cmocka_unit_test(test_rdmares_parse),
+		cmocka_unit_test(test_fixtures_replay),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

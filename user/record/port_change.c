@@ -5,6 +5,7 @@
 #include "record/kind.h"
 #include "record/json_util.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -247,6 +248,156 @@ static bool port_change_to_text(FILE *out, const struct record *rec, bool verbos
 	for (int i = 0; i < n; i++)
 		fprintf(out, "  check: %s\n", ck[i]);
 	return true;
+}
+
+/* ---- back from JSON ----------------------------------------------------------------- */
+
+static const char *const reasons[] = { "carrier_lost", "admin_down", "port_err", "port_active",
+	"gid_change", "lid_change", "sm_change", "pkey_change", "device_fatal", "unknown" };
+static const char *const sources[] = { "sysfs", "rtnetlink", "kernel" };
+
+static const char *known(const char *s, const char *const *names, size_t n, const char *def)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return names[i];
+	return def;
+}
+
+/* jget_member, with *v NULL when the member is absent or null */
+static int member(struct json_object *o, const char *k, json_type t, struct json_object **v,
+		  const struct jwhere *w)
+{
+	*v = NULL;
+	return jget_member(o, k, t, v, w);
+}
+
+int port_change_from_json(struct json_object *o, struct record_port_change *c, char *err,
+			  size_t errlen)
+{
+	struct jwhere w = { .obj = "port_change", .err = err, .errlen = errlen };
+	struct json_object *x, *a;
+	char buf[64] = "";
+	long long v = 0;
+	uint64_t u = 0;
+
+	memset(c, 0, sizeof(*c));
+	err[0] = 0;
+	c->down_ms = -1;
+	c->gid_index = -1;
+	if (jget_str(o, "device", c->device, sizeof(c->device), &w) <= 0 ||
+	    jget_str(o, "state", c->state, sizeof(c->state), &w) <= 0) {
+		if (!err[0])
+			snprintf(err, errlen, "port_change: device and state are required");
+		return -1;
+	}
+	if (jget_u64(o, "ts_ns", &u, &w) < 0 || jget_i64(o, "port", &v, &w) < 0)
+		return -1;
+	c->ts_ns = u;
+	if (member(o, "port", json_type_int, &x, &w) > 0)
+		c->port = (unsigned)json_object_get_int64(x);
+	if (jget_str(o, "previous", c->previous, sizeof(c->previous), &w) < 0 ||
+	    jget_str(o, "link_layer", c->link_layer, sizeof(c->link_layer), &w) < 0 ||
+	    jget_str(o, "netdev", c->netdev, sizeof(c->netdev), &w) < 0)
+		return -1;
+	if (jget_str(o, "reason", buf, sizeof(buf), &w) < 0)
+		return -1;
+	c->reason = known(buf, reasons, sizeof(reasons) / sizeof(reasons[0]), "unknown");
+	buf[0] = 0;
+	if (jget_str(o, "source", buf, sizeof(buf), &w) < 0)
+		return -1;
+	c->source = known(buf, sources, sizeof(sources) / sizeof(sources[0]), NULL);
+	if (member(o, "down_ms", json_type_int, &x, &w) < 0)
+		return -1;
+	if (x)
+		c->down_ms = json_object_get_int64(x);
+	if (member(o, "gid", json_type_object, &x, &w) < 0)
+		return -1;
+	if (x) {
+		struct jwhere g = { .obj = "port_change.gid", .err = err, .errlen = errlen };
+		if (jget_i64(x, "index", &v, &g) < 0 || jget_str(x, "old", c->old_gid, sizeof(c->old_gid), &g) < 0 ||
+		    jget_str(x, "new", c->new_gid, sizeof(c->new_gid), &g) < 0 ||
+		    jget_str(x, "type", c->gid_type, sizeof(c->gid_type), &g) < 0 ||
+		    jget_str(x, "address", c->address, sizeof(c->address), &g) < 0)
+			return -1;
+		if (member(x, "index", json_type_int, &a, &g) > 0)
+			c->gid_index = (int)json_object_get_int64(a);
+	}
+	for (int k = 0; k < 2; k++) {
+		if (member(o, k ? "sm_lid" : "lid", json_type_object, &x, &w) < 0)
+			return -1;
+		if (x) {
+			struct jwhere l = { .obj = k ? "port_change.sm_lid" : "port_change.lid", .err = err,
+					    .errlen = errlen };
+			if (jget_i64(x, "old", &c->old_lid, &l) < 0 || jget_i64(x, "new", &c->new_lid, &l) < 0)
+				return -1;
+		}
+	}
+	if (jget_bool(o, "affected_known", &c->affected_known, &w) < 0)
+		return -1;
+	if (member(o, "affected_qps", json_type_int, &x, &w) < 0)
+		return -1;
+	if (x)
+		c->affected_qps = (int)json_object_get_int64(x);
+	if (member(o, "affected", json_type_array, &a, &w) < 0)
+		return -1;
+	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
+		struct json_object *p = json_object_array_get_idx(a, i), *n;
+		struct jwhere pw = { .obj = "port_change.affected[]", .err = err, .errlen = errlen };
+		if (!json_object_is_type(p, json_type_object)) {
+			snprintf(err, errlen, "port_change.affected[%zu]: not an object", i);
+			return -1;
+		}
+		if (c->naffected == PORT_AFFECTED_MAX) {
+			c->affected_dropped++;
+			continue;
+		}
+		struct port_affected *f = &c->affected[c->naffected++];
+		long long job = -1;
+		f->rank = f->slurm_job = -1;
+		if (jget_i64(p, "pid", &v, &pw) < 0)
+			return -1;
+		f->pid = (int)v;
+		v = 0;
+		if (jget_i64(p, "qps", &v, &pw) < 0 || jget_str(p, "comm", f->comm, sizeof(f->comm), &pw) < 0 ||
+		    jget_str(p, "pod_uid", f->pod_uid, sizeof(f->pod_uid), &pw) < 0 ||
+		    jget_str(p, "container_id", f->container, sizeof(f->container), &pw) < 0 ||
+		    jget_i64(p, "slurm_job", &job, &pw) < 0)
+			return -1;
+		f->qps = (int)v;
+		f->slurm_job = (long)job;
+		if (member(p, "nccl", json_type_object, &n, &pw) < 0)
+			return -1;
+		if (n) {
+			long long r = -1;
+			f->nccl_mapped = true;
+			if (jget_str(n, "version", f->nccl, sizeof(f->nccl), &pw) < 0 ||
+			    jget_i64(n, "rank", &r, &pw) < 0)
+				return -1;
+			f->rank = (long)r;
+		}
+	}
+	if (member(o, "affected_processes", json_type_int, &x, &w) < 0)
+		return -1;
+	if (x && json_object_get_int64(x) > c->naffected)
+		c->affected_dropped = (int)json_object_get_int64(x) - c->naffected;
+	if (member(o, "counters", json_type_object, &x, &w) < 0)
+		return -1;
+	if (x) {
+		json_object_object_foreach(x, name, val)
+		{
+			struct jwhere cw = { .obj = "port_change.counters", .err = err, .errlen = errlen };
+			if (c->ncounters == PORT_COUNTERS_MAX || !json_object_is_type(val, json_type_object))
+				continue;
+			struct port_counter *k = &c->counters[c->ncounters++];
+			u = 0;
+			snprintf(k->name, sizeof(k->name), "%s", name);
+			if (jget_u64(val, "value", &u, &cw) < 0 || jget_i64(val, "delta", &k->delta, &cw) < 0)
+				return -1;
+			k->value = u;
+		}
+	}
+	return 0;
 }
 
 static unsigned long long port_change_ts(const struct record *rec)

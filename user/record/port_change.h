@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <json-c/json.h>
+
 struct record_kind;
 
 #define PORT_AFFECTED_MAX 16
@@ -68,6 +70,14 @@ struct record_port_change {
 
 /* Its row of the table of record kinds (record/kind.h). */
 extern const struct record_kind record_kind_port_change;
+
+/* A recorded port_change line back (what `mrtrace explain` replays): every
+ * member optional but device and state; one of the wrong type is an error.
+ * The strings the struct points to (source, reason) are static: a reason
+ * this mrtrace does not know reads as "unknown".  0, or -1 with a message
+ * naming the member. */
+int port_change_from_json(struct json_object *o, struct record_port_change *c, char *err,
+			  size_t errlen);
 
 /* "infiniband: rxe0 port 1 went DOWN (carrier lost on dummy0) for 3.0 s;
  * 2 processes held 4 QPs on it" (no trailing newline) */

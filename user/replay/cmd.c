@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "record/port_change.h"
 #include "record/record.h"
 #include "replay/jobs.h"
 #include "replay/stream.h"
@@ -46,7 +47,8 @@ static const char doc[] =
 	"not of now; a record without `process` (hand-written, or stripped) gets the generic "
 	"fixes.\n"
 	"\n"
-	"Lines that are not failures (start, stop, library_attached, memlock_limit_set) are "
+	"Port changes (port_change: a port down and back, a GID gone) are read back and said "
+	"again. Lines that are not failures (start, stop, library_attached, memlock_limit_set) are "
 	"skipped and counted; so are NCCL's harmless dma-buf probes (nccl_probe), unless --all. "
 	"A malformed line is reported on stderr with its file and line number, and the other "
 	"records are still explained. As in `watch`, text shows the first failure of a process "
@@ -159,6 +161,29 @@ static void output(struct run *run)
 	record_print_text(stdout, &rec, run->a->verbose, NULL);
 }
 
+/* A port or GID change: read back and said again by this mrtrace. */
+static void one_port_change(struct run *run, const struct record_kind *k, struct json_object *o,
+			    const char *file, long line)
+{
+	struct record_port_change c;
+	struct record rec = { .kind = k, .data = &c };
+	char err[256];
+
+	if (port_change_from_json(o, &c, err, sizeof(err))) {
+		fprintf(stderr, "mrtrace explain: %s:%ld: port_change record: %s\n", file, line, err);
+		run->t.malformed++;
+		return;
+	}
+	run->t.explained++;
+	if (run->a->json) {
+		struct json_object *j = record_to_json(&rec);
+		printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+		json_object_put(j);
+	} else {
+		record_print_text(stdout, &rec, run->a->verbose, NULL);
+	}
+}
+
 static void one_value(struct run *run, struct json_object *o, const char *file, long line)
 {
 	struct record_in *rec = &run->rec;
@@ -176,6 +201,10 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 	}
 	if (run->jobs && jobs_add(run->jobs, o)) {
 		run->t.explained++;
+		return;
+	}
+	if (k == &record_kind_port_change) {
+		one_port_change(run, k, o, file, line);
 		return;
 	}
 	/* what is not a failure (start, stop, ...), and NCCL's probes unless --all */
