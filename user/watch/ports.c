@@ -33,6 +33,8 @@
 #define SCAN_S 2.0      /* the device list */
 #define GID_S 1.0       /* the populated GID entries, LID, SM LID */
 #define FULL_S 60.0     /* the whole GID table (new entries) without a reason */
+#define TICK_S 0.1      /* the port states, at most this often: watch's loop turns
+			 * faster while records arrive, and a storm must not pay */
 
 static const char *const counter_files[] = {
 	"link_downed", "link_error_recovery", "symbol_error", "port_rcv_errors",
@@ -71,7 +73,7 @@ struct port_monitor {
 	const char *root;
 	int nl;                  /* rtnetlink socket, -1 none */
 	bool started;
-	double scan_at, gid_at, full_at;
+	double tick_at, scan_at, gid_at, full_at;
 	double recheck_at[2];    /* GID entries again after an address event */
 	double full_due;         /* and the whole tables once its GID work is done */
 	struct addr_event addr[ADDR_EVENTS];
@@ -500,6 +502,9 @@ static void check_lids(struct port_monitor *m, struct port_snap *s, double now, 
 
 void ports_tick(struct port_monitor *m, double now, ports_emit_fn emit, void *arg)
 {
+	if (m->started && now < m->tick_at)
+		return;
+	m->tick_at = now + TICK_S - 0.005; /* a tick of the loop a little early still counts */
 	if (m->nl >= 0)
 		nl_drain(m, now);
 	if (!m->started || now >= m->scan_at) {
