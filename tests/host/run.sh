@@ -72,6 +72,9 @@ check list_probes_modules_why grep -Eq '^modules +no .*no loadable modules' "$OU
 sites=$("$MRTRACE" watch --list-probes --json 2>/dev/null)
 jq_true list_json_sys_mlock_tracepoint "$sites" '.[] | select(.site=="sys_mlock") | .armed and .mechanism=="tracepoint"'
 jq_true list_json_umem_get_unarmed_with_note "$sites" '.[] | select(.site=="umem_get") | (.armed|not) and (.note|length>0)'
+# ports and GIDs are watched from user space, said as a row of its own
+jq_true list_json_port_events "$sites" '.[] | select(.site=="port_events") | .armed and (.mechanism=="netlink" or .mechanism=="sysfs") and .module=="user" and (.note|test("0.1 s"))'
+check list_probes_port_events grep -Eq '^port_events +(netlink|sysfs) +user ' "$OUT/list.txt"
 
 # ---- a failing mlock() as an unprivileged process -------------------------
 if start_watch mlock; then

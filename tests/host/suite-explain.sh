@@ -6,7 +6,9 @@
 # skipped and counted; a malformed line is named by its line number and the
 # run exits 2; a file of start/stop lines exits 0; and a record written by
 # `mrtrace watch --json` on this host a moment ago explains again the same
-# way.  Ends with "explain: N passed, N failed".
+# way; port_change records replay, and --jobs leads the records of three
+# nodes of one job with the first kernel-evidenced cause.  Ends with
+# "explain: N passed, N failed".
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 MRTRACE=$TOP/build/mrtrace
@@ -121,6 +123,43 @@ if [ "$(id -u)" = 0 ]; then
 else
 	echo "note: not root; the watch-then-explain check is skipped"
 fi
+
+# ---- port changes: replayed, and the job they killed across nodes -----------
+PORTS=$TOP/tests/fixtures/ports
+wrong=""
+for f in "$PORTS"/*.json; do
+	r=$(basename "$f" | cut -d. -f1)
+	got=$("$MRTRACE" explain --json "$f" 2>/dev/null | jq -r .reason)
+	[ "$got" = "$r" ] || wrong="$wrong $(basename "$f"):$got"
+done
+check port_changes_replayed test -z "${wrong# }"
+# Three nodes of one Slurm job, recorded in the VM (tests/vm/cases/ports.sh
+# and failures.sh on 6.12) and stamped as other hosts: gpu17's rxe0 lost
+# its carrier under the job's QPs; gpu18 and gpu19 failed after it (a QP
+# that cannot reach RTR on a port that is DOWN, a GID index with no GID); a
+# failure on gpu19 before the flap was only inferred and must not lead.
+flap=$PORTS/carrier_lost.flap.6.12.json
+stamp() { # FILE HOST TIME: the record as that host's, in Slurm job 4242
+	jq -c --arg h "$2" --arg t "$3" '.host=$h | .time=$t |
+		if .event=="port_change" then .affected |= map(. + {slurm_job: 4242})
+		else .process.slurm_job=4242 end' "$1"
+}
+# the port went down at 12:03:04.000 and came back down_ms later
+down_ms=$(jq -r .down_ms "$flap")
+back=$(date -u -d "@$(( $(date -u -d 2026-12-01T12:03:04Z +%s) + down_ms / 1000 ))" +%Y-%m-%dT%H:%M:%S)
+back=$back.$(printf '%03d' $((down_ms % 1000)))000Z
+{
+	stamp "$TRAILS/memlock_limit.mlock.host-6.18.json" gpu19 2026-12-01T12:03:01.000000Z | jq -c '.certainty="inferred"'
+	stamp "$TRAILS/port_not_active.port.6.12.json" gpu18 2026-12-01T12:03:06.500000Z
+	stamp "$flap" gpu17 "$back"
+	stamp "$TRAILS/bad_gid_index.gid.6.12.json" gpu19 2026-12-01T12:03:07.000000Z
+} > "$OUT/job.jsonl"
+"$MRTRACE" explain --jobs "$OUT/job.jsonl" > "$OUT/job.txt" 2> "$OUT/job.err"
+check jobs_exit0 test $? = 0
+check jobs_first_cause_leads grep -Eq '^slurm job 4242: gpu17 rxe0 port 1 went DOWN \(carrier lost on dummy0\) for [0-9.]+ s; .* failed after it$' "$OUT/job.txt"
+check jobs_lead_marked grep -Eq '^  \* 12:03:04.000 gpu17 +port_change' "$OUT/job.txt"
+"$MRTRACE" explain --jobs --json "$OUT/job.jsonl" > "$OUT/job.json" 2>/dev/null
+jq_true jobs_json_first_cause "$(head -1 "$OUT/job.json")" '.job=="slurm job 4242" and .first_cause.host=="gpu17" and .first_cause.event=="port_change" and .first_cause.reason=="carrier_lost" and .failed_after.nodes==2 and (.records|length)==4 and .records[0].host=="gpu19"'
 
 echo "explain: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -386,6 +386,62 @@ static void test_gpudirect_bar1_class(void **state)
 	assert_string_equal(json_object_get_string(jp(dev, "class", NULL)), "consumer");
 }
 
+/* ---- RoCE addressing NCCL will get wrong (fabric.c) ---------------------- */
+
+static void test_roce_node(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("roce", 0);
+	/* no settings: NCCL's own search takes the IPv4 RoCE v2 entry */
+	assert_int_equal(verdict(r, "fabric.mlx5_0.port1.gid"), CHK_OK);
+	assert_non_null(strstr(item(r, "fabric.mlx5_0.port1.gid")->value, "index 3 ::ffff:10.1.0.17"));
+	/* a port whose interface has no IPv4 address: nothing routable */
+	assert_int_equal(verdict(r, "fabric.mlx5_1.port1.gid"), CHK_WARN);
+	assert_non_null(strstr(item(r, "fabric.mlx5_1.port1.gid")->fix, "Give eth1 an IPv4 address"));
+	/* link error counters */
+	assert_int_equal(verdict(r, "fabric.mlx5_0.port1.counters"), CHK_OK);
+	assert_int_equal(verdict(r, "fabric.mlx5_1.port1.counters"), CHK_WARN);
+	assert_non_null(strstr(item(r, "fabric.mlx5_1.port1.counters")->value, "link_downed 3"));
+	json_object *p0 = json_object_array_get_idx(jp(r->doc, "fabric", "ports"), 0);
+	assert_string_equal(json_object_get_string(jp(p0, "nccl", "how")), "selected");
+	assert_int_equal(json_object_get_int(jp(p0, "nccl", "index")), 3);
+	assert_int_equal(json_object_get_int(jp(p0, "active_mtu", NULL)), 4096);
+	assert_null(chk_find(r, "fabric.mlx5_0.port1.gid_attrs")); /* the node's own view */
+}
+
+static void test_roce_jobs(void **state)
+{
+	(void)state;
+	/* NCCL 2.21 pinned to index 0: link-local RoCE v1 while index 3 is routable */
+	struct chk_report *r = run("roce", 5151);
+	const struct chk_item *it = item(r, "fabric.mlx5_0.port1.gid");
+	assert_int_equal(it->verdict, CHK_WARN);
+	assert_non_null(strstr(it->value, "pinned by NCCL_IB_GID_INDEX"));
+	assert_non_null(strstr(it->value, "link-local"));
+	assert_non_null(strstr(it->fix, "NCCL_IB_GID_INDEX=3"));
+	/* NCCL_IB_MTU=4096 over the 1500-byte interface's 1024 */
+	assert_int_equal(verdict(r, "fabric.mlx5_0.port1.mtu"), CHK_OK);
+	assert_int_equal(verdict(r, "fabric.mlx5_1.port1.mtu"), CHK_WARN);
+	assert_int_equal(verdict(r, "fabric.mlx5_0.port1.gid_attrs"), CHK_OK);
+	/* NCCL 2.23 in a container without gid_attrs: its search stops NCCL */
+	r = run("roce", 5252);
+	it = item(r, "fabric.mlx5_0.port1.gid");
+	assert_int_equal(it->verdict, CHK_FAIL);
+	assert_non_null(strstr(it->value, "cannot open gid_attrs/types/2"));
+	assert_non_null(strstr(it->fix, "3 ::ffff:10.1.0.17"));
+	assert_int_equal(verdict(r, "fabric.mlx5_0.port1.gid_attrs"), CHK_FAIL);
+	assert_int_equal(verdict(r, "fabric.mlx5_1.port1.gid_attrs"), CHK_WARN);
+	/* NCCL 2.18: index 0, its default, whatever the table holds */
+	r = run("roce", 5353);
+	it = item(r, "fabric.mlx5_0.port1.gid");
+	assert_int_equal(it->verdict, CHK_WARN);
+	assert_non_null(strstr(it->value, "NCCL 2.18 uses index 0"));
+	assert_non_null(strstr(it->fix, "Set NCCL_IB_GID_INDEX=3"));
+	/* InfiniBand ports: no GID item */
+	r = run("h100", 4242);
+	assert_null(chk_find(r, "fabric.mlx5_0.port1.gid"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +459,8 @@ int main(void)
 		cmocka_unit_test(test_json_document),
 		cmocka_unit_test(test_missing_process),
 		cmocka_unit_test(test_empty_root),
+		cmocka_unit_test(test_roce_node),
+		cmocka_unit_test(test_roce_jobs),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -228,6 +228,37 @@ static void test_nccl_setting_differs(void **state)
 	free(out);
 }
 
+/* RoCE nodes: one whose NCCL addresses from a RoCE v1 GID (cannot talk to
+ * the v2 rest) and with a smaller MTU (NCCL takes the smaller: drift). */
+static void test_roce_gid_type_differs(void **state)
+{
+	(void)state;
+	const char *files[3];
+	struct diff_result res;
+	char *out, err[512];
+	for (int i = 0; i < 3; i++) {
+		char host[16], file[32];
+		json_object *d = report("roce", 0);
+		snprintf(host, sizeof(host), "roce-n%d", i + 1);
+		snprintf(file, sizeof(file), "roce-%d.json", i);
+		set_host(d, host);
+		if (i == 2) {
+			json_object *p = json_object_array_get_idx(at(at(d, "fabric"), "ports"), 0);
+			json_object_object_add(at(p, "nccl"), "type", json_object_new_string("IB/RoCE v1"));
+			json_object *dev = json_object_array_get_idx(at(at(d, "rdma"), "devices"), 0);
+			json_object *rp = json_object_array_get_idx(at(dev, "ports"), 0);
+			json_object_object_add(rp, "active_mtu", json_object_new_int(1024));
+		}
+		files[i] = save(d, file);
+	}
+	assert_int_equal(diff(3, files, &res, &out, err), 1);
+	assert_non_null(strstr(out, "odd ones out: roce-n3"));
+	assert_non_null(strstr(out, "  mlx5_0 port 1 GID NCCL uses (type, family)\n    IB/RoCE v1 IPv4"));
+	assert_non_null(strstr(out, "mlx5_0 port 1 active MTU"));
+	assert_true(res.drift >= 1);
+	free(out);
+}
+
 /* The same failure everywhere is not a difference, but it is shown. */
 static void test_shared_failure(void **state)
 {
@@ -302,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_one_misconfigured_node),
 		cmocka_unit_test(test_drift_only),
 		cmocka_unit_test(test_nccl_setting_differs),
+		cmocka_unit_test(test_roce_gid_type_differs),
 		cmocka_unit_test(test_shared_failure),
 		cmocka_unit_test(test_same_hostname_twice),
 		cmocka_unit_test(test_malformed_input),

@@ -310,6 +310,81 @@ static void put(const char *root, const char *rel, const char *text, unsigned mo
 	chmod(path, mode);
 }
 
+/* A gate_facts for an ACTIVE RoCE port of rxe0 whose table holds the
+ * link-local GID (index 0) and an IPv4 one (index 1), both RoCE v2. */
+static struct gate_facts roce_port(void)
+{
+	struct gate_facts g = no_gates();
+	static const char *const gid[2] = { "fe80:0000:0000:0000:5054:00ff:fe12:3456",
+					    "0000:0000:0000:0000:0000:ffff:0a00:0001" };
+	g.have_port = true;
+	snprintf(g.device, sizeof(g.device), "rxe0");
+	g.port = 1;
+	snprintf(g.port_state, sizeof(g.port_state), "4: ACTIVE");
+	g.port_active = true;
+	snprintf(g.link_layer, sizeof(g.link_layer), "Ethernet");
+	g.gid_table_len = 1024;
+	g.gid_valid = 2;
+	g.have_gids = true;
+	snprintf(g.gids.device, sizeof(g.gids.device), "rxe0");
+	g.gids.port = 1;
+	snprintf(g.gids.link_layer, sizeof(g.gids.link_layer), "Ethernet");
+	g.gids.len = 1024;
+	for (int i = 0; i < 2; i++) {
+		struct gid_entry *e = &g.gids.e[g.gids.n++];
+		e->index = i;
+		assert_int_equal(gid_parse(gid[i], e->raw, e->text, sizeof(e->text)), 0);
+		e->populated = true;
+		snprintf(e->type, sizeof(e->type), "RoCE v2");
+		e->roce_version = 2;
+		snprintf(e->netdev, sizeof(e->netdev), "dummy0");
+	}
+	g.gids.populated = 2;
+	return g;
+}
+
+/* RTR without a GRH (is_global 0) on RoCE: the client found no GID at the
+ * index it was given (ibv_rc_pingpong -g <empty>), a GID problem */
+static void test_roce_without_grh(void **state)
+{
+	(void)state;
+	struct mrt_event ev = ev_of(MRT_OP_MODIFY_QP, EINVAL, "rxe0");
+	struct gate_facts g = roce_port();
+	struct verdict v;
+
+	ev.op_args[0] = 0x1 | 0x80 | 0x100 | 0x200 | 0x400; /* STATE AV PATH_MTU DEST_QPN RQ_PSN */
+	ev.op_args[1] = 2;                                  /* RTR */
+	ev.op_args[2] = 1;
+	ev.op_args[3] = 0;                                  /* sgid_index: none given */
+	ev.op_args[5] = 1;
+	ev.op_args[6] = 0;                                  /* is_global */
+	explain_failure(&ev, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_BAD_GID_INDEX);
+	assert_non_null(strstr(v.summary, "no GRH"));
+	assert_non_null(strstr(v.summary, "found no GID at the index it was given"));
+	assert_non_null(strstr(v.summary, "1 ::ffff:10.0.0.1 (RoCE v2, dummy0)"));
+	assert_non_null(strstr(v.explanation, "NCCL_IB_GID_INDEX"));
+	/* the fix names the routable entry NCCL's own search takes */
+	assert_true(v.fixes.n >= 1);
+	assert_non_null(strstr(v.fixes.items[0].text, "GID index 1 of rxe0 port 1"));
+	/* the same RTR on an InfiniBand port: a GRH is optional there */
+	snprintf(g.link_layer, sizeof(g.link_layer), "InfiniBand");
+	explain_failure(&ev, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_QP_ATTR_INVALID);
+	/* and create_ah without a GRH on RoCE */
+	g = roce_port();
+	ev = ev_of(MRT_OP_CREATE_AH, EINVAL, "rxe0");
+	ev.op_args[0] = 0x80;
+	ev.op_args[2] = 1;
+	assert_cause(&ev, &g, CAUSE_BAD_GID_INDEX);
+	/* without a routable GID on the port the fix says to give it an address */
+	g.gids.n = 1;
+	g.gids.populated = 1;
+	explain_failure(&ev, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_BAD_GID_INDEX);
+	assert_non_null(strstr(v.fixes.items[0].text, "give dummy0 an IP address"));
+}
+
 static void test_gates_collect_tree(void **state)
 {
 	(void)state;
@@ -325,6 +400,8 @@ static void test_gates_collect_tree(void **state)
 	put(root, "sys/class/infiniband/rxe0/ports/1/link_layer", "Ethernet\n", 0644);
 	put(root, "sys/class/infiniband/rxe0/ports/1/gids/0", "fe80:0000:0000:0000:e064:06ff:fe1f:16b6\n", 0644);
 	put(root, "sys/class/infiniband/rxe0/ports/1/gids/1", "0000:0000:0000:0000:0000:0000:0000:0000\n", 0644);
+	put(root, "sys/class/infiniband/rxe0/ports/1/gid_attrs/types/0", "RoCE v2\n", 0644);
+	put(root, "sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/0", "dummy0\n", 0644);
 	put(root, "sys/class/infiniband/rxe0/ports/1/pkeys/0", "0xffff\n", 0644);
 	put(root, "sys/fs/cgroup/job.slice/rdma.max", "rxe0 hca_handle=2 hca_object=max\n", 0644);
 	put(root, "sys/fs/cgroup/job.slice/rdma.current", "rxe0 hca_handle=2 hca_object=7\n", 0644);
@@ -356,6 +433,15 @@ static void test_gates_collect_tree(void **state)
 	assert_false(g.sgid_present);
 	assert_int_equal(g.pkey_table_len, 1);
 	assert_int_equal(g.ports, 1);
+	/* the populated entries with their attributes */
+	assert_true(g.have_gids);
+	assert_int_equal(g.gids.populated, 1);
+	assert_int_equal(g.gids.len, 2);
+	assert_string_equal(g.gids.e[0].text, "fe80::e064:6ff:fe1f:16b6");
+	assert_string_equal(g.gids.e[0].type, "RoCE v2");
+	assert_int_equal(g.gids.e[0].roce_version, 2);
+	assert_string_equal(g.gids.e[0].netdev, "dummy0");
+	assert_null(gid_table_entry(&g.gids, 1));
 
 	ev = ev_of(MRT_OP_FD_IMPORT, EPERM, "");
 	gates_collect(root, 4242, &ev, &g);
@@ -409,6 +495,22 @@ static void test_json_round_trip(void **state)
 	assert_true(record_gates_from_json(o, &g2));
 	assert_true(g2.have_port && g2.port_active);
 	assert_int_equal(g2.gid_table_len, 16);
+	assert_false(g2.have_gids);
+	json_object_put(o);
+
+	/* the GID entries come back as they were written */
+	g = roce_port();
+	ev.op_args[6] = 0;
+	record_explain(&r, &ev, NULL, NULL, NULL, &g);
+	o = record_report_json(&r);
+	assert_true(record_gates_from_json(o, &g2));
+	assert_true(g2.have_gids);
+	assert_int_equal(g2.gids.n, 2);
+	assert_int_equal(g2.gids.e[1].index, 1);
+	assert_memory_equal(g2.gids.e[1].raw, g.gids.e[1].raw, 16);
+	assert_string_equal(g2.gids.e[1].type, "RoCE v2");
+	assert_int_equal(g2.gids.e[1].roce_version, 2);
+	assert_string_equal(g2.gids.e[1].netdev, "dummy0");
 	json_object_put(o);
 
 	/* a wrong type in the record is refused with the member's name */
@@ -433,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_objects_against_device_maxima),
 		cmocka_unit_test(test_rdma_cgroup_for_objects),
 		cmocka_unit_test(test_modify_qp),
+		cmocka_unit_test(test_roce_without_grh),
 		cmocka_unit_test(test_shm_and_fd),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_gates_collect_tree),

@@ -28,6 +28,7 @@
 #include "record/kind.h"
 #include "record/library.h"
 #include "record/modules.h"
+#include "record/port_change.h"
 #include "record/rlimit.h"
 #include "record/start.h"
 #include "record/stop.h"
@@ -314,6 +315,37 @@ static void take_the_others(void)
 	rec = (struct record){ .kind = &record_kind_library, .data = &lib };
 	take(&rec);
 	rec = (struct record){ .kind = &record_kind_modules, .data = &mods };
+	take(&rec);
+	/* port changes: a GID that went, with every member of a holder; a LID
+	 * and an SM change */
+	static struct record_port_change pc;
+	memset(&pc, 0, sizeof(pc));
+	pc.source = "rtnetlink";
+	snprintf(pc.device, sizeof(pc.device), "rxe0");
+	pc.port = 1;
+	snprintf(pc.state, sizeof(pc.state), "ACTIVE");
+	snprintf(pc.previous, sizeof(pc.previous), "ACTIVE");
+	snprintf(pc.link_layer, sizeof(pc.link_layer), "Ethernet");
+	snprintf(pc.netdev, sizeof(pc.netdev), "dummy0");
+	pc.reason = "gid_change";
+	pc.down_ms = -1;
+	pc.gid_index = 1;
+	snprintf(pc.old_gid, sizeof(pc.old_gid), "::ffff:10.55.0.1");
+	snprintf(pc.gid_type, sizeof(pc.gid_type), "RoCE v2");
+	snprintf(pc.address, sizeof(pc.address), "10.55.0.1/24 removed from dummy0");
+	pc.affected_known = true;
+	pc.naffected = 1;
+	pc.affected_qps = 2;
+	pc.affected[0] = (struct port_affected){ .pid = 77, .comm = "python3", .qps = 2,
+						 .nccl = "2.21.5", .nccl_mapped = true, .rank = 3,
+						 .slurm_job = 4242, .pod_uid = "0a1b", .container = "0123" };
+	pc.ncounters = 1;
+	pc.counters[0] = (struct port_counter){ .name = "carrier_changes", .value = 4, .delta = 2 };
+	rec = (struct record){ .kind = &record_kind_port_change, .data = &pc };
+	take(&rec);
+	pc.reason = "lid_change";
+	take(&rec);
+	pc.reason = "sm_change";
 	take(&rec);
 	memset(&rl, 0, sizeof(rl));
 	rl.kind = MRT_EV_RLIMIT_SET;

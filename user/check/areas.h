@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* areas.h - the checklist areas of `mrtrace check`, one file each (host.c,
  * inventory.c, memlock.c with memlock_conf.c, hugepages.c, rdma.c,
- * gpudirect.c, iommu.c, topology.c, nccl.c, summary.c).  An area reads the
+ * gpudirect.c, iommu.c, topology.c, nccl.c, fabric.c, summary.c).  An area reads the
  * node only through core/sysroot.h, so the unit tests run it on recorded
  * trees, and adds items and a JSON section through the builder
  * (builder.h).  The runner (check.c) calls them in order. */
@@ -26,9 +26,13 @@ void check_gpudirect(struct chk_report *r);
 void check_iommu(struct chk_report *r);
 void check_topology(struct chk_report *r);
 void check_nccl(struct chk_report *r);
+void check_fabric(struct chk_report *r);
 void check_summary(struct chk_report *r);
 
 /* ---- what areas expose: to each other and to the unit tests --------------- */
+
+/* rdma.c: the IB MTU of a RoCE port whose interface has this MTU; -1 none */
+long chk_roce_mtu(long eth_mtu);
 
 /* inventory.c: "0000:18:00.0" */
 bool chk_is_bdf(const char *s);

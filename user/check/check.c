@@ -50,6 +50,7 @@ int chk_run(const struct chk_options *opt, struct chk_report *r)
 	check_iommu(r);
 	check_topology(r);
 	check_nccl(r);
+	check_fabric(r);
 	check_summary(r);
 	items_to_json(r);
 	return 0;

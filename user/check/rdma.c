@@ -55,7 +55,7 @@ static bool gid_zero(const char *g)
 }
 
 /* IB MTU the RDMA core derives from an Ethernet MTU (RoCE headers taken off). */
-static long roce_mtu(long eth_mtu)
+long chk_roce_mtu(long eth_mtu)
 {
 	static const long ib[] = { 4096, 2048, 1024, 512, 256 };
 	for (int i = 0; i < 5; i++)
@@ -121,7 +121,7 @@ static void read_port(const char *root, const char *dev, int num, struct port *p
 		snprintf(np, sizeof(np), "/sys/class/net/%s/mtu", p->netdev);
 		if (!sr_read_int(root, np, &mtu)) {
 			p->netdev_mtu = mtu;
-			p->active_mtu = roce_mtu(mtu);
+			p->active_mtu = chk_roce_mtu(mtu);
 		}
 	}
 #undef PF

@@ -142,6 +142,7 @@ static const struct { const char *area, *title; } areas[] = {
 	{ "iommu", "IOMMU" },
 	{ "topology", "TOPOLOGY (GPU to NIC)" },
 	{ "nccl", "NCCL" },
+	{ "fabric", "FABRIC ADDRESSING (what NCCL will use)" },
 };
 
 void chk_print_text(const struct chk_report *r, FILE *out)

@@ -438,6 +438,34 @@ static void ex_rdma(struct rd *rd, json_object *doc)
 	}
 }
 
+/* The GID NCCL will use per port (check's fabric area): a node whose NCCL
+ * addresses from another RoCE version or address family than the rest
+ * cannot talk to them. */
+static void ex_fabric(struct rd *rd, json_object *doc)
+{
+	json_object *ports = mem(rd, mem(rd, doc, "", "fabric", T_OBJ), "fabric", "ports", T_ARR);
+	for (size_t i = 0; i < alen(ports); i++) {
+		char path[48], npath[64], key[256], label[256], fam[16] = "";
+		snprintf(path, sizeof(path), "fabric.ports[%zu]", i);
+		json_object *p = elem(rd, ports, i, path, T_OBJ);
+		if (!p)
+			continue;
+		snprintf(npath, sizeof(npath), "%s.nccl", path);
+		json_object *nc = mem(rd, p, path, "nccl", T_OBJ);
+		const char *dev = str(rd, p, path, "device"), *gid = str(rd, nc, npath, "gid");
+		if (strcmp(gid, "-"))
+			snprintf(fam, sizeof(fam), "%s", strchr(gid, '.') ? "IPv4" : "IPv6");
+		snprintf(key, sizeof(key), "fabric.%.100s.port%lld.gid_type", dev,
+			 num(rd, p, path, "port"));
+		snprintf(label, sizeof(label), "%.100s port %lld GID NCCL uses (type, family)", dev,
+			 num(rd, p, path, "port"));
+		struct diff_facet *f = add(rd, "fabric", DIFF_BREAK, key, label, "%s %s",
+					   str(rd, nc, npath, "type"), fam[0] ? fam : "-");
+		if (f)   /* a port NCCL does not use here is the rdma rows' difference */
+			f->absent = "";
+	}
+}
+
 static void ex_misc(struct rd *rd, json_object *doc)
 {
 	json_object *h = mem(rd, doc, "", "host", T_OBJ);
@@ -577,6 +605,7 @@ int diff_extract(struct diff_node *n, json_object *doc, char *err, size_t errlen
 	ex_memlock(&rd, doc);
 	ex_hugepages(&rd, doc);
 	ex_rdma(&rd, doc);
+	ex_fabric(&rd, doc);
 	ex_items(&rd, doc);
 	/* the per-node lookups are done; rows are matched by compare.c */
 	strmap_free(&n->keys);

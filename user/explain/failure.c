@@ -145,6 +145,32 @@ static bool explain_object(const struct mrt_event *ev, const struct gate_facts *
 
 /* ---- moving a QP ----------------------------------------------------------- */
 
+/* "2 GIDs: 0 fe80::1 (RoCE v1, eth0), 1 ..." or what is known of them */
+static void port_gids_said(const struct gate_facts *g, char *buf, size_t len)
+{
+	size_t n;
+	int shown = 0;
+
+	if (!g->have_gids) {
+		snprintf(buf, len, "%d GID%s", g->gid_valid, g->gid_valid == 1 ? "" : "s");
+		return;
+	}
+	n = (size_t)snprintf(buf, len, "%d GID%s%s", g->gids.populated,
+			     g->gids.populated == 1 ? "" : "s", g->gids.populated ? ":" : "");
+	for (int i = 0; i < g->gids.n && n < len; i++) {
+		const struct gid_entry *e = &g->gids.e[i];
+		if (!e->populated)
+			continue;
+		if (shown++ == 4) {
+			snprintf(buf + n, len - n, ", ...");
+			break;
+		}
+		n += (size_t)snprintf(buf + n, len - n, "%s %d %s (%s%s%s)", shown > 1 ? "," : "",
+				      e->index, e->text, e->type[0] ? e->type : "type ?",
+				      e->netdev[0] ? ", " : "", e->netdev);
+	}
+}
+
 static bool explain_modify(const struct mrt_event *ev, const struct gate_facts *g,
 			   struct verdict *v, int err)
 {
@@ -178,6 +204,28 @@ static bool explain_modify(const struct mrt_event *ev, const struct gate_facts *
 				      "down link also removes the GIDs the address needs"
 				    : "on InfiniBand the subnet manager must have brought the port up "
 				      "(LID assigned)");
+		return true;
+	}
+	if ((mask & QPM_AV) && !a[6] && err == EINVAL && port_is_ethernet(g)) {
+		/* RoCE without a GRH: the client found no GID to address from */
+		char held[160];
+		port_gids_said(g, held, sizeof(held));
+		v->cause = CAUSE_BAD_GID_INDEX;
+		verdict_say(v->summary,
+			    "%s carries no GRH (is_global 0), but %s port %llu is RoCE, where "
+			    "every address needs one: the application found no GID at the index it "
+			    "was given; the port holds %s (%s)",
+			    to, dev, port, held, errno_name(err));
+		verdict_say(v->explanation,
+			    "On RoCE every packet is addressed by a GRH built from a source GID (the "
+			    "sgid_index) and the peer's GID, so the kernel refuses an address vector "
+			    "without one (EINVAL). Clients set is_global only when they have a GID: "
+			    "ibv_query_gid reads an empty entry as all zeros, and a client given an "
+			    "empty GID index (ibv_rc_pingpong -g N; NCCL: NCCL_IB_GID_INDEX) then "
+			    "sends no GRH at all. The index names no GID on this port: a GID "
+			    "problem, not a client bug. On RoCE the entries follow the interface's "
+			    "IP addresses, so an index that worked on one node can be empty on "
+			    "another.");
 		return true;
 	}
 	if ((mask & QPM_AV) && a[6] &&

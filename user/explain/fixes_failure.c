@@ -7,6 +7,7 @@
  * its gates (failure_facts.h). */
 #include "explain/fix_generators.h"
 #include "explain/failure_facts.h"
+#include "nccl/gidselect.h"
 
 /* ---- the uverbs device ------------------------------------------------------ */
 
@@ -102,14 +103,54 @@ void fixes_port_not_active(const struct fix_input *in, struct fix_list *out)
 				      "healthy ones with NCCL_IB_HCA.");
 }
 
+/* The index NCCL's own search would take on the port the gates read (the
+ * process's NCCL version and settings, NCCL_IB_GID_INDEX left out), when
+ * it is a routable GID; -1 otherwise. */
+static int nccl_would_choose(const struct fix_input *in, const struct gid_entry **chosen)
+{
+	const struct gate_facts *g = in->gates;
+	struct nccl_gid_params p;
+	struct nccl_gid_choice c;
+
+	if (!g || !g->have_gids)
+		return -1;
+	nccl_gid_params(in->nccl ? &in->nccl->settings : NULL, in->nccl ? &in->nccl->lib : NULL, &p);
+	p.gid_index = -1;
+	p.range_crashes = false;
+	nccl_gid_select(&g->gids, &p, &c);
+	*chosen = c.index >= 0 ? gid_table_entry(&g->gids, c.index) : NULL;
+	return *chosen && nccl_gid_valid((*chosen)->raw) ? c.index : -1;
+}
+
 void fixes_bad_gid_index(const struct fix_input *in, struct fix_list *out)
 {
+	const struct gid_entry *e = NULL;
+	const struct gate_facts *g = in->gates;
+	int idx;
+
 	if (!in->ev)
 		return;
-	fix_add(out, FIX_PRIMARY,
-		"Point NCCL_IB_GID_INDEX at a populated entry (ports/%llu/gids/N with a "
-		"non-zero GID of the RoCE version you use: gid_attrs/types/N), or leave it "
-		"unset so NCCL picks one.", qp_port(in->ev));
+	idx = nccl_would_choose(in, &e);
+	if (idx >= 0) {
+		fix_add(out, FIX_PRIMARY,
+			"Use GID index %d of %s port %llu (%s, %s%s%s): leave NCCL_IB_GID_INDEX "
+			"unset and NCCL 2.21 and later choose it themselves, or set "
+			"NCCL_IB_GID_INDEX=%d (older NCCL, other clients: -g %d, sgid_index %d).",
+			idx, g->device, qp_port(in->ev), e->text, e->type[0] ? e->type : "type ?",
+			e->netdev[0] ? " on " : "", e->netdev, idx, idx, idx);
+	} else if (g && g->have_gids && port_is_ethernet(g)) {
+		const char *nd = g->gids.n && g->gids.e[0].netdev[0] ? g->gids.e[0].netdev : NULL;
+		fix_add(out, FIX_PRIMARY,
+			"%s port %llu has no routable GID: give %s an IP address (RoCE v2 GIDs "
+			"follow the interface's addresses), then point the application at the "
+			"new entry (`mrtrace check` names the index NCCL will use).",
+			g->device, qp_port(in->ev), nd ? nd : "its network interface");
+	} else {
+		fix_add(out, FIX_PRIMARY,
+			"Point NCCL_IB_GID_INDEX at a populated entry (ports/%llu/gids/N with a "
+			"non-zero GID of the RoCE version you use: gid_attrs/types/N), or leave it "
+			"unset so NCCL picks one.", qp_port(in->ev));
+	}
 }
 
 void fixes_bad_pkey_index(const struct fix_input *in, struct fix_list *out)

@@ -319,6 +319,8 @@ static void port_facts(const char *root, const struct mrt_event *ev, struct gate
 	f->sgid_present = sysfs_read(root, rel, buf, sizeof(buf)) > 0 && gid_nonzero(buf);
 	snprintf(rel, sizeof(rel), "%s/ports/%u/pkeys", f->device, port);
 	f->pkey_table_len = count_dir(root, rel, NULL, NULL);
+	if (ev->op == MRT_OP_MODIFY_QP || ev->op == MRT_OP_CREATE_AH)
+		f->have_gids = !gid_table_read(root, f->device, port, &f->gids);
 }
 
 /* `rdma -j res show [TYPE]` as JSON (iproute2 reads the kernel's resource

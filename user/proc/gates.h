@@ -20,6 +20,7 @@
 
 #include "mrtrace.h"
 #include "proc/gpu_facts.h"
+#include "proc/gidtable.h"
 
 #define GATE_TEXT_MAX 256
 
@@ -66,6 +67,10 @@ struct gate_facts {
 	bool sgid_present;        /* the requested sgid_index holds a GID */
 	int pkey_table_len;
 	int ports;                /* ports of the device */
+	/* modify_qp, create_ah: the port's GID entries (which the address
+	 * could have named: evidence of an empty index or a missing GRH) */
+	bool have_gids;
+	struct gid_table gids;
 
 	/* verbs objects held now, from the kernel's resource tracking (`rdma res`
 	 * over RDMA netlink); -1 unknown */

@@ -4,6 +4,7 @@
  * and back, so a recorded failure replays to the same verdict. */
 #include "record/parts.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,51 @@ static enum gate_devcg devcg_from_name(const char *s)
 	return GATE_DEVCG_UNKNOWN;
 }
 
+/* evidence.gates.gids: the populated entries of the port, each with what
+ * the kernel says of it */
+static struct json_object *gids_to_json(const struct gid_table *t)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < t->n; i++) {
+		const struct gid_entry *e = &t->e[i];
+		struct json_object *o;
+		if (!e->populated)
+			continue;
+		o = json_object_new_object();
+		jput_i64(o, "index", e->index);
+		put_str(o, "gid", e->text);
+		put_str(o, "type", e->type);
+		put_str(o, "netdev", e->netdev);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static void gids_from_json(struct json_object *a, struct gid_table *t)
+{
+	for (size_t i = 0; i < json_object_array_length(a) && t->n < GID_TABLE_MAX; i++) {
+		struct json_object *o = json_object_array_get_idx(a, i), *x;
+		struct gid_entry *e = &t->e[t->n];
+		if (!json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, "index", &x) || !json_object_is_type(x, json_type_int))
+			continue;
+		memset(e, 0, sizeof(*e));
+		e->index = (int)json_object_get_int64(x);
+		if (json_object_object_get_ex(o, "gid", &x) && json_object_is_type(x, json_type_string) &&
+		    inet_pton(AF_INET6, json_object_get_string(x), e->raw) == 1)
+			snprintf(e->text, sizeof(e->text), "%s", json_object_get_string(x));
+		e->populated = true;
+		if (json_object_object_get_ex(o, "type", &x) && json_object_is_type(x, json_type_string))
+			snprintf(e->type, sizeof(e->type), "%s", json_object_get_string(x));
+		e->roce_version = strstr(e->type, "v2") ? 2 : strstr(e->type, "v1") ? 1 : 0;
+		if (json_object_object_get_ex(o, "netdev", &x) && json_object_is_type(x, json_type_string))
+			snprintf(e->netdev, sizeof(e->netdev), "%s", json_object_get_string(x));
+		t->n++;
+		t->populated++;
+	}
+}
+
 static struct json_object *gates_to_json(const struct gate_facts *g)
 {
 	struct json_object *o = json_object_new_object();
@@ -143,6 +189,8 @@ static struct json_object *gates_to_json(const struct gate_facts *g)
 		jput_bool(o, "sgid_present", g->sgid_present);
 		jput_i64(o, "pkey_table_len", g->pkey_table_len);
 		jput_i64(o, "ports", g->ports);
+		if (g->have_gids)
+			json_object_object_add(o, "gids", gids_to_json(&g->gids));
 	}
 	if (g->have_counts) {
 		jput_i64(o, "device_pds", g->dev_pd);
@@ -242,6 +290,14 @@ static bool gates_from_json(struct json_object *o, struct gate_facts *g)
 		g->sgid_present = get_b(o, "sgid_present");
 		g->pkey_table_len = (int)get_i(o, "pkey_table_len", -1);
 		g->ports = (int)get_i(o, "ports", -1);
+		if (has(o, "gids", json_type_array, &x)) {
+			g->have_gids = true;
+			snprintf(g->gids.device, sizeof(g->gids.device), "%s", g->device);
+			g->gids.port = g->port;
+			snprintf(g->gids.link_layer, sizeof(g->gids.link_layer), "%s", g->link_layer);
+			g->gids.len = g->gid_table_len;
+			gids_from_json(x, &g->gids);
+		}
 	}
 	if (has(o, "device_qps", json_type_int, &x)) {
 		g->have_counts = true;

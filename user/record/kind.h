@@ -4,7 +4,8 @@
  *
  * The table is kinds.c; each kind's row and cells live in its own unit
  * (start.c, reg_failure.c, nccl_probe.c, storm.c, user_call.c,
- * mlock_failure.c, failure.c, rlimit.c, library.c, modules.c, stop.c), which
+ * mlock_failure.c, failure.c, rlimit.c, library.c, modules.c, port_change.c,
+ * stop.c), which
  * never call back into the table: what a cell needs of another row comes
  * in struct record (base).  Every
  * dispatch on a record's kind goes through a row: nothing else in user/

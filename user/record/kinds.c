@@ -11,7 +11,8 @@
 /* The rows, each defined in its kind's unit. */
 extern const struct record_kind record_kind_start, record_kind_reg_failure, record_kind_nccl_probe,
 	record_kind_storm, record_kind_user_call, record_kind_mlock_failure, record_kind_failure,
-	record_kind_rlimit, record_kind_library, record_kind_modules, record_kind_stop;
+	record_kind_rlimit, record_kind_library, record_kind_modules, record_kind_port_change,
+	record_kind_stop;
 
 /* In the order docs/json.md lists them. */
 static const struct record_kind *const kinds[] = {
@@ -25,6 +26,7 @@ static const struct record_kind *const kinds[] = {
 	&record_kind_rlimit,
 	&record_kind_library,
 	&record_kind_modules,
+	&record_kind_port_change,
 	&record_kind_stop,
 };
 #define NKINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

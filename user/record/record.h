@@ -7,7 +7,8 @@
  * an explained failure (registration, libibverbs call, mlock, another
  * refusal, NCCL's probe, a storm summary), the kernel's struct mrt_event for
  * a memlock limit change (rlimit.h), the payloads of start.h, stop.h,
- * library.h and modules.h for what `watch` says about itself.  The JSON
+ * library.h and modules.h for what `watch` says about itself, and
+ * port_change.h for a port or GID change under running jobs.  The JSON
  * contract of every kind (docs/json.md) is written and read in this folder
  * and nowhere else. */
 #ifndef MRTRACE_RECORD_H

@@ -14,11 +14,13 @@
 #include "commands.h"
 #include "core/escape.h"
 #include "core/outfile.h"
+#include "record/port_change.h"
 #include "record/record.h"
+#include "replay/jobs.h"
 #include "replay/stream.h"
 
 struct explain_args {
-	bool json, verbose, all;
+	bool json, verbose, all, jobs;
 	char **files;
 	int nfiles;
 };
@@ -48,11 +50,18 @@ static const char doc[] =
 	"not of now; a record without `process` (hand-written, or stripped) gets the generic "
 	"fixes.\n"
 	"\n"
-	"Lines that are not failures (start, stop, library_attached, memlock_limit_set) are "
+	"Port changes (port_change: a port down and back, a GID gone) are read back and said "
+	"again. Lines that are not failures (start, stop, library_attached, memlock_limit_set) are "
 	"skipped and counted; so are NCCL's harmless dma-buf probes (nccl_probe), unless --all. "
 	"A malformed line is reported on stderr with its file and line number, and the other "
 	"records are still explained. As in `watch`, text shows the first failure of a process "
 	"and cause in full and repeats in one line (-v: all in full).\n"
+	"\n"
+	"With --jobs, the records of many nodes (several files, or one stream from a log "
+	"pipeline) are grouped by job (Slurm job id, Kubernetes pod), ordered by wall time, "
+	"and each job leads with its first kernel-evidenced cause - a port that went down, a "
+	"GID that went (port_change), a failure the kernel proved - and how many processes on "
+	"how many nodes failed after it.\n"
 	"\n"
 	"Exit status: 0 when every record was explained (skipped lines included), 2 when a "
 	"line was malformed or a file could not be read, or on a usage error."
@@ -62,16 +71,18 @@ static const char doc[] =
 	"  mrtrace explain --json events.jsonl | jq -r .cause\n"
 	"  ssh node7 cat /var/tmp/events.jsonl | mrtrace explain -\n"
 	"  mrtrace explain -v node*/events.jsonl         with the kernel trails\n"
+	"  mrtrace explain --jobs node*/events.jsonl     which node's event killed the job\n"
 	"\n"
 	"The record format is in docs/json.md.";
 
-enum { OPT_JSON = 1000, OPT_ALL };
+enum { OPT_JSON = 1000, OPT_ALL, OPT_JOBS };
 
 static const struct argp_option options[] = {
 	{ "json", OPT_JSON, NULL, 0,
 	  "One JSON object per record (the `watch --json` format, explained again)", 0 },
 	{ "verbose", 'v', NULL, 0, "Every failure in full, with its kernel trail", 0 },
 	{ "all", OPT_ALL, NULL, 0, "Also explain NCCL's harmless dma-buf probes", 0 },
+	{ "jobs", OPT_JOBS, NULL, 0, "Group the records of many nodes by job, first cause first", 0 },
 	{ 0 }
 };
 
@@ -84,6 +95,7 @@ static error_t parse(int key, char *arg, struct argp_state *st)
 	case OPT_JSON: a->json = true; break;
 	case 'v': a->verbose = true; break;
 	case OPT_ALL: a->all = true; break;
+	case OPT_JOBS: a->jobs = true; break;
 	case ARGP_KEY_ARG:
 		a->files = &st->argv[st->next - 1];
 		a->nfiles = st->argc - st->next + 1;
@@ -134,6 +146,7 @@ struct run {
 	struct report_repeats repeats; /* per file: pids of different nodes collide */
 	struct record_in rec;
 	struct report r;
+	struct jobs *jobs; /* --jobs: every record goes there instead (jobs.c) */
 };
 
 /* Written as watch writes it: through the same filter (valid UTF-8 in
@@ -175,6 +188,56 @@ static void output(struct run *run)
 	free(text);
 }
 
+/* A port or GID change: read back and said again by this mrtrace. */
+static void one_port_change(struct run *run, const struct record_kind *k, struct json_object *o,
+			    const char *file, long line)
+{
+	struct record_port_change c;
+	struct record rec = { .kind = k, .data = &c };
+	char err[256];
+
+	if (port_change_from_json(o, &c, err, sizeof(err))) {
+		fprintf(stderr, "mrtrace explain: %s:%ld: port_change record: %s\n", file, line, err);
+		run->t.malformed++;
+		return;
+	}
+	run->t.explained++;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m) {
+		fprintf(stderr, "mrtrace explain: out of memory: a record is not shown\n");
+		return;
+	}
+	if (run->a->json) {
+		struct json_object *j = record_to_json(&rec);
+		fprintf(m, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+		json_object_put(j);
+	} else {
+		record_print_text(m, &rec, run->a->verbose, NULL);
+	}
+	fclose(m);
+	outfile_record(run->out, text, len); /* the output filter, one write (output()) */
+	free(text);
+}
+
+/* --jobs: the grouping, once every file is read, through the same filter. */
+static void jobs_output(struct run *run)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		fprintf(stderr, "mrtrace explain: out of memory: the jobs are not shown\n");
+		return;
+	}
+	jobs_print(run->jobs, run->a->json, m);
+	fclose(m);
+	outfile_record(run->out, text, len);
+	free(text);
+}
+
 static void one_value(struct run *run, struct json_object *o, const char *file, long line)
 {
 	struct record_in *rec = &run->rec;
@@ -188,6 +251,14 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 				? "no \"event\" member: not a record of `mrtrace watch --json`"
 				: "not a JSON object");
 		run->t.malformed++;
+		return;
+	}
+	if (run->jobs && jobs_add(run->jobs, o)) {
+		run->t.explained++;
+		return;
+	}
+	if (k == &record_kind_port_change) {
+		one_port_change(run, k, o, file, line);
 		return;
 	}
 	/* what is not a failure (start, stop, ...), and NCCL's probes unless --all */
@@ -284,14 +355,23 @@ int cmd_explain(int argc, char **argv)
 	}
 	run->a = &a;
 	char err[256];
+	if (a.jobs && !(run->jobs = jobs_new())) {
+		fprintf(stderr, "mrtrace explain: out of memory\n");
+		free(run);
+		return 2;
+	}
 	if (!(run->out = outfile_open(NULL, a.json ? OUTFILE_JSON : OUTFILE_TEXT, err, sizeof(err)))) {
 		fprintf(stderr, "mrtrace explain: %s\n", err);
+		jobs_free(run->jobs);
 		free(run);
 		return 2;
 	}
 	for (int i = 0; i < a.nfiles && !outfile_failed(run->out); i++)
 		if (one_file(run, a.files[i]))
 			ret = 2;
+	if (run->jobs)
+		jobs_output(run);
+	jobs_free(run->jobs);
 	/* an explanation that did not reach its reader is none: said, exit 2 */
 	if (outfile_close(run->out, err, sizeof(err))) {
 		fprintf(stderr, "mrtrace explain: %s\n", err);

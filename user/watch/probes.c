@@ -27,7 +27,7 @@ int watch_sites_read(struct watch *w)
 
 	free(w->sites);
 	w->nsites = 0;
-	if (!(w->sites = calloc(n > 0 ? (size_t)n : 1, sizeof(*w->sites))))
+	if (!(w->sites = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof(*w->sites))))
 		return -1;
 	for (int i = 0; i < n; i++) {
 		const struct tracer_site *s = tracer_site(w->t, i);
@@ -43,7 +43,28 @@ int watch_sites_read(struct watch *w)
 		};
 	}
 	w->nsites = n;
+	if (w->ports) /* user space, until a kernel site (ib_dispatch_event) exists */
+		w->sites[w->nsites++] = (struct record_site){
+			.site = "port_events",
+			.function = "ports/N/state, gids, lid (sysfs); RTMGRP_LINK, RTMGRP_IPV*_IFADDR",
+			.module = "user",
+			.armed = true,
+			.mechanism = ports_netlink_armed(w->ports) ? "netlink" : "sysfs",
+			.gives = "port_change records: ports down and back (down_ms), GID entries "
+				 "that vanish, LID/SM changes, with the processes holding QPs",
+			.note = ports_source(w->ports),
+		};
 	return 0;
+}
+
+void watch_print_own_sites(const struct watch *w, FILE *out)
+{
+	for (int i = tracer_site_count(w->t); i < w->nsites; i++) {
+		const struct record_site *s = &w->sites[i];
+		fprintf(out, "%-16s %-10s %-10s %-10s %s%s%s\n", s->site, s->armed ? s->mechanism : "no",
+			s->module ? s->module : "-", "-", s->function, s->note ? ": " : "",
+			s->note ? s->note : "");
+	}
 }
 
 const char *const watch_mech_names[WATCH_MECHS] = { "fentry", "kprobe", "tracepoint", "uprobe" };

@@ -26,6 +26,7 @@
 #include "record/kind.h"
 #include "record/library.h"
 #include "record/modules.h"
+#include "record/port_change.h"
 #include "record/stop.h"
 #include "watch/notify.h"
 #include "watch/sink.h"
@@ -115,6 +116,14 @@ static int on_event(void *cookie, void *data, size_t size)
 		watch_emit(w, &rec);
 	}
 	return 0;
+}
+
+/* The port monitor's: a port or GID change (watch/ports.h). */
+static void on_port_change(void *cookie, const struct record_port_change *c)
+{
+	struct record rec = { .kind = &record_kind_port_change, .data = c };
+
+	watch_emit(cookie, &rec);
 }
 
 /* A libibverbs file the tracer knows, by inode (correlate_live.c). */
@@ -227,8 +236,10 @@ static void emit_start(struct watch *w)
 	watch_emit(w, &rec);
 	fprintf(h, "mrtrace: kernel %s, %d of %d sites armed\n", tracer_kernel(w->t),
 		tracer_armed_count(w->t, false), tracer_site_count(w->t));
-	if (!w->a.json || w->a.verbose)
+	if (!w->a.json || w->a.verbose) {
 		watch_print_sites(w->t, h);
+		watch_print_own_sites(w, h);
+	}
 	watch_print_consequences(w->t, h);
 	fprintf(h, "mrtrace: watching%s%s... (Ctrl-C to stop)\n",
 		w->a.pid ? " one process" : w->child > 0 ? " the command" : " all processes",
@@ -285,6 +296,7 @@ static void list_probes(struct watch *w)
 		fprintf(m, "kernel %s: %d of %d sites armed\n", tracer_kernel(w->t),
 			tracer_armed_count(w->t, false), tracer_site_count(w->t));
 		watch_print_sites(w->t, m);
+		watch_print_own_sites(w, m);
 		watch_print_consequences(w->t, m);
 	}
 	fclose(m);
@@ -319,6 +331,7 @@ static int watch_end(struct watch *w, int rc)
 	char err[PATH_MAX + 128];
 
 	corr_free(w->corr);
+	ports_close(w->ports);
 	tracer_close(w->t);
 	if (w->spawn.release_fd >= 0) {
 		spawn_abandon(&w->spawn);
@@ -382,6 +395,8 @@ static int arm(struct watch *w)
 			watch_print_sites(w->t, stdout);
 		return 1;
 	}
+	/* ports are cold: a socket and a few sysfs reads a tick (ports.h) */
+	w->ports = ports_open(&(struct ports_io){ .root = service_root(&w->a.svc), .netlink = true });
 	if (w->t && watch_sites_read(w)) {
 		fprintf(stderr, "mrtrace watch: out of memory\n");
 		return 1;
@@ -437,6 +452,8 @@ static int loop(struct watch *w)
 			report_module_changes(w);
 		}
 		warn_drops(w);
+		if (w->ports)
+			ports_tick(w->ports, clock_mono_s(), on_port_change, w);
 		watch_sinks_tick(w);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "mrtrace watch: polling the ring buffer: %s\n", strerror(-err));

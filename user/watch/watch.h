@@ -26,6 +26,7 @@
 #include "tracer/tracer.h"
 #include "watch/correlate.h"
 #include "watch/spawn.h"
+#include "watch/ports.h"
 
 enum journal_mode { JOURNAL_NO = 0, JOURNAL_YES, JOURNAL_AUTO };
 
@@ -77,6 +78,7 @@ struct watch {
 	struct tracer *t;
 	struct corr *corr; /* failures -> reports (join, /proc cache, repeats) */
 	struct corr_live live; /* the correlator's /proc readers */
+	struct port_monitor *ports; /* port and GID changes (ports.h); NULL: none */
 	/* -- COMMAND: held until the probes are attached (spawn.h) */
 	pid_t child;
 	struct spawn spawn;
@@ -133,9 +135,13 @@ const struct report *service_annotate(struct watch *w, const struct report *r);
 
 /* ---- the site table (probes.c) ------------------------------------------------- */
 
-/* The tracer's sites in words (w->sites); 0, or -1 out of memory. */
+/* The tracer's sites in words (w->sites), and the port monitor's row
+ * (port_events) after them; 0, or -1 out of memory. */
 int watch_sites_read(struct watch *w);
 void watch_print_sites(const struct tracer *t, FILE *out);
+/* The rows of w->sites that are not the tracer's (port_events), as
+ * watch_print_sites prints the tracer's. */
+void watch_print_own_sites(const struct watch *w, FILE *out);
 /* One paragraph: what is not observed and what that costs. */
 void watch_print_consequences(const struct tracer *t, FILE *out);
 /* Armed sites by mechanism (names[k], counts[k], k < n): the metrics and

@@ -3,10 +3,11 @@
 # soft-RoCE rxe0 on dummy0.  The port verdict must follow the link: ACTIVE,
 # then DOWN (and a FAIL classed as a fabric problem) after `ip link set dummy0
 # down`; -p must judge a process's own limit and capabilities, including
-# CAP_IPC_LOCK held only inside a user namespace.  dummy0 is brought back up
+# CAP_IPC_LOCK held only inside a user namespace; the GID NCCL will use, before
+# and after dummy0 gets an IPv4 address (section 5).  dummy0 is brought back up
 # at the end whatever happens: the cases after this one need rxe0 ACTIVE.
 # Sourced by the suite runner: tests/vm/suite.sh 6.12 check
-# vm-timeout: 240
+# vm-timeout: 300
 
 : "${MRTRACE:?}" "${CASE_OUT:?}"
 
@@ -167,3 +168,48 @@ fi
 run_check pid_gone -p 999999
 check pid_gone_exit test "$RC" -le 1
 jqc pid_gone_unknown "$CASE_OUT/pid_gone.json" '.items[] | select(.id=="target.process") | .verdict=="unknown"'
+
+# ---- 5. the GID NCCL will use: an IPv4 RoCE v2 entry beside the link-local one ----
+# rxe0 on dummy0 holds only the link-local GID until dummy0 has an address;
+# NCCL's own selection (2.21+: the newest rules without a mapped libnccl)
+# then takes the IPv4 entry, and a job pinned to index 0 is warned.
+GIDS=/sys/class/infiniband/rxe0/ports/1/gids
+# gid_of_v4 ADDR: the index whose GID is ::ffff:ADDR, when it appears
+gid_of_v4() {
+	local hex i
+	hex=$(printf '%02x%02x:%02x%02x' ${1//./ })
+	for i in $(seq 0 63); do
+		[ "$(cat "$GIDS/$i" 2>/dev/null)" = "0000:0000:0000:0000:0000:ffff:$hex" ] && { echo "$i"; return 0; }
+	done
+	return 1
+}
+V4=10.55.0.1
+restore_addr() { ip addr del "$V4/24" dev dummy0 2>/dev/null; restore_link; }
+trap restore_addr EXIT
+run_check gid_before
+jqc gid_before_linklocal "$CASE_OUT/gid_before.json" '.fabric.ports[] | select(.device=="rxe0") |
+	.nccl.how=="selected" and .nccl.index==0 and (.nccl.gid|startswith("fe80"))'
+jqc gid_before_warn "$CASE_OUT/gid_before.json" '.items[] | select(.id=="fabric.rxe0.port1.gid") |
+	.verdict=="warn" and (.fix|test("dummy0"))'
+check gid_addr_added ip addr add "$V4/24" dev dummy0
+V4IDX=
+for i in $(seq 50); do V4IDX=$(gid_of_v4 "$V4") && break; sleep 0.1; done
+check gid_v4_entry test -n "$V4IDX"
+note "::ffff:$V4 is GID index ${V4IDX:-none}"
+run_check gid_v4
+jqc gid_v4_selected "$CASE_OUT/gid_v4.json" ".fabric.ports[] | select(.device==\"rxe0\") |
+	.nccl.how==\"selected\" and .nccl.index==${V4IDX:-0} and .nccl.gid==\"::ffff:$V4\" and
+	.nccl.type==\"RoCE v2\" and .nccl.netdev==\"dummy0\" and (.gids|map(select(.index==0 and .routable==false))|length==1)"
+jqc gid_v4_ok "$CASE_OUT/gid_v4.json" ".items[] | select(.id==\"fabric.rxe0.port1.gid\") |
+	.verdict==\"ok\" and (.value|test(\"index ${V4IDX:-0} ::ffff:$V4\"))"
+# a job pinned to the link-local entry, with NCCL_IB_MTU above the port's MTU
+check target_pinned start_target pinned env NCCL_IB_GID_INDEX=0 NCCL_IB_MTU=65536
+run_check gid_pinned -p "$TPID"
+jqc gid_pinned_warn "$CASE_OUT/gid_pinned.json" ".items[] | select(.id==\"fabric.rxe0.port1.gid\") |
+	.verdict==\"warn\" and (.value|test(\"pinned by NCCL_IB_GID_INDEX\")) and (.value|test(\"link-local\")) and
+	(.fix|test(\"NCCL_IB_GID_INDEX=${V4IDX:-0}\"))"
+jqc gid_pinned_attrs "$CASE_OUT/gid_pinned.json" '.items[] | select(.id=="fabric.rxe0.port1.gid_attrs") | .verdict=="ok"'
+jqc gid_pinned_mtu "$CASE_OUT/gid_pinned.json" '.items[] | select(.id=="fabric.rxe0.port1.mtu") | .verdict=="warn"'
+check gid_pinned_text grep -Eq '^  WARN +rxe0 port 1 GID ' "$CASE_OUT/gid_pinned.txt"
+stop_pid "$TPID" 5
+ip addr del "$V4/24" dev dummy0

@@ -8,6 +8,8 @@
 #     ibv_devinfo in a cgroup whose device program denies 231    -> device_cgroup
 #     ibv_devinfo under rdma.max hca_handle=0                    -> rdma_cgroup_limit (open_device)
 #     ibv_rc_pingpong under rdma.max hca_object=2                -> rdma_cgroup_limit (create_cq)
+#     ibv_rc_pingpong server + client given an empty GID index:
+#       RTR without a GRH on RoCE                                -> bad_gid_index
 #     fallocate(1) of 4 MiB on a 1 MiB /dev/shm                  -> shm_exhausted
 #   tests/helpers/verbs_ops for attribute values no client lets one choose:
 #     a CQ larger than max_cqe                                   -> hca_resource_limit
@@ -105,6 +107,23 @@ mark
 "$OPS" rtr 9 3 > /dev/null
 expect gid verbs_ops modify_qp bad_gid_index \
 	'.errno_name=="ENODATA" and .evidence.sgid_index==9 and .evidence.gates.sgid_present==false and .class=="infiniband"'
+# a real client given an empty GID index finds no GID (ibv_query_gid reads
+# zeros), so its RTR carries no GRH: EINVAL on RoCE, a GID problem
+empty=
+for i in $(seq 1 64); do
+	[ "$(cat /sys/class/infiniband/rxe0/ports/1/gids/$i 2>/dev/null)" = \
+	  "0000:0000:0000:0000:0000:0000:0000:0000" ] && { empty=$i; break; }
+done
+note "nogrh: empty GID index ${empty:-none}"
+mark
+timeout 20 ibv_rc_pingpong -d rxe0 -g "${empty:-63}" > "$CASE_OUT/nogrh-server.out" 2>&1 &
+nogrh_srv=$!
+sleep 1
+timeout 20 ibv_rc_pingpong -d rxe0 -g "${empty:-63}" localhost > "$CASE_OUT/nogrh-client.out" 2>&1
+wait "$nogrh_srv"
+note "nogrh: $(tr '\n' ' ' < "$CASE_OUT/nogrh-client.out")"
+expect nogrh ibv_rc_pingpong modify_qp bad_gid_index \
+	'.errno_name=="EINVAL" and .evidence.is_global==0 and .evidence.qp_state==2 and .evidence.gates.link_layer=="Ethernet" and (.evidence.gates.gids|length)>=1 and (.evidence.gates.gids[0].type|test("RoCE")) and (.summary|test("no GRH")) and (.summary|test("found no GID at the index it was given")) and .class=="infiniband"'
 mark
 "$OPS" badmask > /dev/null
 expect mask verbs_ops modify_qp qp_attr_invalid '.errno_name=="EINVAL" and .evidence.qp_state==3'

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* test_ports.c - watch's port monitor (watch/ports.h) over a sysfs tree
+ * made in a temporary directory and changed between ticks: a carrier lost
+ * and back (down_ms, the holders of the moment it went down), an
+ * interface set down, a GID entry that empties under an ACTIVE port, and
+ * the GIDs a down port loses (the flap's, no record of their own). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+#include <dirent.h>
+#include <limits.h>
+
+#include "fixture_path.h"
+
+#include "record/kind.h"
+#include "record/port_change.h"
+#include "watch/ports.h"
+
+static char root[] = "/tmp/mrtrace-ports-XXXXXX";
+static struct record_port_change got[8];
+static int ngot;
+
+static void put(const char *rel, const char *text)
+{
+	char p[512], cmd[600];
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
+	assert_int_equal(system(cmd), 0);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+#define PORT "sys/class/infiniband/rxe0/ports/1/"
+#define GID0 "fe80:0000:0000:0000:5054:00ff:fe12:3456\n"
+#define GID1 "0000:0000:0000:0000:0000:ffff:0a37:0001\n"
+#define ZERO "0000:0000:0000:0000:0000:0000:0000:0000\n"
+
+static int holders(const char *dev, unsigned port, struct rdma_qp_holders *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (strcmp(dev, "rxe0") || port != 1)
+		return -1;
+	out->n = 1;
+	out->qps = 2;
+	out->h[0] = (struct rdma_qp_holder){ .pid = 4242, .comm = "ibv_rc_pingpong", .qps = 2 };
+	return 0;
+}
+
+static void attribute(const char *r, struct port_affected *a)
+{
+	(void)r;
+	a->slurm_job = 991;
+}
+
+static void emit(void *arg, const struct record_port_change *c)
+{
+	(void)arg;
+	assert_true(ngot < 8);
+	got[ngot++] = *c;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	put(PORT "state", "4: ACTIVE\n");
+	put(PORT "link_layer", "Ethernet\n");
+	put(PORT "gids/0", GID0);
+	put(PORT "gids/1", GID1);
+	put(PORT "gids/2", ZERO);
+	put(PORT "gid_attrs/types/0", "RoCE v2\n");
+	put(PORT "gid_attrs/types/1", "RoCE v2\n");
+	put(PORT "gid_attrs/ndevs/0", "dummy0\n");
+	put(PORT "gid_attrs/ndevs/1", "dummy0\n");
+	put("sys/class/net/dummy0/flags", "0x1003\n");
+	put("sys/class/net/dummy0/carrier", "1\n");
+	put("sys/class/net/dummy0/carrier_changes", "2\n");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd);
+}
+
+static void test_flap_and_gid(void **state)
+{
+	(void)state;
+	struct ports_io io = { .root = root, .holders = holders, .attribute = attribute };
+	struct port_monitor *m = ports_open(&io);
+	assert_non_null(m);
+	assert_false(ports_netlink_armed(m));
+	ports_tick(m, 100.0, emit, NULL); /* the snapshot */
+	assert_int_equal(ports_count(m), 1);
+	ports_tick(m, 100.1, emit, NULL);
+	assert_int_equal(ngot, 0);
+	/* a loop that turns faster (records arriving) does not read more often */
+	put(PORT "state", "1: DOWN\n");
+	ports_tick(m, 100.12, emit, NULL);
+	assert_int_equal(ngot, 0);
+
+	/* carrier lost: one record, with the holders */
+	put(PORT "state", "1: DOWN\n");
+	put("sys/class/net/dummy0/carrier", "0\n");
+	put("sys/class/net/dummy0/carrier_changes", "3\n");
+	put(PORT "gids/1", ZERO); /* a down port loses its GIDs: no record of their own */
+	ports_tick(m, 100.2, emit, NULL);
+	ports_tick(m, 101.5, emit, NULL);
+	assert_int_equal(ngot, 1);
+	assert_string_equal(got[0].state, "DOWN");
+	assert_string_equal(got[0].previous, "ACTIVE");
+	assert_string_equal(got[0].reason, "carrier_lost");
+	assert_string_equal(got[0].netdev, "dummy0");
+	assert_int_equal(got[0].down_ms, -1);
+	assert_true(got[0].affected_known);
+	assert_int_equal(got[0].naffected, 1);
+	assert_int_equal(got[0].affected_qps, 2);
+	assert_int_equal(got[0].affected[0].slurm_job, 991);
+	assert_int_equal(got[0].ncounters, 1);
+	assert_string_equal(got[0].counters[0].name, "carrier_changes");
+	assert_int_equal(got[0].counters[0].delta, 1);
+
+	/* back after 3.0 s: down_ms, the reason it was down, the holders then */
+	put(PORT "state", "4: ACTIVE\n");
+	put("sys/class/net/dummy0/carrier", "1\n");
+	put(PORT "gids/1", GID1);
+	ports_tick(m, 103.2, emit, NULL);
+	assert_int_equal(ngot, 2);
+	assert_string_equal(got[1].state, "ACTIVE");
+	assert_string_equal(got[1].previous, "DOWN");
+	assert_string_equal(got[1].reason, "carrier_lost");
+	assert_int_equal(got[1].down_ms, 3000);
+	assert_int_equal(got[1].naffected, 1);
+	char sum[512];
+	port_change_summary(&got[1], sum, sizeof(sum));
+	assert_string_equal(sum, "rxe0 port 1 went DOWN (carrier lost on dummy0) for 3.0 s; "
+				 "1 process held 2 QPs on it");
+
+	/* its GIDs are learnt again, then one empties under the ACTIVE port */
+	ports_tick(m, 104.3, emit, NULL);
+	ports_tick(m, 106.3, emit, NULL);
+	assert_int_equal(ngot, 2);
+	put(PORT "gids/1", ZERO);
+	ports_tick(m, 107.4, emit, NULL);
+	assert_int_equal(ngot, 3);
+	assert_string_equal(got[2].reason, "gid_change");
+	assert_int_equal(got[2].gid_index, 1);
+	assert_string_equal(got[2].old_gid, "::ffff:10.55.0.1");
+	assert_string_equal(got[2].new_gid, "");
+	assert_string_equal(got[2].gid_type, "RoCE v2");
+	assert_string_equal(got[2].address, "10.55.0.1 no longer on dummy0");
+	assert_int_equal(got[2].down_ms, -1);
+	port_change_summary(&got[2], sum, sizeof(sum));
+	assert_non_null(strstr(sum, "lost GID index 1 ::ffff:10.55.0.1 (RoCE v2): 10.55.0.1 no longer on dummy0"));
+
+	/* the interface set down */
+	put(PORT "state", "1: DOWN\n");
+	put("sys/class/net/dummy0/flags", "0x1002\n");
+	ports_tick(m, 108.0, emit, NULL);
+	assert_int_equal(ngot, 4);
+	assert_string_equal(got[3].reason, "admin_down");
+
+	/* the record as JSON and text */
+	struct record rec = { .kind = &record_kind_port_change, .data = &got[1] };
+	struct json_object *o = record_to_json(&rec), *x;
+	assert_true(json_object_object_get_ex(o, "down_ms", &x));
+	assert_int_equal(json_object_get_int64(x), 3000);
+	assert_true(json_object_object_get_ex(o, "affected", &x));
+	assert_int_equal(json_object_array_length(x), 1);
+	json_object_put(o);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_true(record_print_text(f, &rec, false, "12:03:05 on n1"));
+	fclose(f);
+	assert_non_null(strstr(text, "infiniband: rxe0 port 1 went DOWN (carrier lost on dummy0) for 3.0 s"));
+	assert_non_null(strstr(text, "pid 4242 (ibv_rc_pingpong): 2 QPs, Slurm job 991"));
+	assert_non_null(strstr(text, "IBV_WC_RETRY_EXC_ERR"));
+	free(text);
+	ports_close(m);
+}
+
+/* `rdma -j res show qp` as iproute2 6.1 prints it: the kernel's own QPs
+ * (no pid) are not a job's */
+static void test_rdmares_parse(void **state)
+{
+	(void)state;
+	static const char out[] =
+		"[{\"ifindex\":3,\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":1,\"type\":\"GSI\","
+		"\"state\":\"RTS\",\"sq-psn\":0,\"comm\":\"[ib_core]\"},"
+		"{\"ifindex\":3,\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":17,\"rqpn\":18,\"type\":\"RC\","
+		"\"state\":\"RTS\",\"pid\":812,\"comm\":\"ibv_rc_pingpong\"},"
+		"{\"ifindex\":3,\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":18,\"rqpn\":17,\"type\":\"RC\","
+		"\"state\":\"RTS\",\"pid\":815,\"comm\":\"python3\"},"
+		"{\"ifindex\":3,\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":19,\"type\":\"RC\","
+		"\"state\":\"INIT\",\"pid\":815,\"comm\":\"python3\"},"
+		"{\"ifindex\":4,\"ifname\":\"mlx5_0\",\"port\":1,\"lqpn\":20,\"type\":\"RC\","
+		"\"state\":\"RTS\",\"pid\":900,\"comm\":\"other\"}]";
+	struct rdma_qp_holders h;
+	assert_int_equal(rdmares_parse_qp(out, "rxe0", 1, &h), 0);
+	assert_int_equal(h.n, 2);
+	assert_int_equal(h.qps, 3);
+	assert_int_equal(h.h[0].pid, 812);
+	assert_string_equal(h.h[0].comm, "ibv_rc_pingpong");
+	assert_int_equal(h.h[1].qps, 2);
+	assert_int_equal(rdmares_parse_qp(out, "rxe0", 2, &h), 0);
+	assert_int_equal(h.n, 0);
+	assert_int_equal(rdmares_parse_qp("not json", "rxe0", 1, &h), -1);
+}
+
+/* every recorded port_change reads back, its reason that of its file
+ * name, and says the same summary when written again */
+static void test_fixtures_replay(void **state)
+{
+	(void)state;
+	char dir[PATH_MAX + 128], path[PATH_MAX + 400], err[256];
+	struct dirent *d;
+	int n = 0;
+
+	snprintf(dir, sizeof(dir), "%s", fixture_path("ports", "README.md"));
+	*strrchr(dir, '/') = '\0';
+	DIR *dp = opendir(dir);
+	assert_non_null(dp);
+	while ((d = readdir(dp))) {
+		size_t l = strlen(d->d_name);
+		if (l < 6 || strcmp(d->d_name + l - 5, ".json"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		struct json_object *o = json_object_from_file(path), *x;
+		struct record_port_change c, c2;
+		assert_non_null(o);
+		if (port_change_from_json(o, &c, err, sizeof(err)))
+			fail_msg("%s: %s", d->d_name, err);
+		char reason[64];
+		snprintf(reason, sizeof(reason), "%s", d->d_name);
+		*strchr(reason, '.') = 0;
+		assert_string_equal(c.reason, reason);
+		struct record rec = { .kind = &record_kind_port_change, .data = &c };
+		struct json_object *again = record_to_json(&rec);
+		assert_true(json_object_object_get_ex(o, "summary", &x));
+		struct json_object *y;
+		assert_true(json_object_object_get_ex(again, "summary", &y));
+		assert_string_equal(json_object_get_string(y), json_object_get_string(x));
+		assert_int_equal(port_change_from_json(again, &c2, err, sizeof(err)), 0);
+		assert_int_equal(c2.naffected, c.naffected);
+		assert_int_equal(c2.down_ms, c.down_ms);
+		assert_string_equal(c2.reason, c.reason);
+		json_object_put(again);
+		json_object_put(o);
+		n++;
+	}
+	closedir(dp);
+	assert_true(n >= 3);
+	/* a member of the wrong type is named */
+	struct json_object *bad = json_tokener_parse("{\"event\":\"port_change\",\"device\":\"rxe0\","
+						     "\"state\":\"DOWN\",\"down_ms\":\"x\"}");
+	struct record_port_change c;
+	assert_int_equal(port_change_from_json(bad, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "down_ms"));
+	json_object_put(bad);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_flap_and_gid),
+		cmocka_unit_test(test_rdmares_parse),
+		cmocka_unit_test(test_fixtures_replay),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/vm/cases/ports.sh - the network under a running job (issue 22): real
+# rdma-core RC traffic (ibv_rc_pingpong server and client over rxe0) while
+# dummy0 loses its carrier and gets it back, is set down and up, and loses
+# the IPv4 address a running QP addresses from; every assertion reads
+# mrtrace's own port_change records: the port that went DOWN with the
+# processes that held QPs on it, its return with down_ms, the gid_change
+# with the address behind it.
+# vm-timeout: 360
+. "$TOP/tests/vm/mrt-lib.sh"
+
+PORT=/sys/class/infiniband/rxe0/ports/1
+V4=10.56.0.1
+restore() {
+	ip link set dummy0 carrier on 2>/dev/null
+	ip link set dummy0 up 2>/dev/null
+	ip addr del "$V4/24" dev dummy0 2>/dev/null
+	stop_pingpongs
+	wait_port ACTIVE 20 > /dev/null 2>&1
+}
+PP_PIDS=
+# the pingpongs this case started, by their pids
+stop_pingpongs() {
+	local p
+	for p in $PP_PIDS; do kill "$p" 2>/dev/null; done
+	for p in $PP_PIDS; do wait "$p" 2>/dev/null; done
+	PP_PIDS=
+}
+trap restore EXIT
+
+wait_port() { # WORD SECS
+	local i s
+	for i in $(seq $(($2 * 10))); do
+		read -r s < "$PORT/state"
+		[[ $s == *"$1"* ]] && return 0
+		sleep 0.1
+	done
+	echo "rxe0 port 1 is '$s', not $1"
+	return 1
+}
+# pingpong NAME GIDX: server and client over rxe0 for as long as it lasts;
+# returns once both hold their QP (the kernel's resource tracking says so)
+pingpong() {
+	local i n
+	spawn ibv_rc_pingpong -d rxe0 -g "$2" -n 100000000 > "$CASE_OUT/$1-server.out" 2>&1
+	PP_PIDS="$PP_PIDS $!"
+	sleep 1
+	spawn ibv_rc_pingpong -d rxe0 -g "$2" -n 100000000 localhost > "$CASE_OUT/$1-client.out" 2>&1
+	PP_PIDS="$PP_PIDS $!"
+	for i in $(seq 100); do
+		n=$(rdma -j res show qp 2>/dev/null | jq '[.[] | select(.comm=="ibv_rc_pingpong")] | length' 2>/dev/null)
+		[ "${n:-0}" -ge 2 ] && return 0
+		sleep 0.2
+	done
+	echo "the pingpongs hold ${n:-0} QPs"
+	cat "$CASE_OUT/$1-server.out" "$CASE_OUT/$1-client.out"
+	return 1
+}
+# change_of JQ [SECONDS]: the newest port_change record matching JQ
+change_of() {
+	local i r
+	for i in $(seq $((${2:-10} * 5))); do
+		r=$(jq -c "select(.event==\"port_change\") | select($1)" "$MRT_OUT" 2>/dev/null | tail -1)
+		[ -n "$r" ] && { echo "$r"; return; }
+		sleep 0.2
+	done
+}
+
+check watch_starts mrt_start watch
+start=$(grep -m1 '"event":"start"' "$MRT_OUT")
+jq_true port_events_armed "$start" '.sites[] | select(.site=="port_events") | .armed and .mechanism=="netlink" and (.note|test("rtnetlink"))'
+check rxe0_active wait_port ACTIVE 20
+
+# --- 1. carrier lost under RC traffic, and back ----------------------------------
+check traffic_flap pingpong flap 0
+pids=$(rdma -j res show qp | jq -c '[.[] | select(.comm=="ibv_rc_pingpong") | .pid] | unique')
+note "pingpong pids $pids"
+check carrier_off ip link set dummy0 carrier off
+check port_down wait_port DOWN 20
+sleep 2
+check carrier_on ip link set dummy0 carrier on
+check port_up wait_port ACTIVE 20
+down=$(change_of '.state=="DOWN" and .reason=="carrier_lost"')
+jq_true flap_down "$down" '.device=="rxe0" and .port==1 and .previous=="ACTIVE" and .netdev=="dummy0" and .link_layer=="Ethernet" and .down_ms==null and .class=="infiniband"'
+jq_true flap_down_affected "$down" ".affected_known and .affected_processes>=2 and .affected_qps>=2 and ([.affected[].pid] - $pids | length)==0 and ([.affected[].comm] | unique)==[\"ibv_rc_pingpong\"]"
+jq_true flap_down_counters "$down" '.counters.carrier_changes.delta>=1'
+back=$(change_of '.state=="ACTIVE" and .down_ms!=null and .reason=="carrier_lost"')
+jq_true flap_back "$back" '.previous=="DOWN" and .down_ms>=1500 and .down_ms<20000 and .affected_processes>=2 and (.summary|test("went DOWN \\(carrier lost on dummy0\\) for [0-9.]+ s; [0-9]+ processes held"))'
+printf '%s\n' "$down" "$back" > "$CASE_OUT/port_change.flap.json"
+stop_pingpongs
+
+# --- 2. the interface set down and up -----------------------------------------------
+check link_down ip link set dummy0 down
+check port_down2 wait_port DOWN 20
+sleep 1
+check link_up ip link set dummy0 up
+check port_up2 wait_port ACTIVE 20
+back=$(change_of '.state=="ACTIVE" and .reason=="admin_down" and .down_ms!=null')
+jq_true admin_back "$back" '.down_ms>=500 and (.summary|test("dummy0 set down"))'
+
+# --- 3. the address a running QP uses goes away --------------------------------------
+check addr_added ip addr add "$V4/24" dev dummy0
+hex=$(printf '%02x%02x:%02x%02x' ${V4//./ })
+idx=
+for i in $(seq 50); do
+	for g in $(seq 0 63); do
+		[ "$(cat "$PORT/gids/$g" 2>/dev/null)" = "0000:0000:0000:0000:0000:ffff:$hex" ] && { idx=$g; break 2; }
+	done
+	sleep 0.1
+done
+check v4_gid test -n "$idx"
+note "::ffff:$V4 is GID index ${idx:-none}"
+# the monitor learns new entries at most a minute later, or 1.6 s after an
+# address event: let it see this one before it goes
+sleep 3
+check traffic_gid pingpong gid "${idx:-1}"
+check addr_removed ip addr del "$V4/24" dev dummy0
+gid=$(change_of '.reason=="gid_change"' 15)
+jq_true gid_change "$gid" ".gid.old==\"::ffff:$V4\" and .gid.new==null and .gid.index==${idx:-1} and .gid.type==\"RoCE v2\" and .state==\"ACTIVE\" and .down_ms==null"
+jq_true gid_change_address "$gid" ".source==\"rtnetlink\" and .gid.address==\"$V4/24 removed from dummy0\""
+jq_true gid_change_affected "$gid" '.affected_known and .affected_processes>=1 and ([.affected[].comm]|index("ibv_rc_pingpong"))!=null'
+printf '%s\n' "$gid" > "$CASE_OUT/port_change.gid.json"
+stop_pingpongs
+
+check watch_stops mrt_stop

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* rdmares.h - which processes hold QPs on an RDMA port, from the kernel's
+ * own resource tracking (RDMA netlink, RDMA_NLDEV_CMD_RES_QP_GET, read
+ * through iproute2's `rdma -j res show qp`).  Cold: read at a port event,
+ * never per verb.  Kernel QPs (QP0/QP1, no pid) are left out. */
+#ifndef MRTRACE_PROC_RDMARES_H
+#define MRTRACE_PROC_RDMARES_H
+
+struct rdma_qp_holder {
+	int pid;
+	char comm[16];
+	int qps;
+};
+
+struct rdma_qp_holders {
+	int n;                  /* in h[] */
+	int dropped;            /* holders beyond max */
+	int qps;                /* their QPs together */
+	struct rdma_qp_holder h[16];
+};
+
+/* The holders of QPs on device/port (port 0: every port) in the JSON
+ * `rdma -j res show qp` prints.  0, or -1 when it is not that JSON. */
+int rdmares_parse_qp(const char *json, const char *device, unsigned port, struct rdma_qp_holders *out);
+
+/* The same, asked of the running kernel.  -1 when the tool or the kernel
+ * cannot answer (no iproute2, no RDMA netlink). */
+int rdmares_qp_holders(const char *device, unsigned port, struct rdma_qp_holders *out);
+
+#endif

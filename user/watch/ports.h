@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* ports.h - watch's port monitor: RDMA port and GID changes under running
+ * jobs as port_change records (record/port_change.h), from cold sources
+ * that cost nothing per packet or per verb:
+ *
+ *   - each port's sysfs `state`, read once a watch tick (0.1 s), and only
+ *     while RDMA devices exist (the device list is read every 2 s);
+ *   - the GID entries that hold a GID, the LID and SM LID, every second;
+ *   - rtnetlink link and address events (RTMGRP_LINK, RTMGRP_IPV4_IFADDR,
+ *     RTMGRP_IPV6_IFADDR), which say at once that an interface went down
+ *     or lost an address, and which address: the GID entries are read
+ *     again right then and shortly after (the kernel updates its GID
+ *     table from a work queue).
+ *
+ * At a change the monitor reads who holds QPs on the port (the kernel's
+ * resource tracking, proc/rdmares.h), their NCCL, rank and job, and the
+ * link counters.  A kernel site (ib_dispatch_event) can feed the same
+ * record later; the row in --list-probes says what is armed. */
+#ifndef MRTRACE_WATCH_PORTS_H
+#define MRTRACE_WATCH_PORTS_H
+
+#include <stdbool.h>
+
+#include "proc/rdmares.h"
+#include "record/port_change.h"
+
+struct ports_io {
+	const char *root; /* sysfs and /proc below it; NULL: "/" */
+	/* who holds QPs on a port; NULL: rdmares_qp_holders() */
+	int (*holders)(const char *device, unsigned port, struct rdma_qp_holders *out);
+	/* NCCL, rank and job of a holder (pid and comm filled); NULL: from
+	 * <root>/proc */
+	void (*attribute)(const char *root, struct port_affected *a);
+	bool netlink; /* subscribe to rtnetlink's link and address events */
+};
+
+struct port_monitor;
+
+/* NULL only when out of memory. */
+struct port_monitor *ports_open(const struct ports_io *io);
+void ports_close(struct port_monitor *m);
+
+typedef void (*ports_emit_fn)(void *arg, const struct record_port_change *c);
+
+/* Looks at the ports (now: CLOCK_MONOTONIC seconds) and emits a record per
+ * change.  The first call only takes the snapshot. */
+void ports_tick(struct port_monitor *m, double now, ports_emit_fn emit, void *arg);
+
+/* What is armed, for the site row: "sysfs ports/N/state every 0.1 s, ...". */
+const char *ports_source(const struct port_monitor *m);
+bool ports_netlink_armed(const struct port_monitor *m);
+/* Ports watched now. */
+int ports_count(const struct port_monitor *m);
+
+#endif
