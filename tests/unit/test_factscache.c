@@ -322,6 +322,27 @@ static void test_out_of_range_and_untrusted(void **state)
 	assert_int_equal(factscache_load(path, &k, VERSION, &g, why, sizeof(why)), 0);
 }
 
+/* A FIFO planted as the cache file (issue 24, row 6): refused at once,
+ * never a watch or --list-probes stuck in open(2) waiting for a writer.
+ * alarm() turns a hang into a failed test. */
+static void test_fifo_is_refused_without_blocking(void **state)
+{
+	(void)state;
+	struct factscache_key k;
+	struct tracer_facts g;
+	char why[256];
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s", in_dir("fifo.facts"));
+	key_of(&k, 0x60, MODULES);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(5);
+	assert_int_equal(factscache_load(path, &k, VERSION, &g, why, sizeof(why)), -1);
+	alarm(0);
+	assert_non_null(strstr(why, "not a regular file"));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt_and_torn),
 		cmocka_unit_test(test_version_and_key_mismatch),
 		cmocka_unit_test(test_out_of_range_and_untrusted),
+		cmocka_unit_test(test_fifo_is_refused_without_blocking),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -7,6 +7,7 @@
 #include "tracer/factscache.h"
 
 #include "core/atomicfile.h"
+#include "core/regfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -205,11 +206,13 @@ int factscache_load(const char *path, const struct factscache_key *k, const char
 {
 	struct factscache_file *c = NULL;
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* a regular file only, opened without blocking: a FIFO planted here
+	 * would otherwise hold open(2) until somebody writes to it */
+	int fd = regfile_open(path, O_NOFOLLOW);
 	const char *bad = NULL;
 
 	if (fd < 0) {
-		snprintf(why, whylen, "%s", errno == ENOENT ? "absent" : strerror(errno));
+		snprintf(why, whylen, "%s", fd == -ENOENT ? "absent" : regfile_strerror(fd));
 		return -1;
 	}
 	/* root reads it: only a file of its own that nobody else may write */
