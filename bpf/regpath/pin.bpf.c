@@ -8,6 +8,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "trail.bpf.h"
+#include "vma.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
 
@@ -15,73 +16,12 @@ char LICENSE[] SEC("license") __weak = "GPL";
  * pin_user_pages_fast(start, nr_pages, gup_flags, pages): >= 0 pages pinned
  * (may be partial), < 0 errno.  On failure the VMA's flags at the address say
  * why: VM_IO|VM_PFNMAP (device/GPU BAR memory), VM_HUGETLB (empty pool), or
- * no VMA at all. */
-struct vma_probe {
-	__u64 flags;
-};
-
-static long vma_flags_cb(struct task_struct *task, struct vm_area_struct *vma, void *data)
-{
-	struct vma_probe *p = data;
-
-	p->flags = BPF_CORE_READ(vma, vm_flags);
-	return 0;
-}
-
-static __always_inline __u64 vma_flags_at(__u64 addr)
-{
-	struct vma_probe p = { .flags = MRT_VMA_NONE };
-
-	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_find_vma))
-		return MRT_VMA_UNKNOWN;
-	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_flags_cb, &p, 0) == -2 /* ENOENT: no VMA */)
-		return MRT_VMA_NONE;
-	return p.flags;
-}
-
-/* Before 5.17 there is no bpf_find_vma, and a program that merely holds
- * its callback does not load: the VMA is looked up in the mm's rb-tree
- * instead (vm_area_struct.vm_rb, until 6.1 replaced the tree), in a bounded
- * walk of unlocked reads: good enough for the flags of the VMA the failing
- * pin stopped at, which this thread's own pin holds in place. */
-#define VMA_RB_DEPTH 48
-
-/* The pre-6.1 fields, under CO-RE flavour names (vmlinux.h is newer). */
-struct mm_struct___rb {
-	struct rb_root mm_rb;
-} __attribute__((preserve_access_index));
-
-struct vm_area_struct___rb {
-	unsigned long vm_start, vm_end;
-	struct rb_node vm_rb;
-	unsigned long vm_flags;
-} __attribute__((preserve_access_index));
-
-static __always_inline __u64 vma_flags_rb(__u64 addr)
-{
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	struct mm_struct___rb *mm = (void *)BPF_CORE_READ(task, mm);
-	struct vm_area_struct___rb *vma = NULL;
-	struct rb_node *node;
-	unsigned long off;
-
-	if (!bpf_core_field_exists(mm->mm_rb) || !bpf_core_field_exists(vma->vm_rb))
-		return MRT_VMA_UNKNOWN;
-	off = bpf_core_field_offset(struct vm_area_struct___rb, vm_rb);
-	node = BPF_CORE_READ(mm, mm_rb.rb_node);
-	for (int i = 0; i < VMA_RB_DEPTH && node; i++) {
-		vma = (void *)node - off;
-		if (addr < BPF_CORE_READ(vma, vm_end)) {
-			if (BPF_CORE_READ(vma, vm_start) <= addr)
-				return BPF_CORE_READ(vma, vm_flags);
-			node = BPF_CORE_READ(node, rb_left);
-		} else {
-			node = BPF_CORE_READ(node, rb_right);
-		}
-	}
-	return MRT_VMA_NONE;
-}
-
+ * no VMA at all (bpf/vma.bpf.h: by bpf_find_vma, or the rb-tree before 5.17).
+ *
+ * pin_user_pages_fast runs for every O_DIRECT read, io_uring fixed buffer
+ * and GPUDirect Storage transfer of every process: these programs are armed
+ * only with --hot-sites.  By default ib_umem_get's exit reads the same
+ * evidence from the VMAs of the range it failed to pin (umem.bpf.c). */
 /* A pinning result joins the trail, with the VMA's flags where it stopped
  * (by find_vma, or the rb-tree walk: two flavours of the site). */
 static __always_inline void pin_step(__u64 start, __u64 nr, int ret, bool rb)
@@ -93,7 +33,7 @@ static __always_inline void pin_step(__u64 start, __u64 nr, int ret, bool rb)
 		return;
 	if (ret < 0 || (__u64)ret < nr) {
 		at = start + (ret > 0 ? (__u64)ret << page_shift : 0);
-		flags = rb ? vma_flags_rb(at) : vma_flags_at(at);
+		flags = rb ? mrt_vma_flags(at, true) : mrt_vma_flags(at, false);
 	}
 	step_add(c, MRT_SITE_PIN, ret, start, nr, flags);
 }
@@ -185,7 +125,10 @@ int BPF_KRETPROBE(kretprobe_gup, long ret)
 /* A long-term pin must first migrate pages out of ZONE_MOVABLE/CMA; when
  * that migration fails the pin fails with ENOMEM, which is not the memlock
  * limit.  The tracepoint fires for every migration: the reason is tested
- * before the per-thread lookup.  The reason is MR_LONGTERM_PIN from 5.13;
+ * before the per-thread lookup - still a run for every migration of every
+ * process (compaction, NUMA balancing): armed only with --hot-sites.  By
+ * default a failed pin's ENOMEM is told at ib_umem_get's exit (umem.bpf.c).
+ * The reason is MR_LONGTERM_PIN from 5.13;
  * before, the pin migrated CMA pages as MR_CONTIG_RANGE (the umem_depth
  * test keeps other contiguous-range migrations out). */
 static __always_inline int longterm_pin_reason(void)

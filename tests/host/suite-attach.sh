@@ -10,6 +10,7 @@
 #   - --no-cache neither reads nor writes the file;
 #   - a corrupted, a junk, a torn and a world-writable file are each
 #     refused, rewritten whole, and the start after arms the same sites;
+#   - a FIFO as the file hangs neither --list-probes nor watch;
 #   - attach time (start to "watching"), median of RUNS cold (--no-cache)
 #     and warm starts: printed as numbers; the gate is only that a warm
 #     start is not slower than a cold one (warm/cold <= 1.5: the host is
@@ -100,6 +101,27 @@ damage corrupt flip_byte
 damage junk sh -c "echo not-a-cache > '$FILE'"
 damage torn truncate -s 1000 "$FILE"
 damage writable chmod 666 "$FILE"
+
+# a FIFO planted as the cache file (issue 24, row 6): neither --list-probes
+# nor watch waits in open(2) for a writer; it is refused as not a regular
+# file and replaced by the file, which the next start reads
+plant_fifo() { rm -f "$FILE"; mkfifo -m 644 "$FILE"; }
+plant_fifo
+timeout 60 "$MRTRACE" watch --list-probes --json --debug-libbpf > "$OUT/fifo.json" 2> "$OUT/fifo.err"
+rc=$?
+[ $rc = 0 ] && ok "fifo: --list-probes does not hang" || bad "fifo: --list-probes does not hang" "exit $rc (124: timed out)"
+said fifo "facts cache .* not used: not a regular file" && ok "fifo: refused as not a regular file" \
+	|| bad "fifo: refused as not a regular file" "$(grep facts "$OUT/fifo.err" | head -2 | tr '\n' ' ')"
+[ -f "$FILE" ] && [ ! -p "$FILE" ] && cmp -s "$FILE" "$OUT/good.facts" && ok "fifo: replaced by the file" \
+	|| bad "fifo: replaced by the file" "$(stat -c '%F %a %s' "$FILE")"
+plant_fifo
+timeout 60 "$MRTRACE" watch --json -d 1 -o "$OUT/fifo-watch.jsonl" 2> "$OUT/fifo-watch.err"
+rc=$?
+[ $rc = 0 ] && grep -q '"event":"stop"' "$OUT/fifo-watch.jsonl" && ok "fifo: watch starts and stops" \
+	|| bad "fifo: watch starts and stops" "exit $rc (124: timed out): $(tail -1 "$OUT/fifo-watch.err")"
+probes fifo-after
+said fifo-after "facts from cache" && ok "fifo: used again after" || bad "fifo: used again after"
+same_sites fifo-after
 
 # ---- attach time ---------------------------------------------------------------
 # attach_ms [ARGS]: ms from start to "watching" (whole system, syscalls auto)

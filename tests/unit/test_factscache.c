@@ -130,6 +130,14 @@ static void test_key_from_notes_and_modules(void **state)
 	       "ib_uverbs 184320 2 rdma_ucm, Live 0xffffffffc0a00000\n"
 	       "ib_core 450560 3 rdma_ucm,ib_uverbs, Live 0xffffffffc0900000\n");
 	assert_true(a.modules != c.modules);
+	/* the same set in another order (a module unloaded and loaded again
+	 * comes first in /proc/modules) is the same set */
+	struct factscache_key d;
+	key_of(&d, 0x10,
+	       "ib_uverbs 184320 2 rdma_ucm, Live 0xffffffffc0a00000\n"
+	       "mlx5_ib 557056 0 - Live 0xffffffffc0d00000\n"
+	       "ib_core 450560 3 rdma_ucm,ib_uverbs, Live 0xffffffffc0900000\n");
+	assert_int_equal(c.modules, d.modules);
 	key_of(&c, 0x11, MODULES);
 	assert_string_not_equal(a.build, c.build);
 	/* without a build id note, the kernel's uname -v stands in */
@@ -145,6 +153,11 @@ static void test_key_from_notes_and_modules(void **state)
 	char other[sizeof(path)];
 	c = a;
 	c.asked ^= 1; /* another binary (facts.c hashes it into `asked`) */
+	assert_int_equal(factscache_path(other, sizeof(other), "/x/y", &c), 0);
+	assert_string_not_equal(path, other);
+	/* and by module set: a set seen before finds its own file again */
+	c = a;
+	c.modules ^= 1;
 	assert_int_equal(factscache_path(other, sizeof(other), "/x/y", &c), 0);
 	assert_string_not_equal(path, other);
 	setenv("MRTRACE_CACHE_DIR", "/elsewhere", 1);
@@ -322,6 +335,66 @@ static void test_out_of_range_and_untrusted(void **state)
 	assert_int_equal(factscache_load(path, &k, VERSION, &g, why, sizeof(why)), 0);
 }
 
+/* A FIFO planted as the cache file (issue 24, row 6): refused at once,
+ * never a watch or --list-probes stuck in open(2) waiting for a writer.
+ * alarm() turns a hang into a failed test. */
+static void test_fifo_is_refused_without_blocking(void **state)
+{
+	(void)state;
+	struct factscache_key k;
+	struct tracer_facts g;
+	char why[256];
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s", in_dir("fifo.facts"));
+	key_of(&k, 0x60, MODULES);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(5);
+	assert_int_equal(factscache_load(path, &k, VERSION, &g, why, sizeof(why)), -1);
+	alarm(0);
+	assert_non_null(strstr(why, "not a regular file"));
+	unlink(path);
+}
+
+/* The files of one kernel and binary are kept for FACTSCACHE_KEEP module
+ * sets: the oldest go; another binary's, other files and links stay. */
+static void test_prune_keeps_the_newest_sets(void **state)
+{
+	(void)state;
+	struct factscache_key k, other;
+	struct tracer_facts f;
+	char why[256], path[512];
+	struct stat st;
+
+	key_of(&k, 0x70, MODULES);
+	other = k;
+	other.asked ^= 1;
+	facts_of(&f);
+	for (int i = 0; i < FACTSCACHE_KEEP + 3; i++) {
+		k.modules = 1000 + i;
+		assert_int_equal(factscache_path(path, sizeof(path), dir, &k), 0);
+		assert_int_equal(factscache_store(path, &k, VERSION, &f, why, sizeof(why)), 0);
+		struct timespec t[2] = { { .tv_sec = 1000000 + i }, { .tv_sec = 1000000 + i } };
+		assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+	}
+	assert_int_equal(factscache_path(path, sizeof(path), dir, &other), 0);
+	assert_int_equal(factscache_store(path, &other, VERSION, &f, why, sizeof(why)), 0);
+	assert_int_equal(factscache_prune(dir, &k, FACTSCACHE_KEEP), 3);
+	for (int i = 0; i < FACTSCACHE_KEEP + 3; i++) {
+		k.modules = 1000 + i;
+		assert_int_equal(factscache_path(path, sizeof(path), dir, &k), 0);
+		assert_int_equal(stat(path, &st) == 0, i >= 3);
+	}
+	assert_int_equal(factscache_path(path, sizeof(path), dir, &other), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(factscache_prune(dir, &k, FACTSCACHE_KEEP), 0);
+	/* a kept set loads */
+	k.modules = 1000 + FACTSCACHE_KEEP + 2;
+	assert_int_equal(factscache_path(path, sizeof(path), dir, &k), 0);
+	struct tracer_facts g;
+	assert_int_equal(factscache_load(path, &k, VERSION, &g, why, sizeof(why)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +403,8 @@ int main(void)
 		cmocka_unit_test(test_corrupt_and_torn),
 		cmocka_unit_test(test_version_and_key_mismatch),
 		cmocka_unit_test(test_out_of_range_and_untrusted),
+		cmocka_unit_test(test_fifo_is_refused_without_blocking),
+		cmocka_unit_test(test_prune_keeps_the_newest_sets),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -210,7 +210,7 @@ static void restricted_host_arms_nothing_and_says_why(void **state)
 	(void)state;
 	assert_non_null(f);
 	load_facts("restricted-6.18.facts");
-	assert_int_equal(tracer_plan_regpath(&plan, &facts, true), 0);
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, true), 0);
 	assert_int_equal(tracer_plan_armed(&plan, false), 0);
 	assert_site("cap_ipc_lock", MECH_NONE, "vmlinux",
 		    "fexit load refused: Operation not permitted; kprobes not supported by this "
@@ -247,7 +247,7 @@ static void kernel_612_arms_vmlinux_by_fentry_modules_by_kprobe(void **state)
 {
 	(void)state;
 	load_facts("debian-6.12-rxe-mlx5.facts");
-	assert_int_equal(tracer_plan_regpath(&plan, &facts, true), 4);
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, true), 4);
 	for (int i = 0; i < plan.nreg; i++) {
 		const struct tracer_func_facts *ff = tracer_facts_func(&facts, plan.sites[i].func);
 		if (!ff || !strcmp(plan.sites[i].name, "pin_gup") || plan.sites[i].mech == MECH_NONE)
@@ -270,7 +270,7 @@ static void kernel_612_arms_vmlinux_by_fentry_modules_by_kprobe(void **state)
 		    "sg_alloc_append_table_from_pages is notrace on this kernel");
 	/* were it traceable, the refused trampoline would leave its kprobe */
 	func("sg_alloc_append_table_from_pages")->notrace = false;
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("sg_alloc", MECH_KPROBE, "vmlinux", "fexit attach refused");
 	/* with openers armed, the costly syscall tracepoints stay off (auto) */
 	tracer_plan_syscalls(&plan, SYSCALLS_AUTO);
@@ -284,7 +284,7 @@ static void fentry_refused_falls_back_to_kprobes(void **state)
 	(void)state;
 	load_facts("debian-6.12-rxe-mlx5.facts");
 	refuse_trampolines();
-	assert_int_equal(tracer_plan_regpath(&plan, &facts, true), 4);
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, true), 4);
 	/* module functions take kprobes whatever the trampolines say */
 	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", KEEP "ib_uverbs");
 	assert_site("umem_get", MECH_KPROBE, "ib_uverbs", KEEP "ib_uverbs");
@@ -293,14 +293,14 @@ static void fentry_refused_falls_back_to_kprobes(void **state)
 	assert_site("iova", MECH_KPROBE, "vmlinux", "fexit load refused: Operation not permitted");
 	/* the retry after a failed load ignores the trampoline facts */
 	load_facts("debian-6.12-rxe-mlx5.facts");
-	assert_int_equal(tracer_plan_regpath(&plan, &facts, false), 4);
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, false, true), 4);
 	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", NULL);
 	assert_string_equal(site("reg_mr")->note, "");
 	assert_site("iova", MECH_KPROBE, "vmlinux", "");
 	/* and without kprobes either, nothing at all */
 	facts.kprobes = false;
 	refuse_trampolines();
-	assert_int_equal(tracer_plan_regpath(&plan, &facts, true), 0);
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, true), 0);
 	assert_site("reg_mr", MECH_NONE, "ib_uverbs", "kprobes not supported by this kernel");
 }
 
@@ -316,7 +316,7 @@ static void kallsyms_only_function_gets_a_kprobe(void **state)
 	peer->in_kallsyms = true;
 	snprintf(peer->ksym_module, sizeof(peer->ksym_module), "ib_core");
 	func("ib_uverbs_reg_mr")->tramp = TRAMP_UNTRIED;
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("peer_get", MECH_KPROBE, "ib_core", "");
 	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", "");
 }
@@ -329,14 +329,14 @@ static void ambiguous_name_is_probed_in_its_module(void **state)
 	(void)state;
 	load_facts("debian-6.12-rxe-mlx5.facts");
 	refuse_trampolines();
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_string_equal(site("mlx5_reg_create")->ksym, "");
 	func("reg_create")->ksym_count = 3;
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("mlx5_reg_create", MECH_KPROBE, "mlx5_ib", "3 functions named reg_create");
 	assert_string_equal(site("mlx5_reg_create")->ksym, "mlx5_ib:reg_create");
 	snprintf(func("reg_create")->ksym_module, sizeof(func("reg_create")->ksym_module), "vmlinux");
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("mlx5_reg_create", MECH_NONE, "vmlinux", "cannot tell them apart");
 }
 
@@ -352,17 +352,17 @@ static void missing_function_uses_its_other_name(void **state)
 	*va = *func("ib_umem_get");
 	snprintf(va->name, sizeof(va->name), "ib_umem_get_va");
 	drop("ib_umem_get");
-	assert_int_equal(tracer_plan_regpath(&plan, &facts, true), 4);
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, true), 4);
 	assert_string_equal(site("umem_get")->func, "ib_umem_get_va");
 	assert_site("umem_get", MECH_KPROBE, "ib_uverbs", KEEP "ib_uverbs");
 	/* by kprobe, too */
 	refuse_trampolines();
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_string_equal(site("umem_get")->func, "ib_umem_get_va");
 	assert_site("umem_get", MECH_KPROBE, "ib_uverbs", NULL);
 	/* present under its usual name, the other is never looked at */
 	load_facts("debian-6.12-rxe-mlx5.facts");
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_string_equal(site("umem_get")->func, "ib_umem_get");
 }
 
@@ -371,20 +371,20 @@ static void pin_gup_only_without_pin(void **state)
 {
 	(void)state;
 	load_facts("debian-6.12-rxe-mlx5.facts");
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("pin", MECH_FENTRY, "vmlinux", "");
 	assert_site("pin_gup", MECH_NONE, "vmlinux",
 		    "not needed: pin is armed (this kernel pins with pin_user_pages_fast)");
 	/* a 5.4-like kernel: no pin_user_pages_fast */
 	drop("pin_user_pages_fast");
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("pin", MECH_NONE, "", "not in this kernel");
 	assert_site("pin_gup", MECH_KPROBE, "vmlinux", "");
 	/* pin there but unarmable: pin_gup is not held back either */
 	load_facts("debian-6.12-rxe-mlx5.facts");
 	refuse_trampolines();
 	func("pin_user_pages_fast")->in_kallsyms = false;
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("pin", MECH_NONE, "vmlinux", "not in kallsyms");
 	assert_site("pin_gup", MECH_KPROBE, "vmlinux", NULL);
 }
@@ -401,7 +401,7 @@ static void no_opener_arms_nothing(void **state)
 	load_facts("debian-6.12-rxe-mlx5.facts");
 	for (size_t i = 0; i < sizeof(uverbs) / sizeof(uverbs[0]); i++)
 		drop(uverbs[i]);
-	assert_int_equal(tracer_plan_regpath(&plan, &facts, true), 0);
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, true), 0);
 	/* only the sites that record their own failures stay */
 	for (int i = 0; i < plan.nreg; i++)
 		if (!plan.defs[i]->standalone)
@@ -440,7 +440,7 @@ static void kernel_510_arms_every_site_by_kprobe_or_vmlinux_fentry(void **state)
 {
 	(void)state;
 	load_facts("debian-5.10-rxe-mlx5.facts");
-	assert_int_equal(tracer_plan_regpath(&plan, &facts, true), 3);
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, true), 3);
 	assert_string_equal(plan.btf_file, "btf/5.10.0-46-amd64.btf");
 	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", "no module BTF on this kernel (fentry needs it)");
 	assert_btf("reg_mr", "file");
@@ -471,7 +471,7 @@ static void kernel_510_arms_every_site_by_kprobe_or_vmlinux_fentry(void **state)
 	/* where it can be probed, 5.10's scatterlist function has its own
 	 * program (it returns a pointer) */
 	func("__sg_alloc_table_from_pages")->notrace = false;
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("sg_alloc", MECH_KPROBE, "vmlinux", "");
 	assert_string_equal(cand_of("sg_alloc")->kretprobe, "kretprobe_sg_alloc_ptr");
 	load_facts("debian-5.10-rxe-mlx5.facts");
@@ -481,7 +481,7 @@ static void kernel_510_arms_every_site_by_kprobe_or_vmlinux_fentry(void **state)
 	facts.btf_file[0] = 0;
 	for (int i = 0; i < facts.ntypes; i++)
 		facts.types[i].in_file = false;
-	assert_int_equal(tracer_plan_regpath(&plan, &facts, true), 3);
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, true), 3);
 	assert_null(plan.btf_file);
 	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs",
 		    "no BTF has struct uverbs_attr_bundle (this kernel has no module BTF; no "
@@ -495,7 +495,7 @@ static void kernel_510_arms_every_site_by_kprobe_or_vmlinux_fentry(void **state)
 	 * vmlinux: no opener, so nothing */
 	load_facts("debian-5.10-rxe-mlx5.facts");
 	facts.kprobes = false;
-	assert_int_equal(tracer_plan_regpath(&plan, &facts, true), 0);
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, true), 0);
 	assert_site("cap_ipc_lock", MECH_NONE, "vmlinux", "no registration entry site");
 }
 
@@ -506,7 +506,7 @@ static void kernel_72_resolves_the_pinning_entry_under_its_new_name(void **state
 {
 	(void)state;
 	load_facts("debian-7.2-rxe-mlx5.facts");
-	assert_int_equal(tracer_plan_regpath(&plan, &facts, true), 4);
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, true), 4);
 	assert_null(plan.btf_file);
 	assert_site("umem_get", MECH_KPROBE, "ib_core", KEEP "ib_core from unloading");
 	assert_string_equal(site("umem_get")->func, "__ib_umem_get_va");
@@ -522,7 +522,7 @@ static void kernel_72_resolves_the_pinning_entry_under_its_new_name(void **state
 	assert_string_equal(site("dma_map")->func, "dma_map_sgtable");
 	/* a kernel with none of the names: all of them, with their kernels */
 	drop("__ib_umem_get_va");
-	assert_int_equal(tracer_plan_regpath(&plan, &facts, true), 3);
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, true), 3);
 	assert_site("umem_get", MECH_NONE, "",
 		    "none of ib_umem_get (5.10-6.12, in ib_uverbs), __ib_umem_get_va (7.2: static, "
 		    "in ib_core");
@@ -538,7 +538,7 @@ static void failed_load_demotes_one_site(void **state)
 
 	(void)state;
 	load_facts("debian-7.2-rxe-mlx5.facts");
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	for (int i = 0; i < plan.nreg; i++) {
 		if (!strcmp(plan.sites[i].name, "reg_mr"))
 			reg_mr = i;
@@ -579,7 +579,7 @@ static void plan_matches_list_probes(const char *facts_file, const char *probes_
 	int rows = 0;
 
 	load_facts(facts_file);
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	f = fopen(fixture_path("list-probes", probes_file), "re");
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f)) {
@@ -633,7 +633,7 @@ static void reg_mr_takes_the_stack_where_the_kernel_can(void **state)
 {
 	(void)state;
 	load_facts("debian-6.12-rxe-mlx5.facts");
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", KEEP "ib_uverbs");
 	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr_ustack");
 	assert_string_equal(cand_of("reg_mr")->kprobe, "kprobe_reg_mr");
@@ -642,7 +642,7 @@ static void reg_mr_takes_the_stack_where_the_kernel_can(void **state)
 	 * tests the trampoline of a module's function: here it passed) */
 	facts.kprobes = false;
 	func("ib_uverbs_reg_mr")->tramp = TRAMP_OK;
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("reg_mr", MECH_FENTRY, "ib_uverbs", "");
 	assert_string_equal(cand_of("reg_mr")->fexit, "fexit_reg_mr_ustack");
 	assert_true(tracer_reg_mr_takes_stack(&plan));
@@ -651,7 +651,7 @@ static void reg_mr_takes_the_stack_where_the_kernel_can(void **state)
 	assert_false(tracer_reg_mr_takes_stack(&plan));
 
 	load_facts("debian-5.10-rxe-mlx5.facts");
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", NULL);
 	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr");
 	assert_false(tracer_reg_mr_takes_stack(&plan));
@@ -660,7 +660,7 @@ static void reg_mr_takes_the_stack_where_the_kernel_can(void **state)
 	load_facts("debian-6.12-rxe-mlx5.facts");
 	facts.kprobes = false;
 	refuse_trampolines();
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("reg_mr", MECH_NONE, "ib_uverbs", NULL);
 	assert_false(tracer_reg_mr_takes_stack(&plan));
 }
@@ -670,16 +670,92 @@ static void syscalls_policy(void **state)
 {
 	(void)state;
 	load_facts("debian-6.12-rxe-mlx5.facts");
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	tracer_plan_syscalls(&plan, SYSCALLS_ON);
 	assert_site("sys_mlock2", MECH_TRACEPOINT, "syscalls", "costly");
 	load_facts("restricted-6.18.facts");
-	tracer_plan_regpath(&plan, &facts, true);
+	tracer_plan_regpath(&plan, &facts, true, true);
 	tracer_plan_syscalls(&plan, SYSCALLS_OFF);
 	assert_site("sys_mlockall", MECH_NONE, "syscalls", "off (--syscalls=off)");
 	tracer_plan_uprobes(&plan);
 	assert_int_equal(plan.n, plan.nreg + 5 + 1);
 	assert_site("libibverbs", MECH_NONE, "user", "");
+}
+
+/* By default nothing is armed on a function that runs for work that
+ * registers nothing (issue 20, docs/design.md section 5): CAP_IPC_LOCK and
+ * the pinning causes are read by ib_umem_get's own programs - the sites
+ * armed with it, by its function, mechanism, module and BTF - and the
+ * migration, DMA, IOVA and dma-buf sites are off, saying why and that
+ * --hot-sites arms them; the umem exit's flavour follows bpf_find_vma. */
+static void hot_sites_are_off_by_default(void **state)
+{
+	static const char *const off[] = { "migrate", "dma_map", "iova", "dmabuf_attach",
+					   "dmabuf_pin", "dmabuf_map" };
+	(void)state;
+	load_facts("debian-6.12-rxe-mlx5.facts");
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, false), 4);
+	assert_site("umem_get", MECH_KPROBE, "ib_uverbs", KEEP "ib_uverbs from unloading");
+	assert_string_equal(cand_of("umem_get")->kretprobe, "kretprobe_umem_get_vma");
+	assert_site("cap_ipc_lock", MECH_KPROBE, "ib_uverbs",
+		    "at ib_umem_get: CAP_IPC_LOCK from the task's credentials at its entry "
+		    "(capable itself runs for every privilege check of every process: --hot-sites "
+		    "probes it)");
+	assert_string_equal(site("cap_ipc_lock")->func, "ib_umem_get");
+	assert_string_equal(site("cap_ipc_lock")->btf, site("umem_get")->btf);
+	assert_site("pin", MECH_KPROBE, "ib_uverbs", "from the VMAs of the range at its exit");
+	assert_string_equal(site("pin")->func, "ib_umem_get");
+	assert_false(tracer_plan_site_probed(&plan, "cap_ipc_lock"));
+	assert_false(tracer_plan_site_probed(&plan, "pin"));
+	assert_true(tracer_plan_site_probed(&plan, "umem_get"));
+	/* derived sites name no program: the loader attaches nothing for them */
+	assert_null(cand_of("cap_ipc_lock")->fexit);
+	assert_null(cand_of("pin")->kretprobe);
+	assert_site("pin_gup", MECH_NONE, "vmlinux", "not needed: pin is armed");
+	for (size_t k = 0; k < sizeof(off) / sizeof(off[0]); k++) {
+		assert_site(off[k], MECH_NONE, strcmp(off[k], "migrate") ? "vmlinux" : "tracepoint",
+			    "off by default: ");
+		assert_non_null(strstr(site(off[k])->note, "--hot-sites arms it"));
+	}
+	/* a reason it could not be armed anyway stays the reason */
+	assert_site("sg_alloc", MECH_NONE, "vmlinux",
+		    "sg_alloc_append_table_from_pages is notrace on this kernel");
+	/* cold functions stay armed */
+	assert_site("dmabuf_get", MECH_KPROBE, "ib_uverbs", KEEP "ib_uverbs");
+	assert_site("rdmacg", MECH_KPROBE, "ib_core", KEEP "ib_core");
+
+	/* --hot-sites: the functions themselves, as before */
+	tracer_plan_regpath(&plan, &facts, true, true);
+	assert_site("cap_ipc_lock", MECH_FENTRY, "vmlinux", "");
+	assert_true(tracer_plan_site_probed(&plan, "cap_ipc_lock"));
+	assert_true(tracer_plan_site_probed(&plan, "pin"));
+	assert_site("iova", MECH_FENTRY, "vmlinux", "");
+
+	/* the pinning entry lost: the sites it reads go with it */
+	tracer_plan_regpath(&plan, &facts, true, false);
+	for (int i = 0; i < plan.nreg; i++)
+		if (!strcmp(plan.sites[i].name, "umem_get"))
+			tracer_plan_demote(&plan, i, &facts, "kprobe load failed: X");
+	assert_site("umem_get", MECH_NONE, "ib_uverbs", "kprobe load failed: X");
+	assert_site("cap_ipc_lock", MECH_NONE, "ib_uverbs",
+		    "not armed: umem_get is not, whose programs read this by default");
+	assert_site("pin", MECH_NONE, "ib_uverbs", "not armed: umem_get is not");
+
+	/* 5.10: no bpf_find_vma, the exit walks the rb-tree */
+	load_facts("debian-5.10-rxe-mlx5.facts");
+	tracer_plan_regpath(&plan, &facts, true, false);
+	assert_site("umem_get", MECH_KPROBE, "ib_uverbs", NULL);
+	assert_string_equal(cand_of("umem_get")->kretprobe, "kretprobe_umem_get");
+	assert_site("cap_ipc_lock", MECH_KPROBE, "ib_uverbs", "at ib_umem_get: ");
+	assert_site("pin", MECH_KPROBE, "ib_uverbs", "at ib_umem_get: ");
+	assert_string_equal(site("pin")->btf, site("umem_get")->btf);
+	assert_site("dma_map", MECH_NONE, "vmlinux", "off by default: dma_map_sg_attrs runs for");
+
+	/* 7.2: the pinning entry under its new name, and what reads with it */
+	load_facts("debian-7.2-rxe-mlx5.facts");
+	tracer_plan_regpath(&plan, &facts, true, false);
+	assert_site("cap_ipc_lock", MECH_KPROBE, "ib_core", "at __ib_umem_get_va: ");
+	assert_string_equal(cand_of("umem_get")->kretprobe, "kretprobe_umem_get_vma");
 }
 
 int main(int argc, char **argv)
@@ -701,6 +777,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(failed_load_demotes_one_site),
 		cmocka_unit_test(plan_arms_what_each_recorded_kernel_armed),
 		cmocka_unit_test(reg_mr_takes_the_stack_where_the_kernel_can),
+		cmocka_unit_test(hot_sites_are_off_by_default),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

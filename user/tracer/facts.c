@@ -428,9 +428,12 @@ int tracer_facts_collect_again(struct tracer_facts *f, const struct tracer_opts 
 			tracer_note("facts cache %s not used: %s", path, why);
 		free(c);
 	}
-	if (!hit && gather(f, tracing, prev, o->stop) && path[0] &&
-	    factscache_store(path, &key, mrt_version(), f, why, sizeof(why)) && debug)
-		tracer_note("facts cache not written: %s", why);
+	if (!hit && gather(f, tracing, prev, o->stop) && path[0]) {
+		if (factscache_store(path, &key, mrt_version(), f, why, sizeof(why)) && debug)
+			tracer_note("facts cache not written: %s", why);
+		else
+			factscache_prune(NULL, &key, FACTSCACHE_KEEP);
+	}
 	if (o->stop && *o->stop) {
 		snprintf(err, errlen, "stopped while looking at the kernel");
 		return -1;

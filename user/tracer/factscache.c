@@ -7,7 +7,9 @@
 #include "tracer/factscache.h"
 
 #include "core/atomicfile.h"
+#include "core/regfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FACTSCACHE_MAGIC "MRTFACTS"
@@ -86,23 +89,24 @@ static bool read_build_id(const char *notes, char *out, size_t len)
 }
 
 /* Names and sizes of the loaded modules ("name size refcount ..."): a
- * module loaded or replaced since changes the hash. */
+ * module loaded or replaced since changes the hash; the order of the lines
+ * does not (a module unloaded and loaded again moves to the top of
+ * /proc/modules, and is the same set again: its facts found again). */
 static int hash_modules(const char *path, uint64_t *out)
 {
 	FILE *m = fopen(path, "re");
 	char line[1024];
-	uint64_t h = FACTSCACHE_HASH0;
+	uint64_t sum = 0;
 
 	if (!m)
-		return errno == ENOENT ? (*out = h, 0) : -1; /* no modules at all */
+		return errno == ENOENT ? (*out = FACTSCACHE_HASH0, 0) : -1; /* no modules at all */
 	while (fgets(line, sizeof(line), m)) {
 		size_t a = strcspn(line, " ");
 		size_t b = line[a] ? strcspn(line + a + 1, " \n") : 0;
-		h = factscache_hash(h, line, a + 1 + b);
-		h = factscache_hash(h, "\n", 1);
+		sum += factscache_hash(FACTSCACHE_HASH0, line, a + 1 + b);
 	}
 	fclose(m);
-	*out = h;
+	*out = factscache_hash(FACTSCACHE_HASH0, &sum, sizeof(sum));
 	return 0;
 }
 
@@ -137,9 +141,63 @@ int factscache_path(char *buf, size_t len, const char *dir, const struct factsca
 	/* a release is a file name: no '/' (uname -r never has one) */
 	if (!k->release[0] || strchr(k->release, '/'))
 		return -1;
-	/* and the binary: two builds on one kernel each keep their own file */
-	return (size_t)snprintf(buf, len, "%s/%s-%016llx.facts", dir, k->release,
-				(unsigned long long)k->asked) < len ? 0 : -1;
+	/* and the binary: two builds on one kernel each keep their own file;
+	 * and the module set: a set seen before (the RDMA modules loading
+	 * after a boot-time watch, a driver reloaded) is found again */
+	return (size_t)snprintf(buf, len, "%s/%s-%016llx-%016llx.facts", dir, k->release,
+				(unsigned long long)k->asked, (unsigned long long)k->modules) < len
+		       ? 0
+		       : -1;
+}
+
+int factscache_prune(const char *dir, const struct factscache_key *k, int keep)
+{
+	const char *env = getenv("MRTRACE_CACHE_DIR");
+	char prefix[192], path[PATH_MAX];
+	struct {
+		char name[256];
+		time_t mtime;
+	} *files = NULL;
+	int n = 0, cap = 0, removed = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (!dir)
+		dir = env && *env ? env : FACTSCACHE_DIR;
+	snprintf(prefix, sizeof(prefix), "%s-%016llx-", k->release, (unsigned long long)k->asked);
+	if (!(d = opendir(dir)))
+		return 0;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		struct stat st;
+		if (strncmp(e->d_name, prefix, strlen(prefix)) || len < 6 || len >= 256 ||
+		    strcmp(e->d_name + len - 6, ".facts"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (lstat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			void *more = realloc(files, (cap = cap ? 2 * cap : 16) * sizeof(*files));
+			if (!more)
+				break;
+			files = more;
+		}
+		snprintf(files[n].name, sizeof(files[n].name), "%s", e->d_name);
+		files[n++].mtime = st.st_mtime;
+	}
+	closedir(d);
+	/* the oldest go until `keep` are left */
+	while (n > keep) {
+		int old = 0;
+		for (int i = 1; i < n; i++)
+			if (files[i].mtime < files[old].mtime)
+				old = i;
+		snprintf(path, sizeof(path), "%s/%s", dir, files[old].name);
+		removed += !unlink(path);
+		files[old] = files[--n];
+	}
+	free(files);
+	return removed;
 }
 
 /* ---- reading ----------------------------------------------------------------------- */
@@ -205,11 +263,13 @@ int factscache_load(const char *path, const struct factscache_key *k, const char
 {
 	struct factscache_file *c = NULL;
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* a regular file only, opened without blocking: a FIFO planted here
+	 * would otherwise hold open(2) until somebody writes to it */
+	int fd = regfile_open(path, O_NOFOLLOW);
 	const char *bad = NULL;
 
 	if (fd < 0) {
-		snprintf(why, whylen, "%s", errno == ENOENT ? "absent" : strerror(errno));
+		snprintf(why, whylen, "%s", fd == -ENOENT ? "absent" : regfile_strerror(fd));
 		return -1;
 	}
 	/* root reads it: only a file of its own that nobody else may write */

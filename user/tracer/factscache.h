@@ -42,10 +42,18 @@ int factscache_key(struct factscache_key *k, const char *notes, const char *modu
 uint64_t factscache_hash(uint64_t h, const void *p, size_t n);
 
 /* The cache file for key k under dir (NULL: $MRTRACE_CACHE_DIR, else
- * FACTSCACHE_DIR): "<dir>/<release>-<asked, 16 hex>.facts", so that two
- * mrtrace builds on one kernel do not replace each other's file.  0, or -1
- * (too long). */
+ * FACTSCACHE_DIR): "<dir>/<release>-<asked>-<modules>.facts" (16 hex
+ * digits each), so that two mrtrace builds on one kernel do not replace
+ * each other's file, and the facts of a module set seen before are found
+ * again when it is back (a re-arm after modprobe reads them instead of
+ * gathering: rearm.c).  0, or -1 (too long). */
 int factscache_path(char *buf, size_t len, const char *dir, const struct factscache_key *k);
+
+/* The files of k's kernel and binary under dir (NULL as above), all module
+ * sets: the oldest (by mtime) removed until `keep` are left.  How many
+ * were removed. */
+#define FACTSCACHE_KEEP 8
+int factscache_prune(const char *dir, const struct factscache_key *k, int keep);
 
 /* Reads the facts at path into f when the file is whole and made for k by
  * this mrtrace (version).  0, or -1 with why it was not used ("absent",

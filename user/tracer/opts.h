@@ -43,6 +43,10 @@ struct tracer_opts {
 	int follow_pid; /* a process tree rooted here (-- CMD), 0: none */
 	const char *cgroup; /* cgroup v2 directory, NULL: none */
 	enum syscalls_policy syscalls;
+	/* also arm the hot sites (sites.h): capable(), pin_user_pages_fast(),
+	 * the DMA, IOVA and dma-buf functions, page migration - their exact
+	 * answers, paid for by every process that calls them */
+	bool hot_sites;
 	/* external BTF for kernels whose modules carry none (5.10): this file,
 	 * or NULL to look for <kernel release>.btf (facts.h says where) */
 	const char *btf_file;

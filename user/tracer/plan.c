@@ -134,8 +134,8 @@ static int cand_list(char *buf, size_t len, const struct tracer_cand *c, int n)
 /* One registration-path site: the first candidate this kernel has and can
  * arm.  When none can be armed the site reports the first candidate it has
  * (whose flavour this kernel can load, if any), or that it has none. */
-static void plan_site(struct tracer_plan *p, int i, const struct tracer_facts *f,
-		      bool allow_fentry)
+static void plan_cands(struct tracer_plan *p, int i, const struct tracer_facts *f,
+		       bool allow_fentry)
 {
 	const struct tracer_site_def *d = p->defs[i];
 	struct tracer_site *s = &p->sites[i];
@@ -183,6 +183,78 @@ static void plan_site(struct tracer_plan *p, int i, const struct tracer_facts *f
 			"the function in %s", d->func, d->kernels);
 	else
 		note(s, "%s not in this kernel (not in kallsyms or BTF; module not loaded?)", d->func);
+}
+
+/* A hot site (sites.h) whose function runs for work that registers
+ * nothing stays off unless asked for (--hot-sites): what it would have
+ * armed is still shown (func, module), and a reason it could not is kept. */
+static void plan_hot(struct tracer_plan *p, int i)
+{
+	const struct tracer_site_def *d = p->defs[i];
+	struct tracer_site *s = &p->sites[i];
+
+	if (!d->hot || p->hot_sites || s->mech == MECH_NONE)
+		return;
+	s->mech = MECH_NONE;
+	memset(&p->cand[i], 0, sizeof(p->cand[i]));
+	note(s, "off by default: %s runs for %s; --hot-sites arms it", s->func, d->hot);
+}
+
+static void plan_site(struct tracer_plan *p, int i, const struct tracer_facts *f,
+		      bool allow_fentry)
+{
+	plan_cands(p, i, f, allow_fentry);
+	plan_hot(p, i);
+}
+
+/* A hot site with `from` (sites.h), off: armed with that site, whose
+ * programs read its evidence - by its function, mechanism, module and BTF;
+ * cand names the function and no program of its own. */
+static void plan_derived(struct tracer_plan *p)
+{
+	for (int i = 0; i < p->nreg; i++) {
+		const struct tracer_site_def *d = p->defs[i];
+		struct tracer_site *s = &p->sites[i];
+		const struct tracer_site *o;
+
+		if (!d->hot || !d->from || p->hot_sites)
+			continue;
+		o = tracer_plan_site(p, d->from);
+		memset(&p->cand[i], 0, sizeof(p->cand[i]));
+		if (!o || o->mech == MECH_NONE) {
+			/* said once (this runs again after plan_openers()); a reason
+			 * of the site's own function is kept after it */
+			if (s->mech != MECH_NONE || strncmp(s->note, "not armed: ", 11)) {
+				char was[TRACER_NOTE_MAX];
+				snprintf(was, sizeof(was), "%s", s->mech == MECH_NONE ? s->note : "");
+				note(s, "not armed: %s is not, whose programs read this by default "
+					"(%s)%s%.300s", d->from, d->instead, was[0] ? "; by itself: " : "",
+				     was);
+			}
+			s->mech = MECH_NONE;
+			s->func = d->func;
+			continue;
+		}
+		s->mech = o->mech;
+		s->func = o->func;
+		snprintf(s->module, sizeof(s->module), "%s", o->module);
+		snprintf(s->btf, sizeof(s->btf), "%s", o->btf);
+		s->ksym[0] = 0;
+		p->cand[i].func = o->func;
+		note(s, "at %s: %s (%s itself runs for %s: --hot-sites probes it)", o->func,
+		     d->instead, d->func, d->hot);
+	}
+}
+
+bool tracer_plan_site_probed(const struct tracer_plan *p, const char *name)
+{
+	for (int i = 0; i < p->nreg; i++) {
+		const struct tracer_cand *c = &p->cand[i];
+		if (!strcmp(p->sites[i].name, name))
+			return p->sites[i].mech != MECH_NONE &&
+			       (c->fentry || c->fexit || c->kprobe || c->kretprobe);
+	}
+	return false;
 }
 
 /* Appends to a site's note. */
@@ -264,12 +336,15 @@ static int plan_openers(struct tracer_plan *p)
 				tracer_plan_disarm(p, i, "not armed: no registration entry site "
 							 "(reg_mr, umem_get) could be armed on this "
 							 "kernel");
+	plan_derived(p);
 	return openers;
 }
 
-int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, bool allow_fentry)
+int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, bool allow_fentry,
+			bool hot_sites)
 {
 	memset(p, 0, sizeof(*p));
+	p->hot_sites = hot_sites;
 	p->sys_first = p->uprobe = -1;
 	for (int i = 0; i < tracer_n_reg_sites && i < TRACER_MAX_SITES; i++) {
 		const struct tracer_site_def *d = &tracer_reg_sites[i];
@@ -284,6 +359,7 @@ int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, boo
 		p->nreg = p->n = i + 1;
 		plan_site(p, i, f, allow_fentry);
 	}
+	plan_derived(p);
 	/* only_without: a fallback site stands down where the usual one is armed */
 	for (int i = 0; i < p->nreg; i++) {
 		const char *other = p->defs[i]->only_without;

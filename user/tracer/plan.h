@@ -27,6 +27,8 @@ struct tracer_plan {
 	/* the external BTF the registration-path object relocates against
 	 * (btf_custom_path), or NULL: kernel BTF */
 	const char *btf_file;
+	/* the hot sites (sites.h) armed by their own programs too (--hot-sites) */
+	bool hot_sites;
 	int sys_first, nsys; /* the syscall tracepoints, -1/0 until planned */
 	int uprobe; /* the libibverbs site, -1 until planned */
 };
@@ -34,10 +36,18 @@ struct tracer_plan {
 /* Starts the plan over with the registration-path sites: per site the
  * first candidate function this kernel has and can arm, by fentry/fexit
  * where a trampoline attaches, else by kprobe.  allow_fentry false ignores
- * the trampoline facts (kprobes only: after a load failure).  Returns the
- * number of opener sites armed; with none, nothing on the path is armed
- * (nested sites record nothing without an opener). */
-int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, bool allow_fentry);
+ * the trampoline facts (kprobes only: after a load failure).  The hot
+ * sites (functions that run for work that registers nothing) are armed
+ * only with hot_sites; without, those that can are read by another site's
+ * programs (sites.h, `from`).  Returns the number of opener sites armed;
+ * with none, nothing on the path is armed (nested sites record nothing
+ * without an opener). */
+int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, bool allow_fentry,
+			bool hot_sites);
+
+/* Whether site `name` is armed by programs of its own (a hot site with
+ * --hot-sites), not read by another site's (sites.h, `from`). */
+bool tracer_plan_site_probed(const struct tracer_plan *p, const char *name);
 
 /* After registration-path site i failed to load: plans it again without
  * trampolines (its kprobe flavour), or disarms it; why goes into the note.

@@ -21,6 +21,7 @@
 
 #include "tracer/bisect.h"
 #include "tracer/detach.h"
+#include "tracer/iommu.h"
 #include "tracer/log.h"
 #include "regpath.skel.h"
 
@@ -111,6 +112,12 @@ static int load_set(struct job *j, const int *set, int n)
 {
 	const struct tracer_site *rel = tracer_plan_site(j->p, "umem_release");
 	bool count_live = rel && rel->mech != MECH_NONE;
+	/* ib_umem_get answers for capable() and the pinning unless they are
+	 * probed themselves (bpf/regpath/umem.bpf.c) */
+	bool cap_by_creds = !tracer_plan_site_probed(j->p, "cap_ipc_lock");
+	bool pin_by_vmas = !tracer_plan_site_probed(j->p, "pin") &&
+			   !tracer_plan_site_probed(j->p, "pin_gup");
+	bool dma_translated = tracer_iommu_translates();
 	int cap = CAP_IPC_LOCK, armed = 0, e;
 	struct bpf_object *obj;
 
@@ -129,6 +136,9 @@ static int load_set(struct job *j, const int *set, int n)
 	 * live MRs are counted only where their release is seen too */
 	tracer_rodata_set(obj, "cap_ipc_lock", &cap, sizeof(cap));
 	tracer_rodata_set(obj, "count_live", &count_live, sizeof(count_live));
+	tracer_rodata_set(obj, "cap_by_creds", &cap_by_creds, sizeof(cap_by_creds));
+	tracer_rodata_set(obj, "pin_by_vmas", &pin_by_vmas, sizeof(pin_by_vmas));
+	tracer_rodata_set(obj, "dma_translated", &dma_translated, sizeof(dma_translated));
 	e = tracer_shared_prepare(j->sh, obj);
 	if (!e)
 		e = reuse_generation_maps(j->g, obj);
@@ -250,7 +260,7 @@ int tracer_regpath_arm(struct tracer_regpath **out, struct tracer_plan *p,
 	struct job *j;
 
 	*out = NULL;
-	tracer_plan_regpath(p, f, true);
+	tracer_plan_regpath(p, f, true, sh->opts->hot_sites);
 	if (!tracer_plan_armed(p, false))
 		return 0; /* nothing armed on this path: don't load at all */
 	j = calloc(1, sizeof(*j));

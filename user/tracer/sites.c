@@ -9,6 +9,9 @@
 #include <stddef.h>
 
 /* Sayings shared by the entries below. */
+/* what the hot functions run for (sites.h, `hot`) */
+#define HOT_DMA "every scatterlist DMA mapping of every device (NVMe, NICs)"
+#define HOT_DMABUF "every dma-buf import of GPU and display drivers"
 #define UMEM_7X "7.2: static, in ib_core, behind ib_umem_get_attr*, ib_umem_get_desc, " \
 		"ib_umem_get_cq_buf*"
 
@@ -33,11 +36,16 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	  "kprobe_reg_dmabuf", "kretprobe_reg_dmabuf" },
 	/* the pinning entry: the memlock check, capable() and the pinning run
 	 * inside it, so its steps are recorded only while it is armed */
+	/* two flavours of the exit, by how a failure's VMAs are found: by
+	 * bpf_find_vma (5.17+), or in the mm's rb-tree (bpf/vma.bpf.h) */
 	{ "umem_get", "ib_umem_get",
 	  "memlock limit, pinned_vm before, pages requested, umem errno", true, "fentry_umem_get",
-	  "fexit_umem_get", "kprobe_umem_get", "kretprobe_umem_get",
-	  .kernels = "5.10-6.12, in ib_uverbs",
-	  .more = { { "__ib_umem_get_va", UMEM_7X },
+	  "fexit_umem_get_vma", "kprobe_umem_get", "kretprobe_umem_get_vma",
+	  .kernels = "5.10-6.12, in ib_uverbs", .needs = "find_vma",
+	  .more = { { "ib_umem_get", "5.10-5.16: a failure's VMAs from the mm's rb-tree",
+		      "fentry_umem_get", "fexit_umem_get", "kprobe_umem_get",
+		      "kretprobe_umem_get" },
+		    { "__ib_umem_get_va", UMEM_7X },
 		    { "ib_umem_get_va", "part of the 2026 series that moved umem into ib_core" } },
 	  .critical = "memlock evidence",
 	  .without = "verdicts for ENOMEM and EPERM will be inferred from /proc (RLIMIT_MEMLOCK, "
@@ -48,7 +56,9 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	{ "cap_ipc_lock", "capable", "whether CAP_IPC_LOCK applied (initial user namespace)", false,
 	  NULL, "fexit_capable", "kprobe_capable", "kretprobe_capable",
 	  .critical = "capable(CAP_IPC_LOCK)",
-	  .without = "memlock verdicts assume the capability did not apply" },
+	  .without = "memlock verdicts assume the capability did not apply",
+	  .hot = "every privilege check of every process", .from = "umem_get",
+	  .instead = "CAP_IPC_LOCK from the task's credentials at its entry" },
 	{ "rxe_reg", "rxe_reg_user_mr", "soft-RoCE driver result", false, NULL, "fexit_rxe_reg",
 	  "kprobe_rxe_reg", "kretprobe_rxe_reg" },
 	{ "mlx5_reg", "mlx5_ib_reg_user_mr", "mlx5 driver result", false, NULL, "fexit_mlx5_reg",
@@ -71,35 +81,42 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	  .kernels = "5.17+: VMA flags by bpf_find_vma", .needs = "find_vma",
 	  .more = { { "pin_user_pages_fast", "5.6-5.16: VMA flags from the mm's rb-tree", NULL,
 		      "fexit_pin_fast_rb", "kprobe_pin_fast", "kretprobe_pin_fast_rb" } },
-	  .critical = "page pinning evidence", .without = "pin_* causes fall back to 'unknown'" },
+	  .critical = "page pinning evidence", .without = "pin_* causes fall back to 'unknown'",
+	  .hot = "every O_DIRECT read, io_uring fixed buffer and GPUDirect Storage transfer",
+	  .from = "umem_get", .instead = "a failure's cause from the VMAs of the range at its exit" },
 	{ "pin_gup", "get_user_pages", "page pinning on 5.4 (get_user_pages FOLL_LONGTERM)", false,
 	  NULL, NULL, "kprobe_gup", "kretprobe_gup", .only_without = "pin" },
 	{ "migrate", "migrate/mm_migrate_pages", "failed page migration for a long-term pin",
-	  false, "tp_migrate", NULL, NULL, NULL, .tp = "migrate/mm_migrate_pages" },
+	  false, "tp_migrate", NULL, NULL, NULL, .tp = "migrate/mm_migrate_pages",
+	  .hot = "every page migration (compaction, NUMA balancing); a failed long-term pin is "
+		 "told by ib_umem_get's ENOMEM with its VMAs pinnable" },
 	{ "rdmacg", "ib_rdmacg_try_charge", "rdma cgroup charge result", false, NULL,
 	  "fexit_rdmacg", NULL, "kretprobe_rdmacg" },
 	{ "uobj_alloc", "rdma_alloc_begin_uobject", "uverbs object allocation result", false, NULL,
 	  "fexit_uobj_alloc", NULL, "kretprobe_uobj_alloc" },
 	{ "sg_alloc", "sg_alloc_append_table_from_pages", "scatterlist allocation failure", false,
 	  NULL, "fexit_sg_alloc", NULL, "kretprobe_sg_alloc", .kernels = "5.15+",
+	  .hot = "scatterlists of other drivers (DRM, crypto)",
 	  .more = { { "__sg_alloc_table_from_pages",
 		      "5.10: returns the last entry or an ERR_PTR", NULL, NULL, NULL,
 		      "kretprobe_sg_alloc_ptr" } } },
 	{ "dma_map", "dma_map_sgtable", "DMA mapping failure", false, NULL, "fexit_dma_map", NULL,
 	  "kretprobe_dma_map", .kernels = "6.1+; an inline wrapper in 5.10",
+	  .hot = HOT_DMA,
 	  .more = { { "dma_map_sg_attrs",
 		      "5.10: through ib_dma_map_sg_attrs, 0 entries mapped is the failure", NULL,
 		      "fexit_dma_map_sg", NULL, "kretprobe_dma_map_sg" } } },
 	{ "iova", "alloc_iova_fast", "IOVA space exhaustion", false, NULL, "fexit_iova",
-	  "kprobe_iova", "kretprobe_iova" },
+	  "kprobe_iova", "kretprobe_iova",
+	  .hot = "every DMA mapping of every device behind a translating IOMMU" },
 	{ "dmabuf_get", "ib_umem_dmabuf_get", "dma-buf fd, offset, size and result", false, NULL,
 	  "fexit_umem_dmabuf", "kprobe_umem_dmabuf", "kretprobe_umem_dmabuf" },
 	{ "dmabuf_attach", "dma_buf_dynamic_attach", "dma-buf attach failure", false, NULL,
-	  "fexit_dmabuf_attach", NULL, "kretprobe_dmabuf_attach" },
+	  "fexit_dmabuf_attach", NULL, "kretprobe_dmabuf_attach", .hot = HOT_DMABUF },
 	{ "dmabuf_pin", "dma_buf_pin", "dma-buf pin failure", false, NULL, "fexit_dmabuf_pin",
-	  NULL, "kretprobe_dmabuf_pin" },
+	  NULL, "kretprobe_dmabuf_pin", .hot = HOT_DMABUF },
 	{ "dmabuf_map", "dma_buf_map_attachment", "dma-buf map failure", false, NULL,
-	  "fexit_dmabuf_map", NULL, "kretprobe_dmabuf_map" },
+	  "fexit_dmabuf_map", NULL, "kretprobe_dmabuf_map", .hot = HOT_DMABUF },
 	/* the refusals beyond registration (bpf/verbs_ops.bpf.h): each records its
 	 * own failure, so it stays armed without a registration entry site */
 #define OP_SITE(id, fn, what)                                                             \

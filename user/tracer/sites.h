@@ -50,6 +50,14 @@ struct tracer_site_def {
 	/* verdict-critical: what is lost when no candidate is armed, said at
 	 * start ("memlock evidence unavailable on this kernel: ...") */
 	const char *critical, *without;
+	/* Hot: func runs for work that registers nothing (what: "every privilege
+	 * check of every process"), so its programs are armed only with
+	 * --hot-sites (tracer_opts.hot_sites); NULL: a cold function, armed
+	 * always.  Off, a hot site with `from` is still armed: that site's
+	 * programs read its evidence (`instead`), by its function and
+	 * mechanism; without `from` it is off and says so. */
+	const char *hot;
+	const char *from, *instead;
 };
 
 /* A pair of syscall tracepoints (bpf/syscalls.bpf.c). */

@@ -8,7 +8,8 @@
  * through /proc/PID/root (the container's own filesystem).  A process is
  * rescanned every SCAN_PERIOD_S for SCAN_WINDOW_S after mrtrace first sees
  * it, because NCCL loads libibverbs with dlopen at its first communicator,
- * not at exec; after that only every FULL_SCAN_PERIOD_S.
+ * not at exec; after that only every FULL_SCAN_PERIOD_S.  When each live
+ * process was first seen is seen.c's table, which forgets exited ones.
  */
 #include "tracer/uprobes.h"
 
@@ -36,7 +37,7 @@
 #define SCAN_PERIOD_S 2.0
 #define SCAN_WINDOW_S 600.0
 #define FULL_SCAN_PERIOD_S 30.0 /* older processes too, less often */
-#define SEEN_MAX 8192
+#define SEEN_SLOTS 16384 /* first-seen times of up to 8,192 live processes */
 
 static const char *const default_libs[] = {
 	"/usr/lib/x86_64-linux-gnu/libibverbs.so.1",
@@ -298,26 +299,6 @@ static int scan_pid(struct tracer_uprobes *u, int pid)
 	return added;
 }
 
-struct seen {
-	int pid;
-	double first;
-};
-static struct seen seen[SEEN_MAX];
-static int nseen;
-
-static double first_seen(int pid, double now)
-{
-	for (int i = 0; i < nseen; i++)
-		if (seen[i].pid == pid)
-			return seen[i].first;
-	if (nseen < SEEN_MAX) {
-		seen[nseen].pid = pid;
-		seen[nseen].first = now;
-		nseen++;
-	}
-	return now;
-}
-
 int tracer_uprobes_scan(struct tracer_uprobes *u)
 {
 	double now = now_s();
@@ -335,11 +316,15 @@ int tracer_uprobes_scan(struct tracer_uprobes *u)
 	if (!d)
 		return -1;
 	struct dirent *de;
+	/* every pid of this pass is carried into the table, full pass or not:
+	 * the ones that exited since the last are forgotten (seen.h) */
+	seen_pass(&u->seen);
 	while ((de = readdir(d))) {
 		int pid = atoi(de->d_name);
 		if (pid <= 0)
 			continue;
-		if (!full && now - first_seen(pid, now) > SCAN_WINDOW_S)
+		double first = seen_first(&u->seen, pid, now);
+		if (!full && now - first > SCAN_WINDOW_S)
 			continue;
 		added += scan_pid(u, pid);
 	}
@@ -349,7 +334,8 @@ int tracer_uprobes_scan(struct tracer_uprobes *u)
 
 void tracer_uprobes_start(struct tracer_uprobes *u, struct libibverbs_bpf *skel, int pid)
 {
-	nseen = 0;
+	/* a table that cannot be had leaves every process new: scanned often */
+	seen_init(&u->seen, SEEN_SLOTS);
 	u->skel = skel;
 	u->pid = pid;
 	for (size_t i = 0; i < sizeof(default_libs) / sizeof(default_libs[0]); i++)
@@ -444,5 +430,6 @@ void tracer_uprobes_close(struct tracer_uprobes *u)
 	for (int i = 0; i < u->nlinks; i++)
 		bpf_link__destroy(u->links[i]);
 	libibverbs_bpf__destroy(u->skel);
+	seen_free(&u->seen);
 	memset(u, 0, sizeof(*u));
 }

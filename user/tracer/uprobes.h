@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tracer/seen.h"
+
 struct libibverbs_bpf;
 struct bpf_link;
 struct tracer_site;
@@ -36,6 +38,7 @@ struct tracer_uprobes {
 	 * (nothing on the success path of a registration). */
 	bool kernel_calls;
 	double last_scan, last_full_scan;
+	struct seen_table seen; /* when each live process was first seen */
 };
 
 /* Takes a loaded object (owned from now on) and attaches to the host's

@@ -14,7 +14,7 @@ static const char watch_doc[] =
 	"Trace failed RDMA memory registrations and explain each one.\n"
 	"\n"
 	"mrtrace arms BPF programs on the kernel's registration path (ib_uverbs_reg_mr, "
-	"ib_umem_get, capable(CAP_IPC_LOCK), page pinning, DMA mapping, dma-buf) and, for "
+	"ib_umem_get, the drivers, dma-buf) and, for "
 	"every registration that fails, prints the cause with numbers and the fix for where "
 	"the process runs (systemd unit, container, Slurm, mpirun, shell). It first says "
 	"which evidence it could arm on this kernel and what the missing pieces mean.\n"
@@ -30,10 +30,10 @@ static const char watch_doc[] =
 	"0, or 1 when nothing could be armed.  SIGINT, SIGTERM and SIGQUIT stop with the "
 	"stop record, SIGHUP reopens -o FILE.\v"
 	"Needs root (or CAP_BPF+CAP_PERFMON) and a kernel with BTF. Overhead: nothing per "
-	"syscall unless syscall tracepoints are armed (see --syscalls); the registration path "
-	"runs a map lookup per call of capable() and pin_user_pages_fast().";
+	"syscall unless syscall tracepoints are armed (see --syscalls), and nothing for work "
+	"that registers no memory unless --hot-sites is given.";
 
-enum { OPT_JSON = 1000, OPT_LIST, OPT_SYSCALLS, OPT_ALL, OPT_DEBUG, OPT_NO_CACHE };
+enum { OPT_JSON = 1000, OPT_LIST, OPT_SYSCALLS, OPT_ALL, OPT_DEBUG, OPT_NO_CACHE, OPT_HOT };
 
 static const struct argp_option watch_opts[] = {
 	{ "pid", 'p', "PID", 0, "Only this process (all its threads)", 0 },
@@ -51,6 +51,10 @@ static const struct argp_option watch_opts[] = {
 	{ "syscalls", OPT_SYSCALLS, "auto|on|off", 0,
 	  "mlock/setrlimit syscall tracepoints (costly: every syscall slows while armed). "
 	  "auto = only when no registration site can be armed (default)", 0 },
+	{ "hot-sites", OPT_HOT, NULL, 0,
+	  "Also probe the kernel functions every process calls (capable, pin_user_pages_fast, "
+	  "DMA mapping, IOVA, dma-buf, page migration): exact answers where ib_umem_get's own "
+	  "evidence is not enough, at a cost for unrelated work (mrtrace.8, OVERHEAD)", 0 },
 	{ "all", OPT_ALL, NULL, 0, "Also show harmless probes (NCCL's dma-buf probe)", 0 },
 	{ "debug-libbpf", OPT_DEBUG, NULL, 0,
 	  "Also print libbpf's debug messages (its warnings are printed anyway)", 0 },
@@ -81,6 +85,7 @@ static error_t watch_parse(int key, char *arg, struct argp_state *state)
 	case OPT_ALL: a->all = true; break;
 	case OPT_DEBUG: a->libbpf_debug = true; break;
 	case OPT_NO_CACHE: a->no_cache = true; break;
+	case OPT_HOT: a->hot_sites = true; break;
 	case OPT_SYSCALLS:
 		if (!strcmp(arg, "auto"))
 			a->syscalls = SYSCALLS_AUTO;

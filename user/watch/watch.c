@@ -374,6 +374,7 @@ static int arm(struct watch *w)
 		.follow_pid = w->child,
 		.cgroup = service_cgroup(&w->a.svc, w->a.cgroup, w->cgroup_buf, sizeof(w->cgroup_buf)),
 		.syscalls = w->a.syscalls,
+		.hot_sites = w->a.hot_sites,
 		.debug_libbpf = w->a.libbpf_debug,
 		.no_cache = w->a.no_cache,
 		.msg = tracer_said,

@@ -46,7 +46,7 @@ struct watch_args {
 	const char *cgroup;
 	const char *output; /* -o FILE, else stdout */
 	double duration;
-	bool json, verbose, list_probes, all, libbpf_debug, no_cache;
+	bool json, verbose, list_probes, all, libbpf_debug, no_cache, hot_sites;
 	enum syscalls_policy syscalls;
 	char **cmd; /* after "--" */
 	int ncmd;

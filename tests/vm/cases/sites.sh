@@ -10,22 +10,27 @@
 #   iova with another page offset than the address               -> iova_misaligned
 #   dma-buf MR on soft-RoCE (udmabuf fd)                         -> dmabuf_unsupported
 #   rdma cgroup hca_object limit                                 -> rdma_cgroup_limit
+# The pinning causes are read at ib_umem_get's failed exit by default; a
+# second watch with --hot-sites arms the hot functions themselves.
 # vm-timeout: 300
 . "$TOP/tests/vm/mrt-lib.sh"
 
 check watch_starts mrt_start watch
 start=$(grep -m1 '"event":"start"' "$MRT_OUT")
 jq_true uverbs_ioctl_armed "$start" '.sites[] | select(.site=="uverbs_ioctl") | .armed'
-jq_true pin_armed "$start" '.sites[] | select(.site=="pin") | .armed'
+# by default the pinning causes are read at ib_umem_get (the VMAs of a
+# failed range), not at pin_user_pages_fast, which every O_DIRECT read runs
+jq_true pin_armed "$start" '.sites[] | select(.site=="pin") | .armed and (.function|test("umem_get"))'
 jq_true gup_only_when_needed "$start" '.sites[] | select(.site=="pin_gup") | (.armed|not) and (.note|test("not needed"))'
-jq_true migrate_tracepoint_armed "$start" '.sites[] | select(.site=="migrate") | .armed and .mechanism=="tracepoint"'
-# the sites behind the replay-only causes (IOVA, DMA map, dma-buf) attach here too
-for site in iova dma_map dmabuf_get dmabuf_attach dmabuf_pin dmabuf_map; do
-	if [ $site = dmabuf_get ] && kernel_older_than 5.12; then
-		skip_check dmabuf_get_armed "no ib_umem_dmabuf_get (dma-buf MRs) before 5.12 on $(uname -r)"
-		continue
-	fi
-	jq_true "${site}_armed" "$start" ".sites[] | select(.site==\"$site\") | .armed"
+if kernel_older_than 5.12; then
+	skip_check dmabuf_get_armed "no ib_umem_dmabuf_get (dma-buf MRs) before 5.12 on $(uname -r)"
+else
+	jq_true dmabuf_get_armed "$start" '.sites[] | select(.site=="dmabuf_get") | .armed'
+fi
+# the hot functions (page migration, DMA map, IOVA, the exporter's dma-buf
+# calls) are off unless asked: --hot-sites below
+for site in migrate iova dma_map dmabuf_attach dmabuf_pin dmabuf_map; do
+	jq_true "${site}_off_by_default" "$start" ".sites[] | select(.site==\"$site\") | (.armed|not) and (.note|test(\"off by default: .*--hot-sites arms it\"))"
 done
 
 expect() { # expect NAME CAUSE ERRNO_NAME JQ-EXTRA -- MRPROBE-ARGS
@@ -91,3 +96,18 @@ if check rdma_cgroup_setup rdma_cg; then
 fi
 
 check watch_stops mrt_stop
+
+# --hot-sites: the hot functions probed themselves, as before issue 20 - the
+# sites behind the replay-only causes (IOVA, DMA map, dma-buf) attach, and
+# pinning is seen at pin_user_pages_fast
+check hot_watch_starts mrt_start hot --hot-sites
+start=$(grep -m1 '"event":"start"' "$MRT_OUT")
+jq_true hot_pin_probed "$start" '.sites[] | select(.site=="pin") | .armed and .function=="pin_user_pages_fast"'
+jq_true hot_migrate_tracepoint_armed "$start" '.sites[] | select(.site=="migrate") | .armed and .mechanism=="tracepoint"'
+for site in iova dma_map dmabuf_attach dmabuf_pin dmabuf_map; do
+	jq_true "hot_${site}_armed" "$start" ".sites[] | select(.site==\"$site\") | .armed"
+done
+expect hot_vvar pin_device_memory EFAULT \
+	'(.evidence.vm_flags | . as $f | ($f % 32768) >= 16384 or ($f % 2048) >= 1024) and .evidence.decisive_site=="pin_user_pages"' \
+	-- --mem vvar
+check hot_watch_stops mrt_stop
