@@ -325,9 +325,11 @@ static long uscan_step(__u32 i, void *unused)
 	return 0;
 }
 
-/* bpf_find_vma's callback: the file and offset an address lies at. */
+/* bpf_find_vma's callback: the file an address lies in, and the mapping
+ * around it (start, end, and base = the address of the file's offset 0 in
+ * it), so that the other frames in the same mapping need no second lookup. */
 struct uvma {
-	__u64 addr, ino, off;
+	__u64 addr, ino, start, end, base;
 };
 
 static long uvma_found(struct task_struct *task, struct vm_area_struct *vma, void *data)
@@ -339,8 +341,9 @@ static long uvma_found(struct task_struct *task, struct vm_area_struct *vma, voi
 	if (!f)
 		return 0;
 	x->ino = BPF_CORE_READ(f, f_inode, i_ino);
-	x->off = x->addr - BPF_CORE_READ(vma, vm_start) +
-		 (BPF_CORE_READ(vma, vm_pgoff) << (page_shift ? page_shift : 12));
+	x->start = BPF_CORE_READ(vma, vm_start);
+	x->end = BPF_CORE_READ(vma, vm_end);
+	x->base = x->start - (BPF_CORE_READ(vma, vm_pgoff) << (page_shift ? page_shift : 12));
 	return 0;
 }
 
@@ -368,14 +371,34 @@ static __always_inline void kernel_ustack(struct mrt_event *ev)
 			return;
 	}
 	bpf_loop(MRT_USCAN_WORDS, uscan_step, NULL, 0);
+	/* Which file each frame lies in, for user space when the process has
+	 * exited before its maps could be read.  Under a kprobe or kretprobe
+	 * (module sites: every kernel) interrupts are off, and bpf_find_vma
+	 * defers its unlock to an irq_work: a second call in the same program
+	 * finds that work busy and answers -EBUSY.  So one lookup is made to
+	 * count: the mapping it finds serves every frame inside it (the first
+	 * frame is libibverbs' own, the caller of write() or ioctl(), and the
+	 * registration functions lie in the same text mapping); frames outside
+	 * are looked up in turn, which succeeds where interrupts are on
+	 * (fexit). */
 	struct task_struct *task = bpf_get_current_task_btf();
+	struct uvma last = {};
 	for (__u32 i = 0; i < MRT_USTACK_MAX; i++) {
-		struct uvma x = { .addr = i < b->n ? b->out[i] : 0 };
-		ev->ustack[i] = x.addr;
-		if (x.addr)
-			bpf_find_vma(task, x.addr, uvma_found, &x, 0);
-		ev->uino[i] = x.ino;
-		ev->uoff[i] = x.off;
+		__u64 addr = i < b->n ? b->out[i] : 0;
+		ev->ustack[i] = addr;
+		ev->uino[i] = 0;
+		ev->uoff[i] = 0;
+		if (!addr)
+			continue;
+		if (!(last.ino && addr >= last.start && addr < last.end)) {
+			struct uvma x = { .addr = addr };
+			bpf_find_vma(task, addr, uvma_found, &x, 0);
+			if (!x.ino)
+				continue;
+			last = x;
+		}
+		ev->uino[i] = last.ino;
+		ev->uoff[i] = addr - last.base;
 	}
 	ev->nustack = b->n < MRT_USTACK_MAX ? b->n : MRT_USTACK_MAX;
 }
