@@ -16,3 +16,13 @@ void str_appendf(char *buf, size_t len, const char *fmt, ...)
 	vsnprintf(buf + l, len - l, fmt, ap);
 	va_end(ap);
 }
+
+void str_copy_n(char *dst, size_t len, const char *src, size_t n)
+{
+	if (!len)
+		return;
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}

@@ -5,6 +5,8 @@
 #define MRTRACE_CORE_STRBUF_H
 #include <stddef.h>
 
+/* The first n bytes of src (not NUL-terminated), cut to fit. */
+void str_copy_n(char *dst, size_t len, const char *src, size_t n);
 void str_appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif
