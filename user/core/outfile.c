@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* outfile.c - safe output streams (see outfile.h): a stdio stream on top of
- * fopencookie, so callers keep fprintf and the checks happen underneath. */
+ * fopencookie, so callers keep fprintf and the checks happen underneath.
+ *
+ * Length: just over the usual 500 lines: opening (owner, symlink, FIFO and
+ * O_NONBLOCK checks) and writing (whole records, torn-record rollback, the
+ * UTF-8 and control-character filter) share the stream's state. */
 #include "core/outfile.h"
 #include "core/escape.h"
 #include "core/fscreds.h"

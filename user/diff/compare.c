@@ -7,7 +7,10 @@
  *
  * Every string printed comes from a report, so from another machine: it is
  * escaped (no control sequence reaches the terminal) and cut to a screen's
- * width (a 10 MB value is a report's problem, not the operator's). */
+ * width (a 10 MB value is a report's problem, not the operator's).
+ *
+ * Length: over the usual 500 lines: the rows, their comparison and the
+ * text and JSON output of the same rows; the output is most of it. */
 #include "diff/diff.h"
 #include "diff/model.h"
 

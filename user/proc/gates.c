@@ -4,7 +4,12 @@
  * Everything is read as the process sees it: its device node through
  * /proc/PID/root (a container has its own /dev), its cgroup from
  * /proc/PID/cgroup, its credentials from /proc/PID/status.  Sysfs port
- * facts are the node's (ports are not namespaced). */
+ * facts are the node's (ports are not namespaced).
+ *
+ * Length: over the usual 500 lines: one small reader per gate (device
+ * cgroup, node, port, counts, /dev/shm, descriptors, rdma cgroup), each
+ * read only for the refusal that needs it, all under the same root and
+ * helpers; split by gate they would share everything but their names. */
 #include "proc/gates.h"
 
 #include <dirent.h>

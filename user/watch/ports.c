@@ -8,7 +8,11 @@
  * and the holders of the moment it went down); a GID entry that empties or
  * changes while the port stays ACTIVE is a gid_change, with the address
  * behind it when rtnetlink said which one went.  Changes of a port that is
- * down are the flap's, not records of their own. */
+ * down are the flap's, not records of their own.
+ *
+ * Length: over the usual 500 lines: the snapshot and the comparison that
+ * makes records out of two snapshots are one state machine (a port down,
+ * its return, a GID gone while ACTIVE); sysfs and rtnetlink feed it. */
 #include "watch/ports.h"
 
 #include <errno.h>

@@ -8,7 +8,11 @@
  * joined with its libibverbs call, /proc is read once per process as its
  * first record arrives) and come back explained to on_report(); the other
  * kinds go to the sinks as they are.  One path cleans up, whatever the
- * run reached (watch_end). */
+ * run reached (watch_end).
+ *
+ * Length: just over the usual 500 lines: setup, the loop, start and stop
+ * records and the one cleanup path stay together so that every exit goes
+ * through watch_end (the sinks, -- COMMAND and options have their files). */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
