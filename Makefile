@@ -66,7 +66,7 @@ REG_SRCS  := $(wildcard bpf/regpath/*.bpf.c)
 REG_OBJS  := $(REG_SRCS:bpf/regpath/%.bpf.c=$(BUILD)/regpath/%.bpf.o)
 BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.bpf.o) $(BUILD)/regpath.bpf.o
 SKELS     := $(BPF_OBJS:$(BUILD)/%.bpf.o=$(BUILD)/%.skel.h)
-USER_DIRS := core proc nccl explain report record tracer watch check diff replay
+USER_DIRS := core proc nccl verdict report record tracer watch check diff explain
 LIB_SRCS  := $(wildcard $(USER_DIRS:%=user/%/*.c))
 LIB_OBJS  := $(LIB_SRCS:user/%.c=$(BUILD)/user/%.o)
 USER_HDRS := user/*.h $(wildcard $(USER_DIRS:%=user/%/*.h))
@@ -159,7 +159,8 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c | $(BUILD)/tests/helpers
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -fPIC -o $@ $< $(if $(findstring lib,$*),-shared,) -lpthread -libverbs -ldl
 
 unit: $(UNIT_BINS)
-	$(Q)tests/unit/run.sh $(UNIT_BINS)
+	$(Q)rc=0; tests/unit/run.sh $(UNIT_BINS) || rc=1; \
+		BUILD=$(BUILD) tests/unit/structure.sh || rc=1; exit $$rc
 
 # tests/host/run.sh is the core live suite; each tests/host/suite-*.sh is a
 # further runner with its own count line (one per topic, so they can grow apart).
@@ -318,7 +319,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_CC    ?= clang
 FUZZ_SECONDS ?= 20
 FUZZ_LONG  ?= 600
-FUZZ_DIRS  := core proc nccl explain report record check diff
+FUZZ_DIRS  := core proc nccl verdict report record check diff
 FUZZ_LIB_OBJS := $(patsubst user/%.c,$(FUZZ_BUILD)/user/%.o,$(wildcard $(FUZZ_DIRS:%=user/%/*.c)))
 FUZZ_BINS  := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -O1 -g -std=c11 -D_GNU_SOURCE -Iuser -Ibpf -I$(BUILD) $(SAN_FLAGS)

@@ -9,7 +9,7 @@ cycles", "Data flows one way"):
 
   includes  unit -> unit, from the `#include "..."` lines of user/**/*.[ch],
             where a unit is a header and the .c file of the same name
-            (explain/verdict.h + explain/verdict.c): verdict.h including
+            (verdict/verdict.h + verdict/verdict.c): verdict.h including
             explain.h while explain.c includes verdict.h is a loop, although
             no header includes itself;
   calls     object -> object, from `nm` of DIR/user/**/*.o (default build/):
@@ -65,7 +65,7 @@ def sccs(graph):
 
 
 def include_graph(root):
-    """unit ("explain/verdict") -> the units whose headers it includes"""
+    """unit ("verdict/verdict") -> the units whose headers it includes"""
     graph = {}
     for d, _, files in os.walk(os.path.join(root, "user")):
         for f in files:

@@ -4,7 +4,7 @@
 
     tools/pure.py [--build DIR] [FOLDER...]
 
-The engine (user/explain/, by default) is a function of a record and a
+The engine (user/verdict/, by default) is a function of a record and a
 context (docs/design.md section 1, "Verdict"): no state kept between calls,
 no /proc, no libbpf.  From `nm` of DIR/user/FOLDER/*.o (default build/):
 
@@ -53,7 +53,7 @@ def main(argv):
             return 0
         else:
             folders.append(a.strip("/").removeprefix("user/"))
-    folders = folders or ["explain"]
+    folders = folders or ["verdict"]
     bad = n = 0
     for rel, path in objects(build, folders):
         n += 1

@@ -29,11 +29,11 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "explain/explain.h"
+#include "verdict/explain.h"
 #include "record/record.h"
 
 #define PAGE 4096ULL
-/* VM_READ, VM_IO, ...: the kernel's vm_flags bits, from explain/verdict.h */
+/* VM_READ, VM_IO, ...: the kernel's vm_flags bits, from verdict/verdict.h */
 
 /* ---- fixtures ---------------------------------------------------------------- */
 

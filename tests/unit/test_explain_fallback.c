@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "explain/explain.h"
+#include "verdict/explain.h"
 #include "proc/context.h"
 
 #define PAGE 4096ULL

@@ -152,7 +152,7 @@ static void test_key_from_notes_and_modules(void **state)
 	assert_true(!strncmp(path, "/x/y/", 5) && strstr(path, ".facts") && strstr(path, a.release));
 	char other[sizeof(path)];
 	c = a;
-	c.asked ^= 1; /* another binary (facts.c hashes it into `asked`) */
+	c.asked ^= 1; /* another binary (gather.c hashes it into `asked`) */
 	assert_int_equal(factscache_path(other, sizeof(other), "/x/y", &c), 0);
 	assert_string_not_equal(path, other);
 	/* and by module set: a set seen before finds its own file again */

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "explain/explain.h"
+#include "verdict/explain.h"
 #include "proc/gates.h"
 #include "record/record.h"
 

@@ -17,7 +17,7 @@
 #include "fixture_path.h"
 
 #include "proc/context.h"
-#include "explain/fixes.h"
+#include "verdict/fixes.h"
 #include "nccl/nccl.h"
 
 static const char *fixture(const char *scenario)

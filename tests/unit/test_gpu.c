@@ -26,7 +26,7 @@
 #include <cmocka.h>
 
 #include "fixture_path.h"
-#include "explain/explain.h"
+#include "verdict/explain.h"
 #include "proc/facts_json.h"
 #include "proc/gpu_facts.h"
 #include "record/record.h"

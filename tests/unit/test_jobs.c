@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* test_jobs.c - `mrtrace explain --jobs` (replay/jobs.h): the records of
+/* test_jobs.c - `mrtrace explain --jobs` (explain/jobs.h): the records of
  * three nodes of one Slurm job, out of order; the port that went down on
  * one of them leads (dated when it went down, not when it came back), an
  * inferred failure before it does not, and what failed after it is
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "replay/jobs.h"
+#include "explain/jobs.h"
 
 static const char *const lines[] = {
 	/* gpu19: a failure the kernel proved, after the flap */

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "fixture_path.h"
+#include "tracer/gather.h"
 #include "tracer/plan.h"
 
 static struct tracer_facts facts;
@@ -638,7 +639,7 @@ static void reg_mr_takes_the_stack_where_the_kernel_can(void **state)
 	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr_ustack");
 	assert_string_equal(cand_of("reg_mr")->kprobe, "kprobe_reg_mr");
 	assert_true(tracer_reg_mr_takes_stack(&plan));
-	/* without kprobes, the trampoline flavour takes it too (facts.c then
+	/* without kprobes, the trampoline flavour takes it too (gather.c then
 	 * tests the trampoline of a module's function: here it passed) */
 	facts.kprobes = false;
 	func("ib_uverbs_reg_mr")->tramp = TRAMP_OK;

@@ -30,7 +30,7 @@
 #include "fixture_path.h"
 #include "record/kind.h"
 #include "record/record.h"
-#include "replay/stream.h"
+#include "explain/stream.h"
 
 static struct record_in rec; /* large */
 

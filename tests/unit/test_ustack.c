@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "tracer/uprobes.h"
+#include "tracer/elfsym.h"
 #include "proc/ustack.h"
 
 static const char maps[] =

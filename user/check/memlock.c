@@ -10,7 +10,7 @@
  * nothing about the job. */
 #include "check/builder.h"
 #include "check/areas.h"
-#include "explain/fixes.h"
+#include "verdict/fixes.h"
 #include "core/sysroot.h"
 #include "core/units.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cgroup.c - which unit, Slurm job and step, pod or container a process
  * runs in, from its cgroup path (/proc/PID/cgroup, or the cgroup a record
- * carried by id when the process has exited); the runtime, refined by the
- * monitor process above a container (see cgroup.h). */
-#include "proc/cgroup.h"
+ * carried by id when the process has exited); declared in context.h,
+ * which puts the whole context together. */
+#include "proc/context.h"
 #include "core/procfs.h"
 #include "core/strbuf.h"
 
@@ -213,19 +213,7 @@ void proc_context_read_cgroup(const char *root, int pid, struct proc_context *ou
 	proc_context_parse_cgroup(buf, out);
 }
 
-/* Container runtimes whose cgroup name does not say who they are: the
- * monitor process above the container tells (launcher walk ran already). */
-void proc_context_refine_runtime(struct proc_context *out)
-{
-	if (out->runtime != CTX_RT_UNKNOWN)
-		return;
-	if (proc_context_launcher(out, CTX_L_CONTAINERD_SHIM))
-		out->runtime = CTX_RT_CONTAINERD;
-	else if (proc_context_launcher(out, CTX_L_CONMON))
-		out->runtime = out->pod_uid[0] ? CTX_RT_CRIO : CTX_RT_PODMAN;
-}
-
-/* ---- exited processes: only what the event carried --------------------- */
+/* ---- a cgroup by its id (an exited process's record) ----------------------- */
 
 /* cgroup v2 ids are the inode numbers of the cgroup directories.  Walked
  * by descriptor without following symlinks: a recorded tree's cgroup
@@ -266,37 +254,6 @@ static int find_cgroup_by_id(int dfd, char *rel, size_t rlen, uint64_t id, int d
 	}
 	closedir(d);
 	return found;
-}
-
-void proc_context_from_event(const char *root, const struct proc_context_event *ev,
-			     struct proc_context *out)
-{
-	proc_context_init(out, ev->pid);
-	if (ev->have & CTX_HAVE_UID) {
-		/* The event records one uid; we do not know the effective one apart. */
-		out->uid = out->euid = ev->uid;
-		out->have |= CTX_HAVE_UID;
-	}
-	if (ev->have & CTX_HAVE_MEMLOCK) {
-		out->memlock_soft = ev->memlock_cur;
-		out->have |= CTX_HAVE_MEMLOCK;
-	}
-	if (ev->have & CTX_HAVE_COMM) {
-		str_copy_n(out->comm, sizeof(out->comm), ev->comm, strnlen(ev->comm, sizeof(ev->comm)));
-		out->have |= CTX_HAVE_COMM;
-	}
-	if (!(ev->have & CTX_HAVE_CGROUP_ID))
-		return;
-	out->cgroup_id = ev->cgroup_id;
-	out->have |= CTX_HAVE_CGROUP_ID;
-	if (!root)
-		return;
-	char rel[512];
-	if (proc_cgroup_path_by_id(root, ev->cgroup_id, rel, sizeof(rel)))
-		return;
-	char line[600];
-	snprintf(line, sizeof(line), "0::%s\n", rel);
-	proc_context_parse_cgroup(line, out);
 }
 
 int proc_cgroup_path_by_id(const char *root, uint64_t id, char *rel, size_t len)

@@ -6,7 +6,6 @@
 #include "proc/context.h"
 #include "core/procfs.h"
 #include "core/strbuf.h"
-#include "proc/cgroup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -270,6 +269,18 @@ static void read_userns(const char *root, int pid, struct proc_context *out)
 	}
 }
 
+/* Container runtimes whose cgroup name does not say who they are: the
+ * monitor process above the container tells (launcher walk ran already). */
+static void refine_runtime(struct proc_context *out)
+{
+	if (out->runtime != CTX_RT_UNKNOWN)
+		return;
+	if (proc_context_launcher(out, CTX_L_CONTAINERD_SHIM))
+		out->runtime = CTX_RT_CONTAINERD;
+	else if (proc_context_launcher(out, CTX_L_CONMON))
+		out->runtime = out->pod_uid[0] ? CTX_RT_CRIO : CTX_RT_PODMAN;
+}
+
 /* ---- the whole thing ---------------------------------------------------- */
 
 void proc_context_init(struct proc_context *out, int pid)
@@ -312,8 +323,42 @@ int proc_context_read(const char *root, int pid, struct proc_context *out)
 		out->n_launchers = nl;
 		out->have |= CTX_HAVE_LAUNCHERS;
 	}
-	proc_context_refine_runtime(out);
+	refine_runtime(out);
 	return 0;
+}
+
+/* ---- exited processes: only what the event carried (the cgroup by id:
+ * cgroup.c) --------------------------------------------------------------- */
+
+void proc_context_from_event(const char *root, const struct proc_context_event *ev,
+			     struct proc_context *out)
+{
+	proc_context_init(out, ev->pid);
+	if (ev->have & CTX_HAVE_UID) {
+		/* The event records one uid; we do not know the effective one apart. */
+		out->uid = out->euid = ev->uid;
+		out->have |= CTX_HAVE_UID;
+	}
+	if (ev->have & CTX_HAVE_MEMLOCK) {
+		out->memlock_soft = ev->memlock_cur;
+		out->have |= CTX_HAVE_MEMLOCK;
+	}
+	if (ev->have & CTX_HAVE_COMM) {
+		str_copy_n(out->comm, sizeof(out->comm), ev->comm, strnlen(ev->comm, sizeof(ev->comm)));
+		out->have |= CTX_HAVE_COMM;
+	}
+	if (!(ev->have & CTX_HAVE_CGROUP_ID))
+		return;
+	out->cgroup_id = ev->cgroup_id;
+	out->have |= CTX_HAVE_CGROUP_ID;
+	if (!root)
+		return;
+	char rel[512];
+	if (proc_cgroup_path_by_id(root, ev->cgroup_id, rel, sizeof(rel)))
+		return;
+	char line[600];
+	snprintf(line, sizeof(line), "0::%s\n", rel);
+	proc_context_parse_cgroup(line, out);
 }
 
 /* ---- derived setting ---------------------------------------------------- */

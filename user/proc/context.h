@@ -170,6 +170,9 @@ struct proc_context *proc_context_alloc(int pid);
  * pod_uid, systemd_unit, slurm_job/step (sets CTX_HAVE_CGROUP).  Exposed for
  * tests and for callers that got the text elsewhere. */
 void proc_context_parse_cgroup(const char *text, struct proc_context *out);
+/* /proc/PID/cgroup under root, parsed into out (cgroup.c, as the two
+ * around it). */
+void proc_context_read_cgroup(const char *root, int pid, struct proc_context *out);
 
 /* Reads <root>/proc/<pid>/environ keeping only allowed variables.  The
  * read buffers are zeroed before returning.  0, or -errno. */

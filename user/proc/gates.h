@@ -11,7 +11,7 @@
  * the rdma cgroup's rdma.max / rdma.current; for a registration of GPU
  * memory, what decides the peer-memory and dma-buf paths (gpu_facts.h).
  * The explanation engine reads
- * them as plain data (explain/failure.c), so recorded facts replay exactly.
+ * them as plain data (verdict/failure.c), so recorded facts replay exactly.
  */
 #ifndef MRTRACE_PROC_GATES_H
 #define MRTRACE_PROC_GATES_H

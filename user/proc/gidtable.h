@@ -8,7 +8,7 @@
  * and every populated entry up to GID_TABLE_MAX; the rest is counted.  For
  * each kept entry the GID's 16 bytes, its type and netdev, and how reading
  * the type went (NCCL opens and reads types/I itself: a failure there is
- * NCCL's failure, nccl/gidselect.c).  Plain data: explain/, nccl/ and the
+ * NCCL's failure, nccl/gidselect.c).  Plain data: verdict/, nccl/ and the
  * record writers read it without sysfs. */
 #ifndef MRTRACE_PROC_GIDTABLE_H
 #define MRTRACE_PROC_GIDTABLE_H

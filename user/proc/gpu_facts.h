@@ -8,7 +8,7 @@
  * are the process's nccl_info (nccl/nccl.h), not copied here.
  *
  * One source for `mrtrace check` (check/gpudirect.c) and for the verdicts of
- * GPU-memory registrations (explain/, through gate_facts.gpu): the readers
+ * GPU-memory registrations (verdict/, through gate_facts.gpu): the readers
  * (gpu_facts.c, nvml.c) fill the struct from a root ("/" live, a recorded
  * tree in tests), the judges (gpu_state.c) are pure functions of it, so a
  * verdict replayed from its recorded evidence is judged the same way.

@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-#include "explain/explain.h"
-#include "explain/names.h"
+#include "verdict/explain.h"
+#include "verdict/names.h"
 
 struct json_object *call_to_json(const struct report *r, const struct mrt_event *u)
 {

@@ -5,7 +5,7 @@
 #include "record/kind.h"
 #include "record/json_util.h"
 
-#include "explain/explain.h"
+#include "verdict/explain.h"
 
 /* the page size of the kernel that recorded the event in scope */
 #define PAGE_SZ event_page_size(ev)

@@ -13,7 +13,7 @@
 
 #include <stdlib.h>
 
-#include "explain/explain.h"
+#include "verdict/explain.h"
 #include "proc/facts_json.h"
 
 /* The node's names for the pod, when the process runs in one (watch looks

@@ -3,12 +3,12 @@
  * verbs command, a device open, a /dev/shm allocation, an fd import): JSON
  * "failure" with its "op" (docs/json.md).  The gate facts are read at the
  * failure (proc/gates.h) and judged with the kernel's evidence
- * (explain/failure.c). */
+ * (verdict/failure.c). */
 #include "record/kind.h"
 #include "record/json_util.h"
 #include "record/parts.h"
 
-#include "explain/explain.h"
+#include "verdict/explain.h"
 
 static enum cause failure_explain(struct report *r)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/explain.h"
+#include "verdict/explain.h"
 #include "proc/facts_json.h"
 
 /* here an empty string is no value: null */

@@ -43,7 +43,7 @@ enum record_join {
 /* The cells of an explained kind.  nccl_probe and storm_summary stand for
  * a record of another kind (NULL cells: that record's). */
 struct record_explained {
-	/* the engine (explain/) that judges it: fills r->v, returns the cause */
+	/* the engine (verdict/) that judges it: fills r->v, returns the cause */
 	enum cause (*explain)(struct report *r);
 	/* the call, when no libibverbs call is known ("reg_mr", "mlock"); NULL: none */
 	const char *(*api)(const struct mrt_event *ev);

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "explain/explain.h"
+#include "verdict/explain.h"
 
 /* The rows, each defined in its kind's unit. */
 extern const struct record_kind record_kind_start, record_kind_reg_failure, record_kind_nccl_probe,

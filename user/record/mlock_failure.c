@@ -6,8 +6,8 @@
 #include "record/kind.h"
 #include "record/json_util.h"
 
-#include "explain/explain.h"
-#include "explain/names.h"
+#include "verdict/explain.h"
+#include "verdict/names.h"
 
 static enum cause mlock_explain(struct report *r)
 {

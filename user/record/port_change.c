@@ -412,5 +412,5 @@ const struct record_kind record_kind_port_change = {
 	.to_json = port_change_to_json,
 	.to_text = port_change_to_text,
 	/* not read back as a failure: `mrtrace explain` reads it as a job's
-	 * cause (replay/jobs.c) */
+	 * cause (explain/jobs.c) */
 };

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/args.h"
-#include "explain/explain.h"
+#include "verdict/explain.h"
 
 #define LEGACY_PAGE_SHIFT 12 /* recordings without page_shift: x86_64 */
 

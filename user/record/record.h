@@ -80,7 +80,7 @@ bool record_print_text(FILE *out, const struct record *rec, bool verbose, const 
 /* What a `watch --json` line of an explained kind holds: the kernel record
  * ("raw"), the libibverbs call ("user_call"), and the process context
  * ("process") and NCCL data ("nccl") as they were at the failure.  The
- * context is rebuilt for the fields explain/ and fixes use: memlock limits,
+ * context is rebuilt for the fields verdict/ and fixes use: memlock limits,
  * VmPin/VmLck, CAP_IPC_LOCK, user namespace, the cgroup with what it
  * implies (container, pod, systemd unit, Slurm job), the launchers (kinds
  * from their names) and so the setting; NCCL's library, version, rank,

@@ -2,11 +2,11 @@
 /* reg_failure.c - a failed memory registration, as the kernel trail saw it
  * (MRT_EV_REG_FAILURE): JSON "reg_failure" (docs/json.md).  It waits for its
  * libibverbs call (watch/correlate.c) and is judged by the registration
- * engine (explain/explain.c). */
+ * engine (verdict/explain.c). */
 #include "record/kind.h"
 #include "record/json_util.h"
 
-#include "explain/explain.h"
+#include "verdict/explain.h"
 
 static enum cause reg_explain(struct report *r)
 {

@@ -11,7 +11,7 @@
 #include "core/escape.h"
 #include "core/units.h"
 
-#include "explain/explain.h"
+#include "verdict/explain.h"
 
 void rlimit_from_event(const struct mrt_event *ev, struct rlimit_change *out)
 {

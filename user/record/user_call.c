@@ -7,7 +7,7 @@
 #include "record/kind.h"
 #include "record/json_util.h"
 
-#include "explain/explain.h"
+#include "verdict/explain.h"
 
 static enum cause call_explain(struct report *r)
 {

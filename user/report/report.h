@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "proc/context.h"
-#include "explain/explain.h"
+#include "verdict/explain.h"
 #include "nccl/nccl.h"
 #include "proc/ustack.h"
 #include "proc/gates.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* btfset.c - the kernel's BTF as facts.c reads it (btfset.h): vmlinux and
+/* btfset.c - the kernel's BTF as gather.c reads it (btfset.h): vmlinux and
  * every loaded module's, indexed once for the names the site table asks
  * about, and the trampoline test of one function. */
 #include "tracer/btfset.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* btfset.h - the BTF of vmlinux and of every loaded module, for facts.c:
+/* btfset.h - the BTF of vmlinux and of every loaded module, for gather.c:
  * where a function or structure of the site table is typed, whether a
  * trampoline attaches to a function, what an enum holds. */
 #ifndef MRTRACE_TRACER_BTFSET_H

@@ -4,9 +4,9 @@
  * BPF trampoline attaches to it, which tracepoints exist, whether kprobes
  * are supported, which BTF holds the module structures the sites read (the
  * kernel's own, or an external file for kernels without module BTF), and
- * the helpers some programs need.  facts.c gathers them (the only part of
- * the tracer that looks at the kernel before loading); plan.c decides from
- * them alone, so tests can hand it any kernel (tests/unit/test_plan.c). */
+ * the helpers some programs need.  gather.c gathers them (gather.h: the
+ * only part of the tracer that looks at the kernel before loading); plan.c
+ * decides from them alone, so tests can hand it any kernel (tests/unit/test_plan.c). */
 #ifndef MRTRACE_TRACER_FACTS_H
 #define MRTRACE_TRACER_FACTS_H
 
@@ -117,26 +117,5 @@ static inline bool tracer_facts_feature(const struct tracer_facts *f, const char
 			return f->features[i].present;
 	return false;
 }
-
-/* Looks at the running kernel for every candidate function, tracepoint,
- * structure and feature of the site table (mounting tracefs if needed).
- * The costly part (kallsyms, BTF, trampoline tests, helpers) comes from the
- * cache of this kernel build and module set when there is one
- * (factscache.h; not with o->no_cache), and is written there when gathered.
- * o NULL: all gathered afresh, nothing cached (the facts recorder,
- * tests/unit/test_plan.c --record).
- * o->btf_file: the external BTF to consider; NULL looks for <kernel>.btf in
- * $MRTRACE_BTF_DIR, then next to the program (../btf, ../share/mrtrace/btf),
- * then /usr/local/share/mrtrace/btf and /usr/share/mrtrace/btf.  0, or -1
- * with a message in err (nothing could be looked at). */
-int tracer_facts_collect(struct tracer_facts *f, const struct tracer_opts *o, char *err,
-			 size_t errlen);
-
-/* The same, after modules changed: a function prev had tested in the same
- * module keeps its trampoline answer instead of being tested again (each
- * test patches kernel text: the costly part of looking again, most of all
- * under emulation).  prev may be NULL. */
-int tracer_facts_collect_again(struct tracer_facts *f, const struct tracer_opts *o,
-			       const struct tracer_facts *prev, char *err, size_t errlen);
 
 #endif

@@ -89,7 +89,7 @@ struct tracer_modchange {
 	struct modwatch_site armed[TRACER_MODCHANGE_SITES], detached[TRACER_MODCHANGE_SITES];
 	int armed_sites; /* armed after the change (tracer_armed_count()) */
 	double seconds; /* to look at the kernel again, plan, load and attach */
-	double facts_seconds; /* of which looking at the kernel (facts.c) */
+	double facts_seconds; /* of which looking at the kernel (gather.c) */
 };
 
 #endif

@@ -31,6 +31,7 @@
  * unloaded while its sites are armed; `modprobe -r` says "in use".  Sites
  * armed by kprobes do not hold their module: when it goes, their links
  * are destroyed here. */
+#include "tracer/gather.h"
 #include "tracer/rearm.h"
 
 #include <errno.h>

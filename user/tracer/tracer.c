@@ -3,6 +3,7 @@
  * plan and loading in order at open, one ring buffer and one counter map
  * while running (the registration path re-armed as modules come and go:
  * rearm.c), everything released at close. */
+#include "tracer/gather.h"
 #include "tracer/tracer.h"
 
 #include <errno.h>

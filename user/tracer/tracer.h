@@ -3,7 +3,7 @@
  * mechanism, the honest report of what is not armed, and the one stream of
  * events from all of them.
  *
- * Inside: facts.c (what the kernel has) -> plan.c (a mechanism per site,
+ * Inside: gather.c (what the kernel has) -> plan.c (a mechanism per site,
  * pure) -> regload.c (the registration path loaded and attached; a failure
  * disarms one site, found by bisect.c) and loader.c (the syscall
  * tracepoints, libibverbs), all sharing shared.c's maps; uprobes.c
@@ -42,9 +42,6 @@ const struct tracer_site *tracer_site(const struct tracer *t, int i);
 bool tracer_kernel_calls(const struct tracer *t);
 /* The path of a libibverbs file the tracer has seen, by inode number, or NULL. */
 const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long ino);
-/* The name of the function (.dynsym) that holds file offset file_off of the
- * ELF file at path: buf, or NULL. */
-const char *tracer_elf_symbol_at(const char *path, uint64_t file_off, char *buf, size_t len);
 bool tracer_site_armed(const struct tracer *t, const char *name);
 int tracer_armed_count(const struct tracer *t, bool openers_only);
 const char *tracer_kernel(const struct tracer *t); /* uname -r */

@@ -52,8 +52,4 @@ int tracer_uprobes_scan(struct tracer_uprobes *u);
 void tracer_uprobes_describe(const struct tracer_uprobes *u, struct tracer_site *s);
 void tracer_uprobes_close(struct tracer_uprobes *u);
 
-/* Offset in the file of the default-version definition of `sym` (for
- * uprobes); 0 when absent.  Exposed for tests. */
-uint64_t tracer_elf_symbol_offset(const char *path, const char *sym);
-
 #endif

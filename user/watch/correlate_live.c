@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/procfs.h"
 #include "core/slurp.h"
+#include "tracer/elfsym.h"
 #include "tracer/tracer.h"
 
 static double live_now(void *arg)

@@ -16,9 +16,13 @@
 #define MRTRACE_WATCH_SINK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
-#include "watch/watch.h"
-
+/* the sinks see watch (watch.h, which their units include); this header
+ * names it only, so that watch.c can include it without a loop */
+struct watch;
+struct record;
+struct json_object;
 struct watch_sink;
 
 struct watch_sink_ops {

@@ -6,6 +6,7 @@
  * mrtrace_watch_output_errors_total{output="journal"}, never the loop:
  * the records still reach the other outputs. */
 #include "watch/sink.h"
+#include "watch/watch.h"
 
 #include <errno.h>
 #include <stdlib.h>

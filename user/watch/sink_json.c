@@ -3,6 +3,7 @@
  * on standard output or -o FILE, each in one write(2) (core/outfile.h): a
  * failed write stops the run (the loop checks outfile_failed). */
 #include "watch/sink.h"
+#include "watch/watch.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,11 +3,12 @@
  * kept from the records and the BPF counters, the file rewritten when due
  * and once more at stop; the first write error said once. */
 #include "watch/sink.h"
+#include "watch/watch.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/explain.h"
+#include "verdict/explain.h"
 #include "record/kind.h"
 #include "record/record.h"
 #include "watch/metrics.h"

@@ -3,6 +3,7 @@
  * the armed sites once they are armed, STOPPING=1 at the end.  Outside
  * systemd (no NOTIFY_SOCKET) every send is nothing. */
 #include "watch/sink.h"
+#include "watch/watch.h"
 
 #include <stdlib.h>
 #include <unistd.h>

@@ -4,6 +4,7 @@
  * output or -o FILE; formatted in memory, then written at once.  A repeat
  * of a process's cause is one line (the correlator counts them). */
 #include "watch/sink.h"
+#include "watch/watch.h"
 
 #include <stdlib.h>
 

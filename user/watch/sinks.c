@@ -4,6 +4,7 @@
  * its line is written, READY=1 goes out before the start record), the
  * stream last. */
 #include "watch/sink.h"
+#include "watch/watch.h"
 
 #include <stdlib.h>
 

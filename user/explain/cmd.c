@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd.c - `mrtrace explain FILE...`: the records `mrtrace watch --json`
+ * wrote, explained again by this mrtrace's engine, as text or JSON lines.
+ * For a record sent from another machine: the kernel evidence and what
+ * /proc said travel in the record, the explanation is made here. */
+#include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "core/escape.h"
+#include "core/outfile.h"
+#include "record/port_change.h"
+#include "record/record.h"
+#include "explain/jobs.h"
+#include "explain/stream.h"
+
+struct explain_args {
+	bool json, verbose, all, jobs;
+	char **files;
+	int nfiles;
+};
+
+static const char doc[] =
+	"Explain recorded failures again, with this mrtrace's explanation engine.\n"
+	"\n"
+	"Reads the records `mrtrace watch --json` wrote (JSON Lines; pretty-printed JSON works "
+	"too) and explains every failed registration and failed mlock in them again: the "
+	"cause with its numbers, why, and the fixes for where the process ran, as `mrtrace "
+	"watch` prints them. The usual case: a job failed on a node you cannot log in to; "
+	"whoever ran `mrtrace watch --json -o events.jsonl` there sends you the file, and you "
+	"run this on it (or run it after upgrading mrtrace, for the newer explanations).\n"
+	"\n"
+	"Carried from the record: the kernel's evidence (`raw`), the libibverbs call and "
+	"whether NCCL was on its stack (`user_call`), what /proc said at the failure "
+	"(`process`: memlock limits, VmPin/VmLck, CAP_IPC_LOCK, user namespace, the cgroup "
+	"and with it the container, pod, systemd unit or Slurm job, the launchers) and NCCL "
+	"(`nccl`: version, rank, settings, lint findings). So the fixes name the same systemd "
+	"unit, container runtime, Slurm or mpirun setting as on the node.\n"
+	"\n"
+	"Not derived again: anything the record does not hold. The process's environment "
+	"(never recorded), the user stack (the recorded caller is kept), the launchers' kinds "
+	"beyond what their names say, the Slurm step unless the cgroup path names it, where "
+	"each NCCL setting came from in records written before `setting_sources`, and the "
+	"NCCL lint findings (kept as recorded). The /proc numbers are those of the failure, "
+	"not of now; a record without `process` (hand-written, or stripped) gets the generic "
+	"fixes.\n"
+	"\n"
+	"Port changes (port_change: a port down and back, a GID gone) are read back and said "
+	"again. Lines that are not failures (start, stop, library_attached, memlock_limit_set) are "
+	"skipped and counted; so are NCCL's harmless dma-buf probes (nccl_probe), unless --all. "
+	"A malformed line is reported on stderr with its file and line number, and the other "
+	"records are still explained. As in `watch`, text shows the first failure of a process "
+	"and cause in full and repeats in one line (-v: all in full).\n"
+	"\n"
+	"With --jobs, the records of many nodes (several files, or one stream from a log "
+	"pipeline) are grouped by job (Slurm job id, Kubernetes pod), ordered by wall time, "
+	"and each job leads with its first kernel-evidenced cause - a port that went down, a "
+	"GID that went (port_change), a failure the kernel proved - and how many processes on "
+	"how many nodes failed after it.\n"
+	"\n"
+	"Exit status: 0 when every record was explained (skipped lines included), 2 when a "
+	"line was malformed or a file could not be read, or on a usage error."
+	"\v"
+	"Examples:\n"
+	"  mrtrace explain events.jsonl                  text, as watch prints it\n"
+	"  mrtrace explain --json events.jsonl | jq -r .cause\n"
+	"  ssh node7 cat /var/tmp/events.jsonl | mrtrace explain -\n"
+	"  mrtrace explain -v node*/events.jsonl         with the kernel trails\n"
+	"  mrtrace explain --jobs node*/events.jsonl     which node's event killed the job\n"
+	"\n"
+	"The record format is in docs/json.md.";
+
+enum { OPT_JSON = 1000, OPT_ALL, OPT_JOBS };
+
+static const struct argp_option options[] = {
+	{ "json", OPT_JSON, NULL, 0,
+	  "One JSON object per record (the `watch --json` format, explained again)", 0 },
+	{ "verbose", 'v', NULL, 0, "Every failure in full, with its kernel trail", 0 },
+	{ "all", OPT_ALL, NULL, 0, "Also explain NCCL's harmless dma-buf probes", 0 },
+	{ "jobs", OPT_JOBS, NULL, 0, "Group the records of many nodes by job, first cause first", 0 },
+	{ 0 }
+};
+
+static error_t parse(int key, char *arg, struct argp_state *st)
+{
+	struct explain_args *a = st->input;
+
+	(void)arg;
+	switch (key) {
+	case OPT_JSON: a->json = true; break;
+	case 'v': a->verbose = true; break;
+	case OPT_ALL: a->all = true; break;
+	case OPT_JOBS: a->jobs = true; break;
+	case ARGP_KEY_ARG:
+		a->files = &st->argv[st->next - 1];
+		a->nfiles = st->argc - st->next + 1;
+		st->next = st->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!a->nfiles)
+			argp_error(st, "which file? (FILE.jsonl, or - for stdin)");
+		break;
+	default: return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* Lines skipped, by event name, for the closing tally. */
+#define SKIP_NAMES 16
+
+struct tally {
+	unsigned long explained, harmless_hidden, malformed, setting_differs;
+	int nskip;
+	struct {
+		char name[32];
+		unsigned long n;
+	} skip[SKIP_NAMES + 1]; /* the last one is "other" */
+};
+
+static void count_skip(struct tally *t, const char *event)
+{
+	int i;
+
+	for (i = 0; i < t->nskip; i++)
+		if (!strcmp(t->skip[i].name, event))
+			break;
+	if (i == t->nskip) {
+		if (t->nskip == SKIP_NAMES)
+			i = SKIP_NAMES;
+		else
+			t->nskip++;
+		snprintf(t->skip[i].name, sizeof(t->skip[i].name), "%s", i == SKIP_NAMES ? "other" : event);
+	}
+	t->skip[i].n++;
+}
+
+struct run {
+	const struct explain_args *a;
+	FILE *out; /* standard output through the output filter (core/outfile.h) */
+	struct tally t;
+	struct report_repeats repeats; /* per file: pids of different nodes collide */
+	struct record_in rec;
+	struct report r;
+	struct jobs *jobs; /* --jobs: every record goes there instead (jobs.c) */
+};
+
+/* Written as watch writes it: through the same filter (valid UTF-8 in
+ * JSON, no control character in text), each record in one write, with
+ * the record's own envelope (when, where, by which build) kept. */
+static void output(struct run *run)
+{
+	struct report *r = &run->r;
+	const struct record_envelope *env = &run->rec.env;
+	struct record rec;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		fprintf(stderr, "mrtrace explain: out of memory: a record is not shown\n");
+		return;
+	}
+	if (run->a->json) {
+		struct json_object *o = record_report_json(r);
+		record_envelope_put(o, env);
+		fprintf(m, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+	} else {
+		/* a storm summary is the last of its count failures; the first
+		 * record of its process and cause (the one that opened the
+		 * storm rotated away) is shown in full all the same */
+		unsigned long n = r->count ? (unsigned long)r->count : 1;
+		unsigned long nth = report_repeats_add(&run->repeats, r->ev->pid, r->v.cause, n);
+		char when[400] = "";
+		if (env->time)
+			snprintf(when, sizeof(when), "%s%s%s", env->time, env->host ? " on " : "",
+				 env->host ? env->host : "");
+		record_of_report(&rec, r, run->a->verbose || nth == n ? 1 : nth);
+		record_print_text(m, &rec, run->a->verbose, when);
+	}
+	fclose(m);
+	outfile_record(run->out, text, len);
+	free(text);
+}
+
+/* A port or GID change: read back and said again by this mrtrace. */
+static void one_port_change(struct run *run, const struct record_kind *k, struct json_object *o,
+			    const char *file, long line)
+{
+	struct record_port_change c;
+	struct record rec = { .kind = k, .data = &c };
+	char err[256];
+
+	if (port_change_from_json(o, &c, err, sizeof(err))) {
+		fprintf(stderr, "mrtrace explain: %s:%ld: port_change record: %s\n", file, line, err);
+		run->t.malformed++;
+		return;
+	}
+	run->t.explained++;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m) {
+		fprintf(stderr, "mrtrace explain: out of memory: a record is not shown\n");
+		return;
+	}
+	if (run->a->json) {
+		struct json_object *j = record_to_json(&rec);
+		fprintf(m, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+		json_object_put(j);
+	} else {
+		record_print_text(m, &rec, run->a->verbose, NULL);
+	}
+	fclose(m);
+	outfile_record(run->out, text, len); /* the output filter, one write (output()) */
+	free(text);
+}
+
+/* --jobs: the grouping, once every file is read, through the same filter. */
+static void jobs_output(struct run *run)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		fprintf(stderr, "mrtrace explain: out of memory: the jobs are not shown\n");
+		return;
+	}
+	jobs_print(run->jobs, run->a->json, m);
+	fclose(m);
+	outfile_record(run->out, text, len);
+	free(text);
+}
+
+static void one_value(struct run *run, struct json_object *o, const char *file, long line)
+{
+	struct record_in *rec = &run->rec;
+	const char *event;
+	char err[256];
+	const struct record_kind *k = record_kind_of_json(o, &event);
+
+	if (!event) {
+		fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", esc(file), line,
+			json_object_is_type(o, json_type_object)
+				? "no \"event\" member: not a record of `mrtrace watch --json`"
+				: "not a JSON object");
+		run->t.malformed++;
+		return;
+	}
+	if (run->jobs && jobs_add(run->jobs, o)) {
+		run->t.explained++;
+		return;
+	}
+	if (k == &record_kind_port_change) {
+		one_port_change(run, k, o, file, line);
+		return;
+	}
+	/* what is not a failure (start, stop, ...), and NCCL's probes unless --all */
+	if (!record_kind_readable(k) || (record_kind_is_probe(k) && !run->a->all)) {
+		count_skip(&run->t, event);
+		return;
+	}
+	if (record_read(o, rec, err, sizeof(err))) {
+		fprintf(stderr, "mrtrace explain: %s:%ld: %s record: %s\n", esc(file), line, esc(event),
+			esc(err));
+		run->t.malformed++;
+		return;
+	}
+	record_explain(&run->r, &rec->ev, record_in_uev(rec), rec->have_ctx ? &rec->ctx : NULL,
+		       rec->have_nccl ? &rec->nccl : NULL, rec->have_gates ? &rec->gates : NULL);
+	run->r.ua = rec->ua;
+	record_in_keep(&run->r, rec);
+	if (run->r.v.harmless && !run->a->all) {
+		run->t.harmless_hidden++;
+		return;
+	}
+	if (rec->have_ctx && rec->setting[0]) {
+		const char *now = ctx_setting_name(proc_context_setting(&rec->ctx));
+		if (strcmp(now, rec->setting)) {
+			fprintf(stderr,
+				"mrtrace explain: %s:%ld: note: the record says the process ran as %s; "
+				"what the record holds reads as %s, and the fixes are for that\n",
+				esc(file), line, esc(rec->setting), now);
+			run->t.setting_differs++;
+		}
+	}
+	run->t.explained++;
+	output(run);
+}
+
+/* 0, or -1 when the file could not be opened. */
+static int one_file(struct run *run, const char *path)
+{
+	const char *name = strcmp(path, "-") ? path : "(stdin)";
+	struct replay_stream *s;
+	struct json_object *o;
+	char err[PATH_MAX + 256];
+	long line;
+	int rc;
+
+	if (!(s = replay_stream_open(path, err, sizeof(err)))) {
+		fprintf(stderr, "mrtrace explain: %s\n", err);
+		return -1;
+	}
+	memset(&run->repeats, 0, sizeof(run->repeats));
+	while (!outfile_failed(run->out) &&
+	       (rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
+		if (rc < 0) {
+			fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", esc(name), line, err);
+			run->t.malformed++;
+			continue;
+		}
+		one_value(run, o, name, line);
+		json_object_put(o);
+	}
+	replay_stream_free(s);
+	return 0;
+}
+
+static void print_tally(const struct tally *t)
+{
+	unsigned long skipped = 0;
+
+	for (int i = 0; i <= SKIP_NAMES; i++)
+		skipped += t->skip[i].n;
+	fprintf(stderr, "mrtrace explain: %lu explained, %lu skipped", t->explained, skipped);
+	for (int i = 0; i <= SKIP_NAMES; i++)
+		if (t->skip[i].n)
+			fprintf(stderr, "%s%s %lu", i ? ", " : " (", esc(t->skip[i].name), t->skip[i].n);
+	fprintf(stderr, "%s, %lu malformed\n", skipped ? ")" : "", t->malformed);
+	if (t->harmless_hidden)
+		fprintf(stderr, "mrtrace explain: %lu NCCL dma-buf probe%s (harmless) not shown; "
+				"--all shows them\n",
+			t->harmless_hidden, t->harmless_hidden == 1 ? "" : "s");
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct explain_args a = { 0 };
+	struct argp argp = { options, parse, "FILE...", doc, 0, 0, 0 };
+	struct run *run;
+	int ret = 0;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
+		return 2;
+	if (!(run = calloc(1, sizeof(*run)))) {
+		fprintf(stderr, "mrtrace explain: out of memory\n");
+		return 2;
+	}
+	run->a = &a;
+	char err[256];
+	if (a.jobs && !(run->jobs = jobs_new())) {
+		fprintf(stderr, "mrtrace explain: out of memory\n");
+		free(run);
+		return 2;
+	}
+	if (!(run->out = outfile_open(NULL, a.json ? OUTFILE_JSON : OUTFILE_TEXT, err, sizeof(err)))) {
+		fprintf(stderr, "mrtrace explain: %s\n", err);
+		jobs_free(run->jobs);
+		free(run);
+		return 2;
+	}
+	for (int i = 0; i < a.nfiles && !outfile_failed(run->out); i++)
+		if (one_file(run, a.files[i]))
+			ret = 2;
+	if (run->jobs)
+		jobs_output(run);
+	jobs_free(run->jobs);
+	/* an explanation that did not reach its reader is none: said, exit 2 */
+	if (outfile_close(run->out, err, sizeof(err))) {
+		fprintf(stderr, "mrtrace explain: %s\n", err);
+		ret = 2;
+	}
+	print_tally(&run->t);
+	if (run->t.malformed)
+		ret = 2;
+	free(run);
+	return ret;
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* stream.c - JSON values with their line numbers (see stream.h), fed to
+ * json-c's incremental tokener a piece at a time: a line, or a part of
+ * one of at most PIECE bytes, so neither a line without end nor a value
+ * without end is ever held whole (issue 24 row 3: `explain /dev/zero`
+ * grew without bound, a 2 GiB line overflowed an int). */
+#include "explain/stream.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#define PIECE (64u << 10)
+
+struct replay_stream {
+	FILE *f;
+	bool own; /* opened by replay_stream_open: closed with the stream */
+	json_tokener *tok;
+	char buf[PIECE]; /* the current piece: a line or a part of one */
+	size_t len, pos; /* its length, and how far it has been parsed */
+	bool starts_line; /* buf begins a line */
+	bool at_eol; /* the last piece ended a line (the next begins one) */
+	long lineno; /* the line buf is (a part of) */
+	long start; /* line of the value being parsed, 0 when none */
+	size_t value_bytes; /* of the value being parsed, so far */
+	bool resync; /* after an error: skip to a line that starts with '{' */
+	uint64_t skipped; /* bytes skipped in a row while resyncing */
+	bool ended; /* a read error, or junk past REPLAY_JUNK_MAX: nothing more */
+};
+
+struct replay_stream *replay_stream_new(FILE *f)
+{
+	struct replay_stream *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->tok = json_tokener_new())) {
+		free(s);
+		return NULL;
+	}
+	s->f = f;
+	s->at_eol = true;
+	return s;
+}
+
+/* Devices are refused before anything is read: /dev/zero never ends, and
+ * opening some devices does something.  A pipe or a FIFO is read (ssh
+ * node7 cat events.jsonl | mrtrace explain -, or <(...)). */
+static const char *refused(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "is a directory";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "not a regular file (a device): give the file `mrtrace watch --json` wrote";
+	if (S_ISSOCK(m))
+		return "not a regular file (a socket)";
+	return NULL;
+}
+
+struct replay_stream *replay_stream_open(const char *path, char *err, size_t errlen)
+{
+	bool in = !strcmp(path, "-");
+	struct stat st;
+	const char *why;
+	FILE *f;
+
+	if (!in && stat(path, &st)) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!in && (why = refused(st.st_mode))) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		return NULL;
+	}
+	if (!(f = in ? stdin : fopen(path, "re"))) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	/* again on what was opened: standard input, or a name that changed */
+	if (fstat(fileno(f), &st) || (why = refused(st.st_mode))) {
+		snprintf(err, errlen, "%s: %s", in ? "standard input" : path,
+			 why ? why : strerror(errno));
+		if (!in)
+			fclose(f);
+		return NULL;
+	}
+	struct replay_stream *s = replay_stream_new(f);
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		if (!in)
+			fclose(f);
+		return NULL;
+	}
+	s->own = !in;
+	return s;
+}
+
+void replay_stream_free(struct replay_stream *s)
+{
+	if (!s)
+		return;
+	json_tokener_free(s->tok);
+	if (s->own)
+		fclose(s->f);
+	free(s);
+}
+
+/* 1 with the next piece in buf, 0 at the end, -1 on a read error. */
+static int next_piece(struct replay_stream *s)
+{
+	size_t n = 0;
+	int c = 0;
+
+	while (n < PIECE && (c = getc_unlocked(s->f)) != EOF) {
+		s->buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (!n)
+		return ferror(s->f) ? -1 : 0;
+	s->starts_line = s->at_eol;
+	if (s->starts_line)
+		s->lineno++;
+	s->at_eol = s->buf[n - 1] == '\n';
+	s->len = n;
+	s->pos = 0;
+	return 1;
+}
+
+static int fail(struct replay_stream *s, long *line, char *err, size_t errlen, const char *why)
+{
+	snprintf(err, errlen, "%s", why);
+	*line = s->start ? s->start : s->lineno;
+	json_tokener_reset(s->tok);
+	/* A record cut short (a crash while writing) shows as an error on the
+	 * next line, which is itself a record: start again there.  Otherwise
+	 * skip to the next line that starts a value. */
+	if (s->lineno > s->start && s->start && s->starts_line && s->buf[0] == '{') {
+		s->pos = 0;
+		s->resync = false;
+	} else {
+		s->pos = s->len;
+		s->resync = true;
+		s->skipped = 0;
+	}
+	s->start = 0;
+	s->value_bytes = 0;
+	return -1;
+}
+
+/* The end of the input, for good: nothing after this is read. */
+static int give_up(struct replay_stream *s, long *line, char *err, size_t errlen, const char *why)
+{
+	snprintf(err, errlen, "%s", why);
+	*line = s->lineno;
+	s->ended = true;
+	s->start = 0;
+	json_tokener_reset(s->tok);
+	return -1;
+}
+
+/* JSON's whitespace; a NUL byte is not (it is not JSON text at all). */
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+int replay_stream_next(struct replay_stream *s, struct json_object **obj, long *line, char *err,
+		       size_t errlen)
+{
+	*obj = NULL;
+	if (s->ended)
+		return 0;
+	for (;;) {
+		if (s->pos >= s->len) {
+			int rc = next_piece(s);
+			if (rc < 0) {
+				char why[160];
+				snprintf(why, sizeof(why), "read error: %s: the rest is not read",
+					 strerror(errno ? errno : EIO));
+				rc = give_up(s, line, err, errlen, why);
+				*line = s->lineno + 1;
+				return rc;
+			}
+			if (rc == 0) {
+				if (!s->start)
+					return 0;
+				*line = s->start;
+				s->start = 0;
+				json_tokener_reset(s->tok);
+				snprintf(err, errlen, "the input ends inside a JSON value");
+				return -1;
+			}
+			if (s->resync) {
+				if (!s->starts_line || s->buf[0] != '{') {
+					s->skipped += s->len;
+					s->pos = s->len;
+					if (s->skipped > REPLAY_JUNK_MAX) {
+						char why[160];
+						snprintf(why, sizeof(why),
+							 "more than %u MiB without a record: the rest is "
+							 "not read", REPLAY_JUNK_MAX >> 20);
+						return give_up(s, line, err, errlen, why);
+					}
+					continue;
+				}
+				s->resync = false;
+			}
+		}
+		while (s->pos < s->len && is_space(s->buf[s->pos]))
+			s->pos++;
+		if (s->pos >= s->len)
+			continue;
+		if (s->buf[s->pos] == '\0')
+			return fail(s, line, err, errlen, "a NUL byte: not JSON text");
+		if (!s->start) {
+			s->start = s->lineno;
+			s->value_bytes = 0;
+		}
+		/* up to a NUL, which the tokener must never see (it would end
+		 * the text there): the loop refuses it above */
+		size_t n = s->len - s->pos;
+		const char *nul = memchr(s->buf + s->pos, '\0', n);
+		if (nul)
+			n = (size_t)(nul - (s->buf + s->pos));
+		struct json_object *o = json_tokener_parse_ex(s->tok, s->buf + s->pos, (int)n);
+		enum json_tokener_error e = json_tokener_get_error(s->tok);
+		size_t used = e == json_tokener_success ? json_tokener_get_parse_end(s->tok) : n;
+		if ((e == json_tokener_continue || e == json_tokener_success) &&
+		    (s->value_bytes += used) > REPLAY_VALUE_MAX) {
+			char why[160];
+			json_object_put(o);
+			snprintf(why, sizeof(why), "a JSON value of more than %u MiB: not a record",
+				 REPLAY_VALUE_MAX >> 20);
+			return fail(s, line, err, errlen, why);
+		}
+		if (e == json_tokener_continue) {
+			s->pos += n;
+			continue;
+		}
+		if (e != json_tokener_success) {
+			char why[160];
+			snprintf(why, sizeof(why), "not valid JSON: %s", json_tokener_error_desc(e));
+			return fail(s, line, err, errlen, why);
+		}
+		s->pos += used;
+		*line = s->start;
+		s->start = 0;
+		json_tokener_reset(s->tok);
+		*obj = o;
+		return 1;
+	}
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* stream.h - JSON values from a file, one after another, each with the
+ * line it starts on: JSON Lines as `mrtrace watch --json` writes them, or
+ * pretty-printed records (the test fixtures, a record someone reformatted
+ * with jq).  A malformed value is reported and skipped; reading goes on
+ * with the next line that starts a value.
+ *
+ * Whatever the input, memory stays bounded: it is read a line (or 64 KiB
+ * of one) at a time, a value may be REPLAY_VALUE_MAX long, and after
+ * REPLAY_JUNK_MAX bytes in a row without a line that starts a value the
+ * rest is not read (one error).  A NUL byte is malformed input, never
+ * whitespace.  A device (/dev/zero), a socket or a directory is refused
+ * before it is read; a pipe or a FIFO is read. */
+#ifndef MRTRACE_EXPLAIN_STREAM_H
+#define MRTRACE_EXPLAIN_STREAM_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Bounds on what is read (docs/mrtrace.8, explain): one JSON value (a
+ * record is a few KiB), and junk skipped in a row before the rest of an
+ * input is given up (a pipe from /dev/zero never ends). */
+#define REPLAY_VALUE_MAX (4u << 20)
+#define REPLAY_JUNK_MAX (64u << 20)
+
+struct replay_stream;
+
+/* Reads from f (not closed by replay_stream_free).  NULL when out of memory. */
+struct replay_stream *replay_stream_new(FILE *f);
+/* Opens path ("-": standard input) if it is a file, a pipe or a FIFO, and
+ * reads from it (closed by replay_stream_free).  NULL with the reason in
+ * err ("cannot read F: ...", "F: not a regular file (a device) ..."). */
+struct replay_stream *replay_stream_open(const char *path, char *err, size_t errlen);
+void replay_stream_free(struct replay_stream *s);
+
+/* The next value: 1 with *obj (the caller puts it) and *line; 0 at the end;
+ * -1 for a malformed value, with *line where it started and the reason in
+ * err.  After a read error or too much junk (-1 once, "...: the rest is
+ * not read") it returns 0. */
+int replay_stream_next(struct replay_stream *s, struct json_object **obj, long *line, char *err,
+		       size_t errlen);
+
+#endif

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* fixes_registration.c - the fixes of a failed registration's causes past
+ * memlock (fix_generators.h): page pinning, DMA mapping, a dma-buf fd, the
+ * mlx5 firmware, the command's own checks, the rdma cgroup (GPU memory's
+ * own causes are fixes_gpu.c's).  Most do not depend
+ * on where the job runs; a few follow the evidence the verdict was decided
+ * on (the decisive step, the access bits, who refused a dma-buf MR). */
+#include "verdict/fix_generators.h"
+#include "verdict/rdma_cgroup.h"
+#include "proc/gates.h"
+
+void fixes_pin_hugetlb(const struct fix_input *in, struct fix_list *out)
+{
+	(void)in;
+	fix_add(out, FIX_PRIMARY,
+	    "Reserve huge pages before the job: `echo N > "
+	    "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages` (or the 1 GiB size), "
+	    "or set vm.nr_overcommit_hugepages; check `mrtrace check` hugepages.");
+	fix_add(out, FIX_ALTERNATIVE,
+	    "Or stop allocating this buffer from hugetlbfs (unset the allocator's huge page "
+	    "option).");
+}
+
+void fixes_pin_migrate(const struct fix_input *in, struct fix_list *out)
+{
+	(void)in;
+	fix_add(out, FIX_PRIMARY,
+	    "Look at movable_node / kernelcore= / movablecore= and CMA settings on the "
+	    "kernel command line, and at memory pressure on the NUMA node (%s).",
+	    "grep -i -e cma -e movable /proc/meminfo");
+	fix_add(out, FIX_ALTERNATIVE, "Retry after dropping caches or compacting memory: "
+				"`echo 1 > /proc/sys/vm/compact_memory`.");
+}
+
+void fixes_pin_fault(const struct fix_input *in, struct fix_list *out)
+{
+	(void)in;
+	fix_add(out, FIX_PRIMARY,
+	    "Register only memory the process has mapped with read/write access for the whole "
+	    "range (check the buffer's lifetime: a use-after-free of a registered buffer "
+	    "looks like this).");
+	fix_add(out, FIX_ALTERNATIVE,
+	    "If this is GPU memory passed as a host pointer, see pin_device_memory: "
+	    "nvidia-peermem or dma-buf is needed.");
+}
+
+void fixes_dma_map_iova(const struct fix_input *in, struct fix_list *out)
+{
+	(void)in;
+	fix_add(out, FIX_PRIMARY,
+	    "Boot with the IOMMU in passthrough for the NIC (iommu=pt, or "
+	    "intel_iommu=on iommu=pt), which is what RDMA vendors recommend for HPC nodes.");
+	fix_add(out, FIX_ALTERNATIVE,
+	    "If the NIC is limited to a small DMA window, check BAR/IOVA layout (pci=realloc, "
+	    "above-4G decoding in firmware) and the driver's DMA mask.");
+}
+
+/* Only the kernel's ib_umem_dmabuf_get says the fd was the trouble; a
+ * library call's EBADF alone is NCCL's probe as often as a bug. */
+void fixes_dmabuf_bad_fd(const struct fix_input *in, struct fix_list *out)
+{
+	if (in->ev && in->ev->kind == MRT_EV_USER_CALL)
+		return;
+	fix_add(out, FIX_PRIMARY, "Pass a dma-buf fd exported by the GPU driver "
+			    "(cuMemGetHandleForAddressRange) and keep it open until the "
+			    "registration returns.");
+}
+
+/* The firmware's status at the decisive mlx5_cmd_exec step (a1; the
+ * syndrome is a2) names the limit or the lookup. */
+void fixes_mlx5_firmware(const struct fix_input *in, struct fix_list *out)
+{
+	if (!in->ev || !in->v || in->v->decisive_step < 0 || in->v->decisive_step >= MRT_TRAIL_MAX)
+		return;
+	const struct mrt_step *s = &in->ev->steps[in->v->decisive_step];
+	if (s->a1 == 0x8)
+		fix_add(out, FIX_PRIMARY,
+		    "LIM_ERR: a firmware resource limit (MKeys or translation entries) is "
+		    "reached; reduce the number/size of MRs (NCCL_BUFFSIZE, channels) or "
+		    "check the NIC's profile (mlxconfig) and firmware version.");
+	else
+		fix_add(out, FIX_PRIMARY,
+		    "Look up syndrome 0x%llx for this opcode in the firmware release notes; "
+		    "`dmesg` shows mlx5_cmd_out_err with the same syndrome.",
+		    (unsigned long long)s->a2);
+	fix_add(out, FIX_ALTERNATIVE, "Update the NIC firmware to the version matching the driver "
+				"(`mrtrace check` shows fw_ver per device).");
+}
+
+void fixes_bad_access_flags(const struct fix_input *in, struct fix_list *out)
+{
+	bool unknown = in->ev && ib_access_unknown(in->ev->cmd_access);
+
+	fix_add(out, FIX_PRIMARY, "%s",
+	    unknown ? "Drop the unsupported flag (e.g. IBV_ACCESS_RELAXED_ORDERING on a "
+		      "kernel without it: NCCL_IB_PCI_RELAXED_ORDERING=0), or update the "
+		      "kernel/driver."
+		    : "Add IBV_ACCESS_LOCAL_WRITE whenever REMOTE_WRITE or REMOTE_ATOMIC "
+		      "is requested.");
+}
+
+void fixes_iova_misaligned(const struct fix_input *in, struct fix_list *out)
+{
+	(void)in;
+	fix_add(out, FIX_PRIMARY,
+	    "Pass an iova with the same page offset as the buffer (NCCL passes iova = addr "
+	    "to ibv_reg_mr_iova2); a plugin or wrapper that rewrites iova must keep the "
+	    "offset.");
+}
+
+/* A charge seen failing in the trail names the resource; a refusal judged
+ * from the errno and the cgroup's rdma.max (inferred) names the cgroup. */
+void fixes_rdma_cgroup_limit(const struct fix_input *in, struct fix_list *out)
+{
+	if (in->v && in->v->certainty == CERT_INFERRED) {
+		const struct gate_facts *g = in->gates;
+		fix_add(out, FIX_PRIMARY, "Raise the limit in rdma.max of %s (or the container "
+					  "runtime's rdma limits).",
+			g && g->have_rdmacg ? g->rdmacg_path : "the process's cgroup");
+		return;
+	}
+	bool handle = in->ev && rdma_cgroup_charges_handle(in->ev);
+	fix_add(out, FIX_PRIMARY,
+	    "Raise %s in the cgroup's rdma.max (e.g. `echo \"<dev> %s=max\" > "
+	    "/sys/fs/cgroup/<cgroup>/rdma.max`), or in the container runtime's rdma limits.",
+	    handle ? "hca_handle" : "hca_object", handle ? "hca_handle" : "hca_object");
+	fix_add(out, FIX_ALTERNATIVE, "Check for leaked verbs objects: compare rdma.current with the "
+				"number of MRs the job should hold.");
+}
