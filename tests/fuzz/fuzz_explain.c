@@ -20,7 +20,7 @@
 #include <json-c/json.h>
 
 #include "core/escape.h"
-#include "explain/explain.h"
+#include "verdict/explain.h"
 #include "record/record.h"
 
 static struct record_in in;
