@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* test_replay.c - `mrtrace explain`'s reading side (user/replay): a
+/* test_replay.c - `mrtrace explain`'s reading side (user/explain): a
  * `watch --json` record back into the kernel record, the libibverbs call,
  * the process context and NCCL data.
  *
