@@ -22,7 +22,8 @@ suite_claim() {
 
 # suite_vm_timeout MIN CASEFILE...: unless the caller set TIMEOUT, the VM
 # must outlive all of its cases' timeouts (each case's "# vm-timeout: S"
-# line, else CASE_TIMEOUT) plus boot; at least MIN seconds. Exports TIMEOUT.
+# line, else CASE_TIMEOUT; at least CASE_TIMEOUT_MIN) plus boot; at least
+# MIN seconds. Exports TIMEOUT.
 suite_vm_timeout() {
 	local min=$1 c t
 	shift
@@ -30,7 +31,9 @@ suite_vm_timeout() {
 		TIMEOUT=300
 		for c in "$@"; do
 			t=$(sed -n 's/^#[[:space:]]*vm-timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$c" | head -n 1)
-			TIMEOUT=$(( TIMEOUT + ${t:-$CASE_TIMEOUT} + 10 ))
+			t=${t:-$CASE_TIMEOUT}
+			[ "$t" -ge "${CASE_TIMEOUT_MIN:-0}" ] || t=$CASE_TIMEOUT_MIN
+			TIMEOUT=$(( TIMEOUT + t + 10 ))
 		done
 		[ "$TIMEOUT" -ge "$min" ] || TIMEOUT=$min
 	fi

@@ -4,8 +4,7 @@
 # no record for a registration that failed after that, and did not stop on
 # SIGINT for minutes (its only thread in do_epoll_wait).  Here the same cycle
 # runs ROUNDS times under CPU load (3 in make test, about 30 s a kernel; the
-# stress itself: STRESS_ROUNDS=30 tests/vm/suite.sh 6.1 sigstress, with the
-# vm-timeout below raised to 1800): start watch, wait
+# stress itself on every kernel: make vm-stress, 30 rounds): start watch, wait
 # for its start record, fail a registration (nobody, 64 KiB limit, 1 MiB),
 # require its reg_failure record within 30 s, SIGINT, require the exit within
 # 30 s and the stop record.  The load is one busy loop per vCPU but one, in
