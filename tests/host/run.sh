@@ -70,17 +70,39 @@ check list_probes_consequence grep -q 'will NOT be seen from the kernel' "$OUT/l
 check list_probes_no_libbpf_noise sh -c "! grep '^libbpf:' '$OUT/list.txt'"
 check list_probes_modules_why grep -Eq '^modules +no .*no loadable modules' "$OUT/list.txt"
 sites=$("$MRTRACE" watch --list-probes --json 2>/dev/null)
+# no RDMA here: by default nothing is armed per syscall (issue 23), and the
+# note says why and how to have it
+jq_true list_json_sys_mlock_off_without_rdma "$sites" '.[] | select(.site=="sys_mlock") | (.armed|not) and (.note|test("no RDMA on this kernel yet.*--syscalls=on"))'
+sites=$("$MRTRACE" watch --list-probes --json --syscalls=on 2>/dev/null)
 jq_true list_json_sys_mlock_tracepoint "$sites" '.[] | select(.site=="sys_mlock") | .armed and .mechanism=="tracepoint"'
 jq_true list_json_umem_get_unarmed_with_note "$sites" '.[] | select(.site=="umem_get") | (.armed|not) and (.note|length>0)'
 # ports and GIDs are watched from user space, said as a row of its own
 jq_true list_json_port_events "$sites" '.[] | select(.site=="port_events") | .armed and (.mechanism=="netlink" or .mechanism=="sysfs") and .module=="user" and (.note|test("0.1 s"))'
 check list_probes_port_events grep -Eq '^port_events +(netlink|sysfs) +user ' "$OUT/list.txt"
 
-# ---- a failing mlock() as an unprivileged process -------------------------
-if start_watch mlock; then
+# ---- the default without RDMA: waiting, nothing per syscall ---------------
+if start_watch waiting --metrics-textfile="$OUT/waiting.prom"; then
+	start=$(grep -m1 '"event":"start"' "$W")
+	jq_true waiting_start_record "$start" '.waiting_for_rdma==true and .registration_path_armed==false and ([.sites[] | select(.site|startswith("sys_")) | select(.armed)] | length == 0)'
+	check waiting_start_line grep -q 'no RDMA on this kernel yet: nothing is armed per syscall' "$W.err"
+	# this host loads no modules: nothing will come, and watch says so
+	# (it runs on, idle, rather than failing a service)
+	check waiting_says_no_modules grep -q 'this kernel loads no modules, so none will come' "$W.err"
+	check waiting_metrics grep -qx 'mrtrace_watch_waiting_for_rdma 1' "$OUT/waiting.prom"
+	# a failing mlock() is not seen: nothing watches syscalls
+	prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > "$OUT/mw.txt" 2>&1
+	wpid=$(pid_of "$OUT/mw.txt")
+	stop_watch && ok waiting_watch_stops || bad waiting_watch_stops "exit status or hang"
+	check waiting_no_syscall_record sh -c "[ -n '$wpid' ] && ! grep -q '\"pid\":$wpid,' '$W'"
+else
+	bad waiting_watch_starts "$(tail -3 "$W.err")"
+fi
+
+# ---- a failing mlock() as an unprivileged process (--syscalls=on) ----------
+if start_watch mlock --syscalls=on; then
 	ok watch_starts
 	start=$(grep -m1 '"event":"start"' "$W")
-	jq_true start_record_honest "$start" '.registration_path_armed==false and .armed_sites>=1'
+	jq_true start_record_honest "$start" '.registration_path_armed==false and .armed_sites>=1 and .waiting_for_rdma==true'
 	prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > "$OUT/m1.txt" 2>&1
 	pid=$(pid_of "$OUT/m1.txt")
 	check mlock_really_failed grep -q 'result=FAIL errno=12' "$OUT/m1.txt"
@@ -111,7 +133,7 @@ fi
 # ---- -- CMD: only the command's process tree, its exit status -------------
 W=$OUT/cmd.jsonl
 prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > /dev/null &   # not ours
-"$MRTRACE" watch --json -o "$W" -- prlimit --memlock=65536:65536 $NOBODY sh -c "sleep 0.5; '$MLOCKER' 2097152; exit 7" > "$OUT/cmd.stdout" 2> "$W.err"
+"$MRTRACE" watch --json --syscalls=on -o "$W" -- prlimit --memlock=65536:65536 $NOBODY sh -c "sleep 0.5; '$MLOCKER' 2097152; exit 7" > "$OUT/cmd.stdout" 2> "$W.err"
 rc=$?
 wait
 check cmd_exit_status_propagated test "$rc" = 7
@@ -121,7 +143,7 @@ ev=$(jq -c 'select(.event=="mlock_failure")' "$W")
 jq_true cmd_event_is_child "$ev" '.len==2097152 and .comm=="mlocker"'
 
 # ---- text: every record that has a text, the limit change included ----------
-"$MRTRACE" watch -d 5 > "$OUT/text.txt" 2> "$OUT/text.err" &
+"$MRTRACE" watch --syscalls=on -d 5 > "$OUT/text.txt" 2> "$OUT/text.err" &
 tpid=$!
 if wait_line "$OUT/text.err" 'watching' 30; then
 	prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > /dev/null 2>&1
@@ -150,7 +172,7 @@ check no_leftover_programs test "$(our_progs)" -le "$PROGS_BEFORE"
 rm -f "$OUT/p.go"
 prlimit --memlock=65536:65536 $NOBODY sh -c "while [ ! -e '$OUT/p.go' ]; do sleep 0.05; done; exec '$MLOCKER' 3145728" > "$OUT/p.txt" 2>&1 &
 target=$!
-if start_watch pid -p "$target"; then
+if start_watch pid -p "$target" --syscalls=on; then
 	touch "$OUT/p.go"
 	prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > /dev/null 2>&1 # other process
 	wait "$target"

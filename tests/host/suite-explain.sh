@@ -105,7 +105,7 @@ check startstop_counted grep -q '0 explained, 3 skipped (start 1, library_attach
 # ---- recorded here, now: watch --json, then explain --------------------------
 if [ "$(id -u)" = 0 ]; then
 	W=$OUT/live.jsonl
-	"$MRTRACE" watch --json -o "$W" -- prlimit --memlock=65536:65536 \
+	"$MRTRACE" watch --json --syscalls=on -o "$W" -- prlimit --memlock=65536:65536 \
 		setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$MLOCKER" 1048576 \
 		> /dev/null 2> "$OUT/live.err"
 	live=$(jq -c 'select(.event=="mlock_failure")' "$W" 2>/dev/null | head -1)

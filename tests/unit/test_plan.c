@@ -233,11 +233,17 @@ static void restricted_host_arms_nothing_and_says_why(void **state)
 	}
 	fclose(f);
 	assert_int_equal(rows, plan.nreg);
-	/* with nothing on the path, the syscall tracepoints stand in (auto) */
+	/* no RDMA at all here: auto arms nothing per syscall (issue 23): watch
+	 * waits for an RDMA module, and says so */
+	assert_false(tracer_plan_rdma_present(&plan));
 	tracer_plan_syscalls(&plan, SYSCALLS_AUTO);
 	assert_int_equal(plan.nsys, 5);
-	assert_site("sys_mlock", MECH_TRACEPOINT, "syscalls", "costly");
-	assert_site("sys_prlimit64", MECH_TRACEPOINT, "syscalls", "costly");
+	assert_site("sys_mlock", MECH_NONE, "syscalls",
+		    "off: no RDMA on this kernel yet (no ib_uverbs, no ib_umem_get): nothing is "
+		    "armed per syscall while watch waits for an RDMA module; enable with "
+		    "--syscalls=on");
+	assert_site("sys_prlimit64", MECH_NONE, "syscalls", "no RDMA on this kernel yet");
+	assert_int_equal(tracer_plan_armed(&plan, false), 0);
 }
 
 /* Debian's 6.12 with soft-RoCE: vmlinux functions by fentry wherever a
@@ -411,8 +417,21 @@ static void no_opener_arms_nothing(void **state)
 		    "not armed: no registration entry site (reg_mr, umem_get) could be armed");
 	assert_site("migrate", MECH_NONE, "tracepoint", "no registration entry site");
 	assert_site("umem_get", MECH_NONE, "", "none of ib_umem_get (5.10-6.12");
+	/* without the uverbs functions there is no RDMA: nothing per syscall */
+	assert_false(tracer_plan_rdma_present(&plan));
 	tracer_plan_syscalls(&plan, SYSCALLS_AUTO);
-	assert_site("sys_mlock", MECH_TRACEPOINT, "syscalls", NULL);
+	assert_site("sys_mlock", MECH_NONE, "syscalls", "no RDMA on this kernel yet");
+
+	/* RDMA there but no opener armable (no kprobes, trampolines refused):
+	 * the syscall tracepoints stand in (auto) */
+	load_facts("debian-6.12-rxe-mlx5.facts");
+	facts.kprobes = false;
+	refuse_trampolines();
+	assert_int_equal(tracer_plan_regpath(&plan, &facts, true, false), 0);
+	assert_true(tracer_plan_rdma_present(&plan));
+	tracer_plan_syscalls(&plan, SYSCALLS_AUTO);
+	assert_site("sys_mlock", MECH_TRACEPOINT, "syscalls", "costly");
+	assert_site("sys_prlimit64", MECH_TRACEPOINT, "syscalls", "costly");
 }
 
 /* The candidate the plan armed site `name` with. */

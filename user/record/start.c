@@ -44,6 +44,7 @@ static struct json_object *start_to_json(const struct record *rec)
 	jput_str(o, "kernel", s->kernel);
 	jput_i64(o, "armed_sites", s->armed_sites);
 	jput_bool(o, "registration_path_armed", s->registration_path_armed);
+	jput_bool(o, "waiting_for_rdma", s->waiting_for_rdma);
 	if (s->pid)
 		jput_i64(o, "pid", s->pid);
 	if (s->command_pid > 0)

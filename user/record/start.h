@@ -27,6 +27,8 @@ struct record_start {
 	const char *kernel;
 	int armed_sites;
 	bool registration_path_armed;
+	/* no RDMA on this kernel yet: nothing armed until an RDMA module loads */
+	bool waiting_for_rdma;
 	int pid; /* -p PID, 0: none */
 	int command_pid; /* -- COMMAND, 0: none */
 	const struct record_site *sites;

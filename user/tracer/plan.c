@@ -398,9 +398,24 @@ int tracer_plan_demote(struct tracer_plan *p, int i, const struct tracer_facts *
 	return plan_openers(p);
 }
 
+bool tracer_plan_rdma_present(const struct tracer_plan *p)
+{
+	/* an opener's function found anywhere (kallsyms or BTF, a module or
+	 * vmlinux): plan_site() leaves its module empty only when none was */
+	for (int i = 0; i < p->nreg; i++)
+		if (p->sites[i].opener && p->sites[i].module[0])
+			return true;
+	return false;
+}
+
 void tracer_plan_syscalls(struct tracer_plan *p, enum syscalls_policy policy)
 {
-	bool arm = policy == SYSCALLS_ON || (policy == SYSCALLS_AUTO && !tracer_plan_armed(p, true));
+	bool rdma = tracer_plan_rdma_present(p);
+	/* auto: only for a kernel with RDMA whose registration path cannot be
+	 * armed; without RDMA at all there is nothing to register, and watch
+	 * waits for an RDMA module (rearm.c) at no cost per syscall */
+	bool arm = policy == SYSCALLS_ON ||
+		   (policy == SYSCALLS_AUTO && !tracer_plan_armed(p, true) && rdma);
 
 	p->sys_first = p->n;
 	for (int i = 0; i < tracer_n_sys_sites && p->n < TRACER_MAX_SITES; i++) {
@@ -416,6 +431,10 @@ void tracer_plan_syscalls(struct tracer_plan *p, enum syscalls_policy policy)
 			note(s, "costly: every syscall ~40 ns slower while armed");
 		} else if (policy == SYSCALLS_OFF) {
 			note(s, "off (--syscalls=off)");
+		} else if (!rdma) {
+			note(s, "off: no RDMA on this kernel yet (no ib_uverbs, no ib_umem_get): "
+				"nothing is armed per syscall while watch waits for an RDMA module; "
+				"enable with --syscalls=on");
 		} else {
 			note(s, "off: registration sites are armed; syscall tracepoints slow every "
 				"syscall (~40 ns), enable with --syscalls=on");

@@ -57,8 +57,14 @@ int tracer_plan_demote(struct tracer_plan *p, int i, const struct tracer_facts *
 		       const char *why);
 
 /* Appends the syscall tracepoint sites: armed (MECH_TRACEPOINT) as the
- * policy says, SYSCALLS_AUTO only when no opener is armed at this point. */
+ * policy says, SYSCALLS_AUTO only when no opener is armed at this point on
+ * a kernel with RDMA (tracer_plan_rdma_present()): without it nothing is
+ * armed per syscall (watch waits for an RDMA module). */
 void tracer_plan_syscalls(struct tracer_plan *p, enum syscalls_policy policy);
+
+/* Whether this kernel has RDMA at all: the function of some opener site
+ * (the uverbs command, ib_umem_get, ...) was found, armed or not. */
+bool tracer_plan_rdma_present(const struct tracer_plan *p);
 
 /* Appends the libibverbs site (armed later, by what uprobes find). */
 void tracer_plan_uprobes(struct tracer_plan *p);

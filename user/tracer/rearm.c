@@ -24,7 +24,9 @@
  * the new one, having no trail for it, records nothing twice.  The old
  * per-thread trails and live-MR counts are not carried over.  With
  * --syscalls=auto, the syscall tracepoints armed because no registration
- * site was are detached once one is.
+ * site was are detached once one is; on a kernel that had no RDMA at all
+ * none were armed (watch waited for this), and their note says it no longer
+ * waits.
  *
  * A trampoline (fentry/fexit) on a module function holds the module
  * (kernel 6.4+: bpf_trampoline_module_get), so such a module cannot be
@@ -169,6 +171,11 @@ void tracer_rearm_start(struct tracer_rearm *r, struct tracer_plan *p)
 			 why, REARM_POLL_S);
 		snprintf(m->module, sizeof(m->module), "procfs");
 	}
+}
+
+bool tracer_rearm_following(const struct tracer_rearm *r)
+{
+	return r->site >= 0 && !r->off;
 }
 
 int tracer_rearm_links(struct tracer_rearm *r, struct bpf_link **out, int max)
@@ -397,6 +404,22 @@ static void drop_auto_syscalls(struct tracer_loader *ld, struct tracer_modchange
 	c->armed_sites = tracer_plan_armed(p, false);
 }
 
+/* A watch that waited for RDMA (no syscall tracepoint armed, plan.c) and
+ * now has its registration path: the syscall sites' note says so. */
+static void renote_syscalls(struct tracer_loader *ld)
+{
+	struct tracer_plan *p = &ld->plan;
+
+	if (ld->opts->syscalls != SYSCALLS_AUTO || p->sys_first < 0 || !tracer_plan_armed(p, true))
+		return;
+	for (int i = p->sys_first; i < p->sys_first + p->nsys; i++)
+		if (p->sites[i].mech == MECH_NONE && strstr(p->sites[i].note, "no RDMA"))
+			snprintf(p->sites[i].note, sizeof(p->sites[i].note),
+				 "off: registration sites are armed (RDMA modules loaded after "
+				 "start); syscall tracepoints slow every syscall (~40 ns), enable "
+				 "with --syscalls=on");
+}
+
 /* The change, for people (opts.msg). */
 static void say(const struct tracer_modchange *c, bool retry)
 {
@@ -477,6 +500,7 @@ int tracer_rearm_run(struct tracer_rearm *r, struct tracer_loader *ld)
 	if (replan(r, ld, r->loaded, r->unloaded))
 		return 0;
 	drop_auto_syscalls(ld, c);
+	renote_syscalls(ld);
 	absorb(r, ld, c);
 	say(c, retry);
 	/* BTF not visible yet: again shortly, a few times */

@@ -43,6 +43,9 @@ void tracer_rearm_snapshot(struct tracer_rearm *r, const struct tracer_plan *p);
 /* Attaches the module tracepoints (or settles for polling) and appends the
  * "modules" site that says which. */
 void tracer_rearm_start(struct tracer_rearm *r, struct tracer_plan *p);
+/* Whether module changes are followed at all (tracepoints or polling; not
+ * on a kernel without loadable modules). */
+bool tracer_rearm_following(const struct tracer_rearm *r);
 /* Looks for module changes that matter: true when a re-plan is due. */
 bool tracer_rearm_look(struct tracer_rearm *r, const struct tracer_plan *p);
 /* The re-plan the last look made due: the facts gathered again, the

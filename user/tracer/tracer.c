@@ -45,13 +45,20 @@ int tracer_open(struct tracer **out, const struct tracer_opts *o, tracer_event_f
 	    tracer_load_syscalls(&ld->sys, &ld->plan, &ld->shared, err, errlen) ||
 	    tracer_load_uprobes(&t->up, &ld->plan, &ld->shared, err, errlen))
 		return -1;
-	if (!tracer_plan_armed(&ld->plan, false)) {
+	int evidence = tracer_plan_armed(&ld->plan, false);
+	/* after the armed count: the module watch is no evidence by itself -
+	 * but on a kernel without RDMA it is what watch waits on, at no cost
+	 * per syscall (plan.c, tracer_plan_syscalls) */
+	tracer_rearm_start(&t->rearm, &ld->plan);
+	/* nothing armed is an error only where RDMA exists: a kernel without
+	 * any (a CPU or login node) is watched at no cost, waiting for an RDMA
+	 * module - or, where modules never load, idle and saying so, rather
+	 * than failing a service that runs on every node */
+	if (!evidence && !tracer_waiting_for_rdma(t)) {
 		snprintf(err, errlen, "no evidence source could be armed on kernel %s",
 			 ld->facts.kernel);
 		return -1;
 	}
-	/* after the armed count: the module watch is no evidence by itself */
-	tracer_rearm_start(&t->rearm, &ld->plan);
 	if (t->opts.stop && *t->opts.stop) {
 		/* asked to stop while arming: the caller closes, nothing stays */
 		snprintf(err, errlen, "stopped while arming");
@@ -127,6 +134,16 @@ const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long in
 		if (t->up.libs[i].ino == ino)
 			return t->up.libs[i].path;
 	return NULL;
+}
+
+bool tracer_waiting_for_rdma(const struct tracer *t)
+{
+	return !tracer_plan_armed(&t->ld.plan, true) && !tracer_plan_rdma_present(&t->ld.plan);
+}
+
+bool tracer_follows_modules(const struct tracer *t)
+{
+	return tracer_rearm_following(&t->rearm);
 }
 
 bool tracer_kernel_calls(const struct tracer *t)

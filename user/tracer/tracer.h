@@ -43,6 +43,12 @@ bool tracer_kernel_calls(const struct tracer *t);
 /* The path of a libibverbs file the tracer has seen, by inode number, or NULL. */
 const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long ino);
 bool tracer_site_armed(const struct tracer *t, const char *name);
+/* A kernel without RDMA (no uverbs, no umem functions): nothing of the
+ * registration path, nothing per syscall (with --syscalls=auto) is armed,
+ * until an RDMA module loads (tracer_replan()) where modules are followed
+ * (tracer_follows_modules(): not on a kernel without loadable modules). */
+bool tracer_waiting_for_rdma(const struct tracer *t);
+bool tracer_follows_modules(const struct tracer *t);
 int tracer_armed_count(const struct tracer *t, bool openers_only);
 const char *tracer_kernel(const struct tracer *t); /* uname -r */
 /* The external BTF the registration path was typed by (kernels without

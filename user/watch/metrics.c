@@ -29,6 +29,7 @@ static struct {
 	int armed[METRICS_MECHS];
 	int total;
 	bool regpath;
+	bool waiting;
 	int npairs;
 	struct {
 		char cause[40], op[40];
@@ -60,7 +61,7 @@ bool metrics_enabled(void)
 }
 
 void metrics_sites(const char *const mech_names[METRICS_MECHS], const int armed[METRICS_MECHS],
-		   int total, bool regpath_armed)
+		   int total, bool regpath_armed, bool waiting_for_rdma)
 {
 	for (int i = 0; i < METRICS_MECHS; i++) {
 		m.mech[i] = mech_names[i];
@@ -68,8 +69,11 @@ void metrics_sites(const char *const mech_names[METRICS_MECHS], const int armed[
 			m.dirty = true;
 		m.armed[i] = armed[i];
 	}
+	if (m.regpath != regpath_armed || m.waiting != waiting_for_rdma)
+		m.dirty = true;
 	m.total = total;
 	m.regpath = regpath_armed;
+	m.waiting = waiting_for_rdma;
 }
 
 /* The pair's slot, added (at 0) when new; -1 when the table is full. */
@@ -210,6 +214,10 @@ char *metrics_render(bool final, size_t *len)
 		    "1 when a kernel registration entry site is armed (failed registrations "
 		    "are seen from the kernel).");
 	prom_sample(f, "mrtrace_watch_registration_path_armed", NULL, m.regpath ? 1 : 0);
+	prom_family(f, "mrtrace_watch_waiting_for_rdma", "gauge",
+		    "1 when this kernel has no RDMA yet: nothing is armed, at no cost, until an "
+		    "RDMA module loads.");
+	prom_sample(f, "mrtrace_watch_waiting_for_rdma", NULL, m.waiting ? 1 : 0);
 	if (fclose(f)) {
 		free(text);
 		return NULL;

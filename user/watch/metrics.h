@@ -36,10 +36,11 @@
 /* path NULL or "": metrics off (every other call does nothing). */
 void metrics_setup(const char *path, double interval_s);
 bool metrics_enabled(void);
-/* Armed sites by mechanism name ("fentry", ...), all sites, and whether a
- * registration entry site is armed. */
+/* Armed sites by mechanism name ("fentry", ...), all sites, whether a
+ * registration entry site is armed, and whether watch waits for RDMA (a
+ * kernel without any: nothing armed, by design). */
 void metrics_sites(const char *const mech_names[METRICS_MECHS], const int armed[METRICS_MECHS],
-		   int total, bool regpath_armed);
+		   int total, bool regpath_armed, bool waiting_for_rdma);
 /* Every cause x op label the build knows: their failure series start at 0. */
 void metrics_known(const char *const *causes, int ncauses, const char *const *ops, int nops);
 /* A write to an output failed: "journal" or "metrics_file". */

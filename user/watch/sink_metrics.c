@@ -2,6 +2,7 @@
 /* sink_metrics.c - `watch --metrics-textfile PATH`: the counts of metrics.h
  * kept from the records and the BPF counters, the file rewritten when due
  * and once more at stop; the first write error said once. */
+#include "record/modules.h"
 #include "watch/sink.h"
 #include "watch/watch.h"
 
@@ -90,15 +91,22 @@ static const char *op_label(const struct report *r)
 	return "?";
 }
 
-static void metrics_start(struct watch_sink *s, struct watch *w)
+/* The site gauges: at the start, and again when modules came or went. */
+static void sites(struct watch *w)
 {
 	int armed[WATCH_MECHS];
 
+	watch_sites_by_mech(w, armed);
+	metrics_sites(watch_mech_names, armed, w->nsites, tracer_armed_count(w->t, true) > 0,
+		      tracer_waiting_for_rdma(w->t));
+}
+
+static void metrics_start(struct watch_sink *s, struct watch *w)
+{
 	s->state = calloc(1, sizeof(struct metrics_state));
 	metrics_setup(w->a.svc.metrics_path, w->a.svc.metrics_interval);
 	known_failures();
-	watch_sites_by_mech(w, armed);
-	metrics_sites(watch_mech_names, armed, w->nsites, tracer_armed_count(w->t, true) > 0);
+	sites(w);
 	counters(w);
 	flush(s, w, false, false);
 	flush(s, w, true, false);
@@ -108,6 +116,11 @@ static void metrics_record(struct watch_sink *s, struct watch *w, const struct r
 {
 	const struct report *r = rec->data;
 
+	if (rec->kind == &record_kind_modules) {
+		sites(w);
+		flush(s, w, false, false);
+		return;
+	}
 	if (!(rec->kind->flags & RECORD_EXPLAINED))
 		return;
 	metrics_failures(cause_name(r->v.cause), op_label(r), r->v.harmless,

@@ -174,6 +174,10 @@ static void report_new_libs(struct watch *w, int added)
  * tracer said it on stderr already). */
 static void report_module_changes(struct watch *w)
 {
+	/* the sites as they stand now, for the sinks that show them (metrics'
+	 * gauges): a watch that waited for RDMA has its path armed now */
+	if (tracer_modchange_count(w->t) > 0 && watch_sites_read(w))
+		fprintf(stderr, "mrtrace watch: out of memory: the sites shown are those of the start\n");
 	for (int i = 0; i < tracer_modchange_count(w->t); i++) {
 		const struct tracer_modchange *c = tracer_modchange(w->t, i);
 		struct record_module_site armed[TRACER_MODCHANGE_SITES], detached[TRACER_MODCHANGE_SITES];
@@ -224,6 +228,7 @@ static void emit_start(struct watch *w)
 		.kernel = tracer_kernel(w->t),
 		.armed_sites = tracer_armed_count(w->t, false),
 		.registration_path_armed = tracer_armed_count(w->t, true) > 0,
+		.waiting_for_rdma = tracer_waiting_for_rdma(w->t),
 		.pid = w->a.pid,
 		.command_pid = w->child,
 		.sites = w->sites,
@@ -245,6 +250,13 @@ static void emit_start(struct watch *w)
 		watch_print_own_sites(w, h);
 	}
 	watch_print_consequences(w->t, h);
+	if (s.waiting_for_rdma && w->a.syscalls == SYSCALLS_AUTO)
+		fprintf(h, "mrtrace: no RDMA on this kernel yet: nothing is armed per syscall; %s\n",
+			tracer_follows_modules(w->t)
+				? "the registration path is armed when an RDMA module (ib_uverbs, "
+				  "mlx5_ib, rdma_rxe, ...) loads"
+				: "this kernel loads no modules, so none will come (--syscalls=on "
+				  "watches mlock and setrlimit)");
 	fprintf(h, "mrtrace: watching%s%s... (Ctrl-C to stop)\n",
 		w->a.pid ? " one process" : w->child > 0 ? " the command" : " all processes",
 		w->a.cgroup ? " in the cgroup" : "");
