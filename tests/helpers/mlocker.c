@@ -7,7 +7,11 @@
  * record's `pid` carries, while pid= is the process's own (the record's
  * `ns_pid`), so a test can join the two.
  *
- * Usage: mlocker [-a] LEN_BYTES */
+ * Further arguments are ignored: they stand for a job's own (the redaction
+ * check puts a token there).  MLOCKER_LINGER_MS=N stays N ms after the
+ * result, so that watch can still read the process's /proc.
+ *
+ * Usage: mlocker [-a] LEN_BYTES [ARGS...] */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +22,8 @@
 int main(int argc, char **argv)
 {
 	int all = argc > 1 && !strcmp(argv[1], "-a");
-	if (argc != 2 + all) {
-		fprintf(stderr, "usage: %s [-a] LEN_BYTES\n", argv[0]);
+	if (argc < 2 + all) {
+		fprintf(stderr, "usage: %s [-a] LEN_BYTES [ARGS...]\n", argv[0]);
 		return 2;
 	}
 	size_t len = strtoull(argv[1 + all], NULL, 0);
@@ -36,5 +40,9 @@ int main(int argc, char **argv)
 		proc_pid[n] = '\0';
 	printf("pid=%d %s len=%zu result=%s errno=%d proc_pid=%s\n", getpid(), all ? "mlockall" : "mlock",
 	       len, r ? "FAIL" : "OK", r ? e : 0, proc_pid);
+	fflush(stdout);
+	const char *linger = getenv("MLOCKER_LINGER_MS");
+	if (linger)
+		usleep((useconds_t)strtoul(linger, NULL, 10) * 1000);
 	return r ? 1 : 0;
 }

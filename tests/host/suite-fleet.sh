@@ -332,6 +332,55 @@ if [ "$HAVE_PY" = 1 ] && listen "$OUT/journal.sock" "$OUT/jentries.jsonl" 20; th
 else
 	skip journal_socket "no $PY or no socket"
 fi
+# redaction (issue 23 item 5): a token in a failing process's command line
+# reaches neither the JSON record nor the journal entry with --redact, nor
+# with --service (whose default it is); without it the same line carries
+# it, so the check cannot pass on a command line that was never read
+TOKEN=ghp_R3dactM3N0w0123456789abcdefGHIJ
+fail_mlock_token() { # prints the helper's pid; it stays 1.5 s for /proc
+	MLOCKER_LINGER_MS=1500 prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 \
+		--hf-token="$TOKEN" --data=/home/alice/corpus > "$OUT/mlt.txt" 2>&1
+	pid_of "$OUT/mlt.txt"
+}
+no_token() { ! grep -qF "${TOKEN#ghp_}" "$@"; }
+if [ "$HAVE_PY" = 1 ] && listen "$OUT/jredact.sock" "$OUT/jredact.jsonl" 30; then
+	if start_watch redact --syscalls=on --redact --journal --journal-socket="$OUT/jredact.sock"; then
+		pid=$(fail_mlock_token)
+		ev=$(event_of mlock_failure "$pid")
+		stop_watch
+		for i in $(seq 50); do grep -q "$pid" "$OUT/jredact.jsonl" && break; sleep 0.1; done
+		kill "$LPID" 2>/dev/null; wait "$LPID" 2>/dev/null
+		e=$(jq -c "select(.MRTRACE_PID==\"$pid\")" "$OUT/jredact.jsonl")
+		jq_true redact_cmdline_reduced "$ev" ".process.cmdline==\"$MLOCKER [redacted]\""
+		check redact_token_not_in_json no_token "$W"
+		jq_true redact_journal_entry "$e" '.MRTRACE_EVENT=="mlock_failure"'
+		check redact_token_not_in_journal no_token "$OUT/jredact.jsonl"
+		jq_true severity_json "$ev" '.severity=="warning"'
+		jq_true severity_journal "$e" '.MRTRACE_SEVERITY=="warning" and .PRIORITY=="4"'
+		jq_true severity_start_stop "$(jq -c 'select(.event=="start" or .event=="stop") | .severity' "$W" | sort -u)" '.=="info"'
+	else
+		bad redact_watch_starts "$(tail -2 "$W.err")"
+	fi
+	if start_watch redact-service --service --journal=no --metrics-textfile= --syscalls=on; then
+		pid=$(fail_mlock_token)
+		ev=$(event_of mlock_failure "$pid")
+		stop_watch
+		jq_true redact_default_with_service "$ev" ".process.cmdline==\"$MLOCKER [redacted]\""
+		check redact_service_token_not_in_json no_token "$W"
+	else
+		bad redact_service_watch_starts "$(tail -2 "$W.err")"
+	fi
+	if start_watch redact-plain --syscalls=on; then
+		pid=$(fail_mlock_token)
+		ev=$(event_of mlock_failure "$pid")
+		stop_watch
+		jq_true redact_off_without_service "$ev" ".process.cmdline|contains(\"$TOKEN\")"
+	else
+		bad redact_plain_watch_starts "$(tail -2 "$W.err")"
+	fi
+else
+	skip redact "no $PY or no socket"
+fi
 JD=/lib/systemd/systemd-journald
 if [ -x "$JD" ] && have journalctl && have unshare; then
 	cat > "$OUT/journald.sh" <<EOF

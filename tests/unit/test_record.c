@@ -179,6 +179,32 @@ static void walk(struct json_object *o, const char *parent)
 	}
 }
 
+/* Every record says its severity, and a failure's is its journal entry's
+ * (docs/json.md, "severity"): error for a registration or another refusal,
+ * warning for mlock, debug for a harmless one; the others' is info but for
+ * port_change, which test_port_change_severity checks. */
+static void check_severity(struct json_object *o)
+{
+	struct json_object *x, *h;
+	const char *ev = json_object_object_get_ex(o, "event", &x) ? json_object_get_string(x) : "";
+	const char *want = "info";
+
+	if (!json_object_object_get_ex(o, "severity", &x) || !json_object_is_type(x, json_type_string))
+		fail_msg("%s: no severity", ev);
+	if (!strcmp(ev, "port_change"))
+		return;
+	if (!strcmp(ev, "reg_failure") || !strcmp(ev, "failure"))
+		want = "error";
+	else if (!strcmp(ev, "mlock_failure"))
+		want = "warning";
+	else if (!strcmp(ev, "nccl_probe"))
+		want = "debug";
+	if (json_object_object_get_ex(o, "harmless", &h) && json_object_get_boolean(h))
+		want = "debug";
+	if (strcmp(json_object_get_string(x), want))
+		fail_msg("%s: severity %s, not %s", ev, json_object_get_string(x), want);
+}
+
 static void take(const struct record *rec)
 {
 	struct json_object *o = watch_json_line(rec), *ev;
@@ -186,6 +212,7 @@ static void take(const struct record *rec)
 	assert_non_null(o);
 	if (json_object_object_get_ex(o, "event", &ev))
 		add_name(&events_written, json_object_get_string(ev), strlen(json_object_get_string(ev)));
+	check_severity(o);
 	walk(o, "");
 	json_object_put(o);
 }
@@ -431,6 +458,37 @@ static void test_table_rows(void **state)
 	assert_ptr_equal(record_kind_of_event(&ev), record_kind_of_ring(MRT_EV_REG_FAILURE));
 }
 
+/* A port that goes away under jobs is a warning, a device failure an
+ * error, a port back or one nothing ran on information. */
+static void test_port_change_severity(void **state)
+{
+	(void)state;
+	static struct record_port_change pc;
+	struct record rec = { .kind = &record_kind_port_change, .data = &pc };
+
+	memset(&pc, 0, sizeof(pc));
+	pc.reason = "carrier_lost";
+	pc.down_ms = -1;
+	pc.affected_known = true;
+	pc.naffected = 1;
+	assert_string_equal(record_severity(&rec), "warning");
+	pc.affected_known = false; /* not known to have none */
+	pc.naffected = 0;
+	assert_string_equal(record_severity(&rec), "warning");
+	pc.affected_known = true;
+	assert_string_equal(record_severity(&rec), "info");
+	pc.reason = "device_fatal";
+	assert_string_equal(record_severity(&rec), "error");
+	pc.reason = "port_active";
+	pc.down_ms = 1200;
+	pc.naffected = 1;
+	assert_string_equal(record_severity(&rec), "info");
+	struct json_object *o = record_to_json(&rec), *x;
+	assert_true(json_object_object_get_ex(o, "severity", &x));
+	assert_string_equal(json_object_get_string(x), "info");
+	json_object_put(o);
+}
+
 /* The memlock limit change: one line in text, its view of the flat record. */
 static void test_rlimit_text(void **state)
 {
@@ -464,6 +522,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_rows),
 		cmocka_unit_test(test_rlimit_text),
+		cmocka_unit_test(test_port_change_severity),
 		cmocka_unit_test(test_docs_match_writers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

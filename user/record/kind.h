@@ -72,6 +72,9 @@ struct record_kind {
 	/* its time, CLOCK_MONOTONIC ns (the kernel's clock); NULL: when written */
 	unsigned long long (*ts_ns)(const struct record *rec);
 	struct json_object *(*to_json)(const struct record *rec);
+	/* its "severity" when it is not a failure (record_severity); NULL:
+	 * "info" */
+	const char *(*severity)(const struct record *rec);
 	/* NULL: not in the text stream (watch says it on stderr) */
 	bool (*to_text)(FILE *out, const struct record *rec, bool verbose, const char *when);
 	/* what follows "raw" (record_read() reads that first and asks the row
@@ -94,6 +97,12 @@ const char *record_event_name(const struct record *rec);
  * syslog priority and MESSAGE_ID, or those of the record it stands for. */
 const char *record_priority(const struct record *rec);
 const char *record_message_id(const struct record *rec);
+/* Its journal PRIORITY: that of its kind, "7" (debug) for a harmless one. */
+const char *record_journal_priority(const struct record *rec);
+/* Its JSON "severity" (docs/json.md): a failure's is the syslog name of its
+ * journal PRIORITY, so that the file and the journal agree ("error",
+ * "warning", "debug"); another kind's is its row's, "info" by default. */
+const char *record_severity(const struct record *rec);
 /* Whether the record carries the memlock numbers. */
 bool record_has_memlock(const struct mrt_event *ev);
 

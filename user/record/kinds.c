@@ -82,6 +82,25 @@ const char *record_message_id(const struct record *rec)
 	return id ? id : base_cells(rec)->message_id;
 }
 
+const char *record_journal_priority(const struct record *rec)
+{
+	return ((const struct report *)rec->data)->v.harmless ? "7" : record_priority(rec);
+}
+
+const char *record_severity(const struct record *rec)
+{
+	/* syslog's names, which OpenTelemetry's SeverityText and Loki's level
+	 * label take as they are */
+	static const char *const names[8] = { "emergency", "alert", "critical", "error",
+					      "warning", "notice", "info", "debug" };
+	const char *p;
+
+	if (!rec->kind->explained)
+		return rec->kind->severity ? rec->kind->severity(rec) : "info";
+	p = record_journal_priority(rec);
+	return p && p[0] >= '0' && p[0] <= '7' && !p[1] ? names[p[0] - '0'] : "error";
+}
+
 bool record_has_memlock(const struct mrt_event *ev)
 {
 	return ev->ml.valid || (record_kind_of_event(ev)->flags & RECORD_MEMLOCK);
@@ -135,9 +154,14 @@ void record_of_report(struct record *rec, const struct report *r, unsigned long 
 
 /* ---- any record ------------------------------------------------------------------ */
 
+/* "severity" here, once for every kind: no writer can forget it */
 struct json_object *record_to_json(const struct record *rec)
 {
-	return rec->kind->to_json(rec);
+	struct json_object *o = rec->kind->to_json(rec);
+
+	if (o)
+		json_object_object_add(o, "severity", json_object_new_string(record_severity(rec)));
+	return o;
 }
 
 struct json_object *record_report_json(const struct report *r)

@@ -405,11 +405,26 @@ static unsigned long long port_change_ts(const struct record *rec)
 	return ((const struct record_port_change *)rec->data)->ts_ns;
 }
 
+/* A port going away under running jobs breaks their QPs: a warning (an
+ * error when the device itself failed); a port back, or a change while
+ * nothing ran on it, is information. */
+static const char *port_change_severity(const struct record *rec)
+{
+	const struct record_port_change *c = rec->data;
+
+	if (c->reason && !strcmp(c->reason, "device_fatal"))
+		return "error";
+	if (c->down_ms >= 0 || (c->reason && !strcmp(c->reason, "port_active")))
+		return "info";
+	return c->affected_known && !c->naffected && !c->affected_dropped ? "info" : "warning";
+}
+
 const struct record_kind record_kind_port_change = {
 	.name = "port change",
 	.event = "port_change",
 	.ts_ns = port_change_ts,
 	.to_json = port_change_to_json,
+	.severity = port_change_severity,
 	.to_text = port_change_to_text,
 	/* not read back as a failure: `mrtrace explain` reads it as a job's
 	 * cause (explain/jobs.c) */

@@ -152,6 +152,7 @@ const struct corr_stats *corr_stats(const struct corr *c);
  * for the caller. */
 struct corr_live {
 	const char *root; /* "/" or the host's root seen from a container (--host-root) */
+	bool redact; /* --redact: command lines and NCCL_* values reduced as read */
 	/* where symbol_of_inode finds a file by its inode number (the tracer's
 	 * libibverbs files): a path or NULL */
 	const char *(*path_of)(void *arg, unsigned long long ino);

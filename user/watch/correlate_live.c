@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/procfs.h"
+#include "core/redact.h"
 #include "core/slurp.h"
 #include "tracer/elfsym.h"
 #include "tracer/tracer.h"
@@ -46,9 +47,18 @@ static const char *root_of(void *arg)
 	return l && l->root && *l->root ? l->root : "/";
 }
 
+/* With --redact the command line is reduced here, as it is read: every
+ * sink (JSON, journald, text) and the stored context see only what is
+ * left.  Nothing in the engine reads the command line (the launchers were
+ * classified from /proc by proc_context_read). */
 static int live_read_context(void *arg, int pid, struct proc_context *ctx)
 {
-	return proc_context_read(root_of(arg), pid, ctx);
+	const struct corr_live *l = arg;
+	int rc = proc_context_read(root_of(arg), pid, ctx);
+
+	if (!rc && l && l->redact)
+		redact_cmdline(ctx->cmdline, sizeof(ctx->cmdline));
+	return rc;
 }
 
 static void live_read_gates(void *arg, int pid, const struct mrt_event *ev, struct gate_facts *g)
@@ -56,9 +66,27 @@ static void live_read_gates(void *arg, int pid, const struct mrt_event *ev, stru
 	gates_collect(root_of(arg), pid, ev, g);
 }
 
+/* The NCCL_* values come from the environment and nccl.conf, which a job
+ * fills as it likes: with --redact a credential-like value is masked, and
+ * so is any value of a variable whose name says secret, in the settings and
+ * in the lint messages that quote them.  The engine judges what is written. */
 static int live_read_nccl(void *arg, const struct proc_context *ctx, struct nccl_info *nccl)
 {
-	return nccl_info_read(root_of(arg), ctx, nccl);
+	const struct corr_live *l = arg;
+	int rc = nccl_info_read(root_of(arg), ctx, nccl);
+
+	if (!l || !l->redact)
+		return rc;
+	for (int i = 0; i < nccl->settings.n; i++) {
+		struct nccl_setting *v = &nccl->settings.v[i];
+		if (redact_secret_name(v->name, strlen(v->name)))
+			snprintf(v->value, sizeof(v->value), "%s", REDACT_MASK);
+		else
+			redact_text(v->value, sizeof(v->value));
+	}
+	for (int i = 0; i < nccl->lint.n; i++)
+		redact_text(nccl->lint.f[i].message, sizeof(nccl->lint.f[i].message));
+	return rc;
 }
 
 /* Only the executable mappings: return addresses lie in code, and the

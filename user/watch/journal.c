@@ -150,7 +150,9 @@ int journal_report(const char *socket_path, const struct record *rec)
 		text[--tlen] = 0;
 	journal_add(&e, "MESSAGE", text && *text ? text : r->v.summary);
 	free(text);
-	journal_add(&e, "PRIORITY", r->v.harmless ? "7" : record_priority(rec));
+	journal_add(&e, "PRIORITY", record_journal_priority(rec));
+	/* the JSON record's "severity", for pipelines that read the fields only */
+	journal_add(&e, "MRTRACE_SEVERITY", record_severity(rec));
 	/* fixed per event kind, so `journalctl MESSAGE_ID=...` finds them all */
 	journal_add(&e, "MESSAGE_ID", record_message_id(rec));
 	journal_add(&e, "SYSLOG_IDENTIFIER", "mrtrace");

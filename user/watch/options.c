@@ -33,7 +33,8 @@ static const char watch_doc[] =
 	"syscall unless syscall tracepoints are armed (see --syscalls), and nothing for work "
 	"that registers no memory unless --hot-sites is given.";
 
-enum { OPT_JSON = 1000, OPT_LIST, OPT_SYSCALLS, OPT_ALL, OPT_DEBUG, OPT_NO_CACHE, OPT_HOT };
+enum { OPT_JSON = 1000, OPT_LIST, OPT_SYSCALLS, OPT_ALL, OPT_DEBUG, OPT_NO_CACHE, OPT_HOT,
+       OPT_REDACT, OPT_NO_REDACT };
 
 static const struct argp_option watch_opts[] = {
 	{ "pid", 'p', "PID", 0, "Only this process (all its threads)", 0 },
@@ -61,6 +62,13 @@ static const struct argp_option watch_opts[] = {
 	{ "no-cache", OPT_NO_CACHE, NULL, 0,
 	  "Probe the kernel afresh: neither read nor write the kernel facts cached per "
 	  "kernel build and module set in /var/cache/mrtrace/facts ($MRTRACE_CACHE_DIR)", 0 },
+	{ "redact", OPT_REDACT, NULL, 0,
+	  "Keep of a process's command line only argv[0] and its launcher and NCCL "
+	  "arguments, and mask credential-like values (tokens, keys, passwords) in it and "
+	  "in NCCL_* values, in every output (default with --service)", 0 },
+	{ "no-redact", OPT_NO_REDACT, NULL, 0,
+	  "Write command lines and NCCL_* values as they are (the default without "
+	  "--service)", 0 },
 	{ 0 },
 };
 
@@ -86,6 +94,8 @@ static error_t watch_parse(int key, char *arg, struct argp_state *state)
 	case OPT_DEBUG: a->libbpf_debug = true; break;
 	case OPT_NO_CACHE: a->no_cache = true; break;
 	case OPT_HOT: a->hot_sites = true; break;
+	case OPT_REDACT: a->redact = true; break;
+	case OPT_NO_REDACT: a->redact = false; break;
 	case OPT_SYSCALLS:
 		if (!strcmp(arg, "auto"))
 			a->syscalls = SYSCALLS_AUTO;

@@ -30,6 +30,8 @@ static const struct cfg_default service_defaults[] = {
 	{ "json", "yes" },
 	{ "journal", "auto" },
 	{ "metrics-textfile", "/var/lib/prometheus/node-exporter/mrtrace.prom" },
+	/* a node's logs leave the node: no job's tokens in them (issue 23 item 5) */
+	{ "redact", "yes" },
 	{ NULL, NULL },
 };
 
@@ -47,7 +49,7 @@ static const struct argp_option service_opts[] = {
 	{ "service", OPT_SERVICE, NULL, 0,
 	  "Run as the node's service: the [service] section of the configuration applies, "
 	  "with these defaults: --json --journal=auto "
-	  "--metrics-textfile=/var/lib/prometheus/node-exporter/mrtrace.prom", 10 },
+	  "--metrics-textfile=/var/lib/prometheus/node-exporter/mrtrace.prom --redact", 10 },
 	{ "journal", OPT_JOURNAL, "WHEN", OPTION_ARG_OPTIONAL,
 	  "One journald entry per failure with MRTRACE_* fields: yes (default when given), "
 	  "no, or auto (when the journal socket exists)", 10 },

@@ -431,6 +431,7 @@ static int arm(struct watch *w)
 		.cgroup_root = service_root(&w->a.svc),
 	};
 	w->live.root = service_root(&w->a.svc);
+	w->live.redact = w->a.redact;
 	w->live.path_of = lib_path;
 	w->live.path_arg = w->t;
 	corr_live_ops(&ops, &w->live);

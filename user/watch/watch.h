@@ -47,6 +47,9 @@ struct watch_args {
 	const char *output; /* -o FILE, else stdout */
 	double duration;
 	bool json, verbose, list_probes, all, libbpf_debug, no_cache, hot_sites;
+	/* --redact (core/redact.h): command lines and NCCL_* values reduced
+	 * before any sink sees them; on by default with --service */
+	bool redact;
 	enum syscalls_policy syscalls;
 	char **cmd; /* after "--" */
 	int ncmd;
