@@ -149,6 +149,31 @@ struct run {
 	struct jobs *jobs; /* --jobs: every record goes there instead (jobs.c) */
 };
 
+/* One piece of output (a record, the --jobs grouping): built in memory,
+ * then through the output filter in one write (core/outfile.h).  Opened
+ * NULL: out of memory, said with what is not shown. */
+struct piece {
+	char *text;
+	size_t len;
+	FILE *m;
+};
+
+static FILE *piece_open(struct piece *p, const char *what)
+{
+	p->text = NULL;
+	p->len = 0;
+	if (!(p->m = open_memstream(&p->text, &p->len)))
+		fprintf(stderr, "mrtrace explain: out of memory: %s not shown\n", what);
+	return p->m;
+}
+
+static void piece_write(struct run *run, struct piece *p)
+{
+	fclose(p->m);
+	outfile_record(run->out, p->text, p->len);
+	free(p->text);
+}
+
 /* Written as watch writes it: through the same filter (valid UTF-8 in
  * JSON, no control character in text), each record in one write, with
  * the record's own envelope (when, where, by which build) kept. */
@@ -157,14 +182,11 @@ static void output(struct run *run)
 	struct report *r = &run->r;
 	const struct record_envelope *env = &run->rec.env;
 	struct record rec;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
+	struct piece p;
+	FILE *m = piece_open(&p, "a record is");
 
-	if (!m) {
-		fprintf(stderr, "mrtrace explain: out of memory: a record is not shown\n");
+	if (!m)
 		return;
-	}
 	if (run->a->json) {
 		struct json_object *o = record_report_json(r);
 		record_envelope_put(o, env);
@@ -183,9 +205,7 @@ static void output(struct run *run)
 		record_of_report(&rec, r, run->a->verbose || nth == n ? 1 : nth);
 		record_print_text(m, &rec, run->a->verbose, when);
 	}
-	fclose(m);
-	outfile_record(run->out, text, len);
-	free(text);
+	piece_write(run, &p);
 }
 
 /* A port or GID change: read back and said again by this mrtrace. */
@@ -202,13 +222,10 @@ static void one_port_change(struct run *run, const struct record_kind *k, struct
 		return;
 	}
 	run->t.explained++;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	if (!m) {
-		fprintf(stderr, "mrtrace explain: out of memory: a record is not shown\n");
+	struct piece p;
+	FILE *m = piece_open(&p, "a record is");
+	if (!m)
 		return;
-	}
 	if (run->a->json) {
 		struct json_object *j = record_to_json(&rec);
 		fprintf(m, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
@@ -216,26 +233,18 @@ static void one_port_change(struct run *run, const struct record_kind *k, struct
 	} else {
 		record_print_text(m, &rec, run->a->verbose, NULL);
 	}
-	fclose(m);
-	outfile_record(run->out, text, len); /* the output filter, one write (output()) */
-	free(text);
+	piece_write(run, &p);
 }
 
 /* --jobs: the grouping, once every file is read, through the same filter. */
 static void jobs_output(struct run *run)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
+	struct piece p;
 
-	if (!m) {
-		fprintf(stderr, "mrtrace explain: out of memory: the jobs are not shown\n");
+	if (!piece_open(&p, "the jobs are"))
 		return;
-	}
-	jobs_print(run->jobs, run->a->json, m);
-	fclose(m);
-	outfile_record(run->out, text, len);
-	free(text);
+	jobs_print(run->jobs, run->a->json, p.m);
+	piece_write(run, &p);
 }
 
 static void one_value(struct run *run, struct json_object *o, const char *file, long line)
