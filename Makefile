@@ -80,7 +80,8 @@ HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 
 .SECONDARY: $(BPF_OBJS) $(REG_OBJS)
 .PHONY: FORCE all deps deps-build test unit host vm vm-6.1 vm-6.12 vm-5.10 vm-newest demo vmlinux \
-	bench clean install uninstall image cross-arm64 vm-arm64 vm-arm64-test vmlinux-arm64
+	bench clean install uninstall image cross-arm64 vm-arm64 vm-arm64-test vmlinux-arm64 \
+	vm-stress gpu
 all: $(BUILD)/mrtrace $(BUILD)/mrprobe
 
 deps-build:
@@ -200,6 +201,11 @@ test: deps
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all $(HELPER_BINS)
 	$(Q)VM_QUIET=1 tests/vm/run.sh --kernel $${KERNEL:-6.12} tools/demo.sh
+
+# On a machine with an NVIDIA GPU (tests/gpu/run.sh; a loud skip without
+# one, never part of make test).
+gpu: all
+	$(Q)tests/gpu/run.sh
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench-consumer
