@@ -62,6 +62,11 @@ struct port_snap {
 	unsigned long long cval[NCOUNTERS + 1];
 	bool chave[NCOUNTERS + 1];
 	double full_at[2];       /* when to read the whole table again (0: not due) */
+	/* who held QPs when an address of its netdev went (rtnetlink): the GID
+	 * it backed is seen gone up to 1.6 s later, when the QPs that used it
+	 * may have failed and their processes exited */
+	double held_at;
+	struct record_port_change held;
 };
 
 struct addr_event {
@@ -253,7 +258,7 @@ static int nl_open(void)
 	return fd;
 }
 
-static void note_addr(struct port_monitor *m, double now, const struct nlmsghdr *h)
+static bool note_addr(struct port_monitor *m, double now, const struct nlmsghdr *h)
 {
 	const struct ifaddrmsg *ifa = NLMSG_DATA(h);
 	int len = (int)IFA_PAYLOAD(h);
@@ -265,13 +270,27 @@ static void note_addr(struct port_monitor *m, double now, const struct nlmsghdr 
 		if (a->rta_type == IFA_LOCAL || (a->rta_type == IFA_ADDRESS && !addr))
 			addr = RTA_DATA(a);
 	if (!addr || !inet_ntop(ifa->ifa_family, addr, e.addr, sizeof(e.addr)))
-		return;
+		return false;
 	if (!if_indextoname(ifa->ifa_index, e.ifname))
 		snprintf(e.ifname, sizeof(e.ifname), "if%u", ifa->ifa_index);
 	memmove(&m->addr[1], &m->addr[0], sizeof(m->addr[0]) * (ADDR_EVENTS - 1));
 	m->addr[0] = e;
 	if (m->naddr < ADDR_EVENTS)
 		m->naddr++;
+	return true;
+}
+
+/* An address left a netdev: who holds QPs on its ports now, for the
+ * gid_change that follows (check_gids).  Address removals are rare. */
+static void hold_for_addr(struct port_monitor *m, double now)
+{
+	for (int i = 0; i < m->n; i++) {
+		struct port_snap *s = &m->p[i];
+		if (!s->netdev[0] || strcmp(s->netdev, m->addr[0].ifname))
+			continue;
+		affected_into(m, s, &s->held);
+		s->held_at = now;
+	}
 }
 
 /* Drains the socket: an address event brings the GID check forward (now,
@@ -285,7 +304,8 @@ static void nl_drain(struct port_monitor *m, double now)
 		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (unsigned)n);
 		     h = NLMSG_NEXT(h, n)) {
 			if (h->nlmsg_type == RTM_NEWADDR || h->nlmsg_type == RTM_DELADDR) {
-				note_addr(m, now, h);
+				if (note_addr(m, now, h) && h->nlmsg_type == RTM_DELADDR)
+					hold_for_addr(m, now);
 				m->recheck_at[0] = now + 0.05;
 				m->recheck_at[1] = now + 1.5;
 				m->full_due = now + 1.6;
@@ -470,6 +490,16 @@ static void check_gids(struct port_monitor *m, struct port_snap *s, double now, 
 		snprintf(c->gid_type, sizeof(c->gid_type), "%s", e->type);
 		gid_address(m, s, e, c);
 		affected_into(m, s, c);
+		/* the holders of the moment the address went, if some have
+		 * left since (their QPs failed with it) */
+		if (s->held_at > 0 && now - s->held_at < 10 && s->held.affected_known &&
+		    s->held.naffected > c->naffected) {
+			c->affected_known = true;
+			c->naffected = s->held.naffected;
+			c->affected_dropped = s->held.affected_dropped;
+			c->affected_qps = s->held.affected_qps;
+			memcpy(c->affected, s->held.affected, sizeof(c->affected));
+		}
 		counters_into(m, s, c);
 		emit(arg, c);
 	}
