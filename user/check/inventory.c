@@ -4,6 +4,7 @@
 #include "check/builder.h"
 #include "check/areas.h"
 #include "core/sysroot.h"
+#include "proc/gpu_facts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,34 +18,15 @@ bool chk_is_bdf(const char *s)
 	return s && strlen(s) == 12 && sscanf(s, "%4x:%2x:%2x.%1x%c", &d, &b, &dev, &f, &tail) == 4;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void scan_gpus(struct chk_report *r)
 {
 	const char *root = r->opt.root;
 	char **names;
-	int n = sr_list(root, "/sys/bus/pci/devices", &names);
-	/* Bus numbers are fixed-width hex: plain byte order is PCI order
-	 * (version order would put 0000:3b before 0000:19). */
-	if (n > 0)
-		qsort(names, (size_t)n, sizeof(*names), cmp_str);
+	int n = gpu_pci_list(root, &names); /* the GPUs watch's facts count too */
+
 	for (int i = 0; i < n; i++) {
 		char p[512];
-		uint64_t cls = 0, vendor = 0, dev = 0;
-		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/class", names[i]);
-		if (sr_read_u64(root, p, &cls))
-			continue;
-		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/vendor", names[i]);
-		if (sr_read_u64(root, p, &vendor))
-			continue;
-		/* 0x0302xx 3D controller (data-centre GPUs), 0x0300xx VGA
-		 * (workstation GPUs); NVSwitches and audio functions are
-		 * other classes. */
-		if (vendor != 0x10de || ((cls >> 8) != 0x0302 && (cls >> 8) != 0x0300))
-			continue;
+		uint64_t dev = 0;
 		if (r->inv.n_gpus == CHK_MAX_GPUS) {
 			r->inv.gpus_dropped++;
 			continue;

@@ -222,24 +222,43 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void read_gpus(const char *root, bool live, struct gpu_facts *f)
+int gpu_pci_list(const char *root, char ***bdfs)
 {
-	char **names;
-	int n = sr_list(root, "/sys/bus/pci/devices", &names);
+	char **names = NULL;
+	int n = sr_list(root, "/sys/bus/pci/devices", &names), k = 0;
 
-	/* fixed-width hex: byte order is PCI order, as nvidia-smi numbers them */
+	/* fixed-width hex: byte order is PCI order, as nvidia-smi numbers
+	 * them (version order would put 0000:3b before 0000:19) */
 	if (n > 0)
 		qsort(names, (size_t)n, sizeof(*names), cmp_str);
 	for (int i = 0; i < n; i++) {
 		char p[256];
-		uint64_t cls = 0, vendor = 0, dev = 0;
+		uint64_t cls = 0, vendor = 0;
 		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/class", names[i]);
-		if (sr_read_u64(root, p, &cls))
-			continue;
+		bool gpu = !sr_read_u64(root, p, &cls);
 		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/vendor", names[i]);
-		if (sr_read_u64(root, p, &vendor) || vendor != 0x10de ||
-		    ((cls >> 8) != 0x0302 && (cls >> 8) != 0x0300))
-			continue;
+		/* 0x0302xx 3D controller (data-centre GPUs), 0x0300xx VGA
+		 * (workstation GPUs); NVSwitches and audio functions are other
+		 * classes */
+		gpu = gpu && !sr_read_u64(root, p, &vendor) && vendor == 0x10de &&
+		      ((cls >> 8) == 0x0302 || (cls >> 8) == 0x0300);
+		if (gpu)
+			names[k++] = names[i];
+		else
+			free(names[i]);
+	}
+	*bdfs = n < 0 ? NULL : names;
+	return n < 0 ? n : k;
+}
+
+static void read_gpus(const char *root, bool live, struct gpu_facts *f)
+{
+	char **names;
+	int n = gpu_pci_list(root, &names);
+
+	for (int i = 0; i < n; i++) {
+		char p[256];
+		uint64_t dev = 0;
 		f->n_gpus++;
 		if (f->n_gpus_kept == GPU_FACTS_GPUS)
 			continue;

@@ -97,6 +97,11 @@ struct gpu_facts {
  * has it, else NULL (read from root's /proc/sys/kernel/osrelease).  NVML
  * is asked only on the live root. */
 void gpu_facts_read_node(const char *root, const char *kernel, struct gpu_facts *f);
+/* The NVIDIA GPU functions under root/sys/bus/pci/devices (3D and VGA
+ * controllers, vendor 0x10de), in PCI order: their names in *bdfs (free with
+ * sr_free_names(*bdfs, n)), n >= 0, or -errno.  Shared with check's
+ * inventory, so both count the same GPUs. */
+int gpu_pci_list(const char *root, char ***bdfs);
 /* The process's own facts: the libcuda it maps (root/proc/PID/maps). */
 void gpu_facts_read_process(const char *root, int pid, struct gpu_facts *f);
 
