@@ -4,35 +4,48 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
 
 #define DETACH_THREADS 16
 
+/* items [0, n) are links, [n, n + nfds) fds: one index space, dealt out */
 struct slice {
 	struct bpf_link **links;
-	int n, first, step;
+	int *fds;
+	int n, nfds, first, step;
 };
 
 static void *destroy_slice(void *arg)
 {
 	struct slice *s = arg;
 
-	for (int i = s->first; i < s->n; i += s->step) {
-		bpf_link__destroy(s->links[i]);
-		s->links[i] = NULL;
+	for (int i = s->first; i < s->n + s->nfds; i += s->step) {
+		if (i < s->n) {
+			bpf_link__destroy(s->links[i]);
+			s->links[i] = NULL;
+		} else if (s->fds[i - s->n] >= 0) {
+			close(s->fds[i - s->n]);
+			s->fds[i - s->n] = -1;
+		}
 	}
 	return NULL;
 }
 
 void tracer_links_destroy(struct bpf_link **links, int n)
 {
+	tracer_detach(links, n, NULL, 0);
+}
+
+void tracer_detach(struct bpf_link **links, int n, int *fds, int nfds)
+{
 	pthread_t th[DETACH_THREADS];
 	struct slice sl[DETACH_THREADS] = { 0 };
-	int nth = n < DETACH_THREADS ? n : DETACH_THREADS, started = 0;
+	int all = n + nfds, nth = all < DETACH_THREADS ? all : DETACH_THREADS, started = 0;
 
 	for (int k = 0; k < nth; k++) {
-		sl[k] = (struct slice){ links, n, k, nth };
+		sl[k] = (struct slice){ links, fds, n, nfds, k, nth };
 		if (k && !pthread_create(&th[k], NULL, destroy_slice, &sl[k]))
 			started |= 1 << k;
 		else if (k)

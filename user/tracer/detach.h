@@ -10,5 +10,8 @@ struct bpf_link;
 
 /* Destroys links[0, n) (NULL entries are skipped) and sets them to NULL. */
 void tracer_links_destroy(struct bpf_link **links, int n);
+/* The same, and closes the link fds fds[0, nfds) made without libbpf
+ * (umulti.h; negative ones skipped, set to -1), all at once. */
+void tracer_detach(struct bpf_link **links, int n, int *fds, int nfds);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "tracer/detach.h"
 #include "tracer/log.h"
+#include "tracer/umulti.h"
 #include "syscalls.skel.h"
 #include "libibverbs.skel.h"
 
@@ -95,6 +96,11 @@ int tracer_load_uprobes(struct tracer_uprobes *u, struct tracer_plan *p, struct 
 		snprintf(u->error, sizeof(u->error), "open: %s", strerror(errno));
 	} else {
 		int e = tracer_shared_prepare(sh, s->obj);
+		/* uprobe_multi links close in parallel (umulti.h): decided
+		 * before the load, the programs' attach type depends on it */
+		u->multi = umulti_supported();
+		if (u->multi)
+			umulti_prepare(s->obj);
 		if (!e)
 			e = libibverbs_bpf__load(s);
 		if (e) {

@@ -99,7 +99,8 @@ static void detach_all(struct tracer *t)
 		all[n++] = ld->shared.fork;
 		ld->shared.fork = NULL;
 	}
-	tracer_links_destroy(all, n);
+	tracer_detach(all, n, t->up.mfds, t->up.nmfds);
+	t->up.nmfds = 0;
 	free(all);
 }
 

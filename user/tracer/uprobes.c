@@ -31,7 +31,9 @@
 #include "proc/jobfile.h"
 #include "tracer/log.h"
 #include "tracer/site.h"
+#include "tracer/detach.h"
 #include "tracer/elfsym.h"
+#include "tracer/umulti.h"
 #include "libibverbs.skel.h"
 
 #define SCAN_PERIOD_S 2.0
@@ -105,6 +107,15 @@ static int attach_one(struct tracer_uprobes *u, struct bpf_program *p, const cha
 	LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = ret);
 	struct bpf_link *l;
 
+	if (u->multi) {
+		if (u->nmfds >= UPROBE_LINKS_MAX)
+			return -1;
+		int fd = umulti_attach(bpf_program__fd(p), path, off, ret);
+		if (fd < 0)
+			return -1;
+		u->mfds[u->nmfds++] = fd;
+		return 0;
+	}
 	if (u->nlinks >= UPROBE_LINKS_MAX)
 		return -1;
 	/* a failure shows in the site's note ("no entry point could be attached") */
@@ -306,8 +317,7 @@ void tracer_uprobes_describe(const struct tracer_uprobes *u, struct tracer_site 
 
 void tracer_uprobes_close(struct tracer_uprobes *u)
 {
-	for (int i = 0; i < u->nlinks; i++)
-		bpf_link__destroy(u->links[i]);
+	tracer_detach(u->links, u->nlinks, u->mfds, u->nmfds);
 	libibverbs_bpf__destroy(u->skel);
 	seen_free(&u->seen);
 	memset(u, 0, sizeof(*u));

@@ -31,6 +31,12 @@ struct tracer_uprobes {
 	struct tracer_uprobe_lib libs[UPROBE_LIBS_MAX];
 	int nlinks;
 	struct bpf_link *links[UPROBE_LINKS_MAX];
+	/* The kernel makes uprobe_multi links (6.6+, umulti.h): the programs
+	 * are loaded for them and every uprobe is one, an fd in mfds, closed
+	 * in parallel at the stop; otherwise perf-event uprobes in links. */
+	bool multi;
+	int nmfds;
+	int mfds[UPROBE_LINKS_MAX];
 	char error[200]; /* why nothing could be armed */
 	/* The kernel trail of ib_uverbs_reg_mr is armed and takes the caller's
 	 * stack at a failure (common.bpf.h, kernel_ustack): ibv_reg_mr,
