@@ -197,6 +197,8 @@ int tracer_rearm_links(struct tracer_rearm *r, struct bpf_link **out, int max)
 
 void tracer_rearm_close(struct tracer_rearm *r)
 {
+	tracer_regpath_destroy(r->old_reg);
+	r->old_reg = NULL;
 	modwatch_bpf__destroy(r->skel);
 	r->skel = NULL;
 }
@@ -303,9 +305,11 @@ static int replan(struct tracer_rearm *r, struct tracer_loader *ld, const char *
 	ld->plan.sys_first = old->sys_first;
 	ld->plan.nsys = old->nsys;
 	ld->plan.uprobe = old->uprobe;
-	/* the new generation is attached: the old one goes */
+	/* the new generation is attached: the old one goes, but after the
+	 * change is said (tracer_rearm_run): closing its kprobes waits for
+	 * grace periods, and the new sites are armed already */
 	ld->reg = reg;
-	tracer_regpath_destroy(old_reg);
+	r->old_reg = old_reg;
 
 	modwatch_site_changes(old->sites, ld->plan.sites, ld->plan.nreg, c->armed, &c->narmed,
 			      c->detached, &c->ndetached);
@@ -503,6 +507,8 @@ int tracer_rearm_run(struct tracer_rearm *r, struct tracer_loader *ld)
 	renote_syscalls(ld);
 	absorb(r, ld, c);
 	say(c, retry);
+	tracer_regpath_destroy(r->old_reg);
+	r->old_reg = NULL;
 	/* BTF not visible yet: again shortly, a few times */
 	if (c->loaded[0] && settling(&ld->facts, c->loaded)) {
 		if (!r->pending[0])

@@ -34,6 +34,8 @@ struct tracer_rearm {
 	bool due, retry;
 	char loaded[256], unloaded[256];
 	int nchanges; /* in the last re-plan */
+	/* the generation a re-plan replaced: destroyed once the change is said */
+	struct tracer_regpath *old_reg;
 	struct tracer_modchange changes[1];
 };
 
