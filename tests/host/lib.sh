@@ -15,6 +15,9 @@ jq_true() { # jq_true NAME JSON EXPR
 	if [ -n "$2" ] && printf '%s\n' "$2" | jq -e "$3" >/dev/null 2>&1; then ok "$1"
 	else bad "$1" "false: $3 on $(printf '%s' "$2" | cut -c1-300)"; fi
 }
+# kernel_at_least MAJOR.MINOR: the running kernel is that release or newer
+# (e.g. 6.6, where uprobes become uprobe_multi links: user/tracer/umulti.c)
+kernel_at_least() { local v; v=$(uname -r); v=${v%%-*}; [ "$(printf '%s\n%s\n' "$v" "$1" | sort -V | head -1)" = "$1" ]; }
 # host_abort NAME WHY: the runner cannot run at all; one failure, counted
 host_abort() { echo "$2"; echo "$1: 0 passed, 1 failed"; exit 1; }
 # as user nobody, no groups: NOBODY CMD...

@@ -884,9 +884,8 @@ fi
 # uprobes: a perf-event uprobe is opened to CAP_SYS_ADMIN only; a
 # uprobe_multi link (6.6+, what watch makes there: user/tracer/umulti.c)
 # needs CAP_BPF and CAP_PERFMON like the rest
-uprobe_multi_kernel() { local v; v=$(uname -r); v=${v%%-*}; [ "$(printf '%s\n6.6\n' "$v" | sort -V | head -1)" = 6.6 ]; }
 if priv_run no_sys_admin +bpf,+perfmon,+sys_ptrace,+dac_read_search; then
-	if uprobe_multi_kernel; then
+	if kernel_at_least 6.6; then
 		jq_true priv_no_sys_admin_uprobe_multi_armed "$PSTART" '(.sites[]|select(.site=="libibverbs")|.armed and .mechanism=="uprobe") and (.sites[]|select(.site=="sys_mlock")|.armed) and ((.missing_capabilities // [])|index("CAP_SYS_ADMIN")|not)'
 		check priv_no_sys_admin_no_uprobe_complaint sh -c "! grep -q 'libibverbs: needs CAP_SYS_ADMIN' '$W.err'"
 	else
