@@ -38,33 +38,26 @@ int BPF_PROG(fexit_rxe_reg, void *pd, u64 start, u64 len, u64 iova)
 	return 0;
 }
 
-/* The kprobe flavour: the arguments kept at entry, for the return (a
- * registration's own thread only: nothing is kept outside one). */
-static __always_inline void driver_enter(__u64 start, __u64 len, __u64 iova)
-{
-	struct mrt_ctx *c = ctx_get();
-
-	if (c) {
-		c->pend[MRT_SITE_DRIVER_REG][0] = start;
-		c->pend[MRT_SITE_DRIVER_REG][1] = len;
-		c->pend[MRT_SITE_DRIVER_REG][2] = iova;
-	}
-}
-
+/* The kretprobe flavour has no entry program: a driver's (start, length,
+ * iova) are the command's, read where the trail opened (the REG_MR command
+ * or the dma-buf MR's attributes), so a successful registration pays one
+ * program run here, not two.  Where the command was not read (its bundle
+ * untyped), ib_umem_get's entry, which runs inside the driver, gave the
+ * range; the iova is then unknown (0). */
 static __always_inline void driver_ret(const void *mr)
 {
 	struct mrt_ctx *c = ctx_get();
+	const struct mrt_event *ev;
 
-	if (c)
-		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), c->pend[MRT_SITE_DRIVER_REG][0],
-			 c->pend[MRT_SITE_DRIVER_REG][1], c->pend[MRT_SITE_DRIVER_REG][2]);
-}
-
-SEC("kprobe/rxe_reg_user_mr")
-int BPF_KPROBE(kprobe_rxe_reg, void *pd, u64 start, u64 len, u64 iova)
-{
-	driver_enter(start, len, iova);
-	return 0;
+	if (!c)
+		return;
+	ev = &c->ev;
+	if (ev->cmd_valid == MRT_CMD_REG_MR || ev->cmd_valid == MRT_CMD_DMABUF)
+		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), ev->cmd_start, ev->cmd_length,
+			 ev->cmd_iova);
+	else
+		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), ev->ml.valid ? ev->ml.addr : 0,
+			 ev->ml.valid ? ev->ml.len : 0, 0);
 }
 
 SEC("kretprobe/rxe_reg_user_mr")
@@ -78,13 +71,6 @@ SEC("fexit/mlx5_ib_reg_user_mr")
 int BPF_PROG(fexit_mlx5_reg, void *pd, u64 start, u64 len, u64 iova)
 {
 	driver_exit(start, len, iova, (void *)fexit_ret(ctx, 6));
-	return 0;
-}
-
-SEC("kprobe/mlx5_ib_reg_user_mr")
-int BPF_KPROBE(kprobe_mlx5_reg, void *pd, u64 start, u64 len, u64 iova)
-{
-	driver_enter(start, len, iova);
 	return 0;
 }
 
@@ -180,13 +166,6 @@ int BPF_PROG(fexit_mlx5_reg_dmabuf, void *pd, u64 offset, u64 length, u64 virt_a
 
 	if (c)
 		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), offset, length, virt_addr);
-	return 0;
-}
-
-SEC("kprobe/mlx5_ib_reg_user_mr_dmabuf")
-int BPF_KPROBE(kprobe_mlx5_reg_dmabuf, void *pd, u64 offset, u64 length, u64 virt_addr)
-{
-	driver_enter(offset, length, virt_addr);
 	return 0;
 }
 

@@ -658,6 +658,11 @@ static void reg_mr_takes_the_stack_where_the_kernel_can(void **state)
 	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr_ustack");
 	assert_string_equal(cand_of("reg_mr")->kprobe, "kprobe_reg_mr");
 	assert_true(tracer_reg_mr_takes_stack(&plan));
+	/* the drivers' reg_user_mr has its exit only: its range is the command's */
+	assert_site("rxe_reg", MECH_KPROBE, "rdma_rxe", NULL);
+	assert_null(cand_of("rxe_reg")->kprobe);
+	assert_string_equal(cand_of("rxe_reg")->kretprobe, "kretprobe_rxe_reg");
+	assert_null(cand_of("mlx5_reg")->kprobe);
 	/* without kprobes, the trampoline flavour takes it too (gather.c then
 	 * tests the trampoline of a module's function: here it passed) */
 	facts.kprobes = false;
