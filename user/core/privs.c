@@ -69,6 +69,8 @@ int privs_diagnose(const struct privs *p, const char *site, const char *module,
 		   const char *note, char *buf, size_t len)
 {
 	bool uprobe = !strcmp(site, "libibverbs");
+	/* uprobe_multi links ask CAP_BPF and CAP_PERFMON only (privs.h) */
+	bool perf_uprobe = uprobe && !(note && strstr(note, UPROBE_KIND_MULTI));
 	bool tracepoint = !strncmp(site, "sys_", 4) || (module && !strcmp(module, "tracepoint"));
 
 	buf[0] = 0;
@@ -83,9 +85,10 @@ int privs_diagnose(const struct privs *p, const char *site, const char *module,
 			 uprobe ? "uprobes" : tracepoint ? "tracepoints" : "kprobes and fentry");
 		return PRIV_CAP_PERFMON;
 	}
-	if (uprobe && !privs_has(p, PRIV_CAP_SYS_ADMIN)) {
-		snprintf(buf, len, "%s: needs CAP_SYS_ADMIN: the kernel opens uprobes to "
-				   "CAP_SYS_ADMIN only (CAP_PERFMON is not enough)", site);
+	if (perf_uprobe && !privs_has(p, PRIV_CAP_SYS_ADMIN)) {
+		snprintf(buf, len, "%s: needs CAP_SYS_ADMIN: the kernel opens perf-event uprobes "
+				   "to CAP_SYS_ADMIN only (CAP_PERFMON is not enough; from 6.6 "
+				   "uprobe_multi links need no CAP_SYS_ADMIN)", site);
 		return PRIV_CAP_SYS_ADMIN;
 	}
 	if (tracepoint && p->euid != 0 && !privs_has(p, PRIV_CAP_DAC_READ_SEARCH)) {

@@ -11,9 +11,12 @@
  *   fentry/fexit on module functions (ib_uverbs, ib_core, mlx5_ib)
  *       + CAP_SYS_ADMIN: module BTF ids (BPF_BTF_GET_NEXT_ID/GET_FD_BY_ID)
  *       are CAP_SYS_ADMIN only; without it those sites fall back to kprobes
- *   uprobes (libibverbs)                             CAP_SYS_ADMIN: the uprobe
- *       PMU's event_init refuses others with EACCES (kernels from 2025 on;
- *       CAP_PERFMON sufficed from 5.8 until then)
+ *   uprobes (libibverbs), as perf events (before 6.6)  CAP_SYS_ADMIN: the
+ *       uprobe PMU's event_init refuses others with EACCES (kernels from 2025
+ *       on; CAP_PERFMON sufficed from 5.8 until then)
+ *   uprobes as uprobe_multi links (6.6+)             CAP_BPF + CAP_PERFMON:
+ *       no perf event is opened (tests/host/suite-fleet.sh arms them without
+ *       CAP_SYS_ADMIN), so a refusal there is not CAP_SYS_ADMIN's
  *   other users' /proc/PID (environ, exe, maps, root: limits, NCCL settings,
  *       container libraries)                         CAP_SYS_PTRACE (ptrace
  *       access check) + CAP_DAC_READ_SEARCH (environ is mode 0400 of its owner)
@@ -26,6 +29,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* How the libibverbs site's note names the kind of uprobe it tried
+ * (tracer/uprobes.c): the kind decides what a refusal means. */
+#define UPROBE_KIND_MULTI "uprobe_multi links"
+#define UPROBE_KIND_PERF "perf-event uprobes"
 
 /* Capability numbers (linux/capability.h), spelled here for old headers. */
 #define PRIV_CAP_DAC_READ_SEARCH 2
@@ -53,7 +61,10 @@ const char *privs_cap_name(int cap);
  * sentence naming the capability into buf and returns the capability
  * number; 0 when no capability is missing for it (then the kernel refused
  * for another reason).  site: the stable site id; module: where it was
- * found ("vmlinux", "ib_uverbs", "syscalls", "user"), may be NULL. */
+ * found ("vmlinux", "ib_uverbs", "syscalls", "user"), may be NULL.  For
+ * libibverbs the note says which kind of uprobe was refused (UPROBE_KIND_*);
+ * a note that names neither is read as perf-event uprobes, the kind that
+ * asks the most. */
 int privs_diagnose(const struct privs *p, const char *site, const char *module,
 		   const char *note, char *buf, size_t len);
 

@@ -28,6 +28,7 @@
 #include <bpf/libbpf.h>
 
 #include "core/escape.h"
+#include "core/privs.h"
 #include "proc/jobfile.h"
 #include "tracer/log.h"
 #include "tracer/site.h"
@@ -194,8 +195,9 @@ static int attach_lib(struct tracer_uprobes *u, int fd, const char *shown)
 	snprintf(lib->path, sizeof(lib->path), "%s", shown);
 	u->nlibs++;
 	if (!n)
-		snprintf(u->error, sizeof(u->error), "%.120s: no libibverbs entry point could be attached (%s)",
-			 esc(shown), strerror(errno));
+		snprintf(u->error, sizeof(u->error), "%.120s: no libibverbs entry point could be attached "
+			 "as %s (%s)", esc(shown), u->multi ? UPROBE_KIND_MULTI : UPROBE_KIND_PERF,
+			 strerror(errno));
 	return n ? 1 : 0;
 }
 

@@ -37,7 +37,7 @@ struct tracer_uprobes {
 	bool multi;
 	int nmfds;
 	int mfds[UPROBE_LINKS_MAX];
-	char error[200]; /* why nothing could be armed */
+	char error[256]; /* why nothing could be armed */
 	/* The kernel trail of ib_uverbs_reg_mr is armed and takes the caller's
 	 * stack at a failure (common.bpf.h, kernel_ustack): ibv_reg_mr,
 	 * ibv_reg_mr_iova, ibv_reg_mr_iova2 and ibv_cmd_reg_mr are not probed
