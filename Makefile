@@ -161,7 +161,7 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c | $(BUILD)/tests/helpers
 
 unit: $(UNIT_BINS)
 	$(Q)rc=0; tests/unit/run.sh $(UNIT_BINS) || rc=1; \
-		BUILD=$(BUILD) tests/unit/structure.sh || rc=1; exit $$rc
+		BUILD=$(BUILD) tests/unit/structure.sh || rc=1; tests/unit/harness.sh || rc=1; exit $$rc
 
 # tests/host/run.sh is the core live suite; each tests/host/suite-*.sh is a
 # further runner with its own count line (one per topic, so they can grow apart).

@@ -53,7 +53,10 @@ suite_results() {
 	if [ "$vm_rc" != 0 ]; then
 		case $vm_rc in
 		124) why="hung (no console output for ${STALL:-$stall}s or over ${TIMEOUT}s)" ;;
-		125) why="crashed or failed to set up" ;;
+		125) why="crashed or failed to set up"
+			# the kernel's own words, so that a CI log alone says what died
+			c=$(grep -a -m1 -E 'Kernel panic|Oops|BUG:' "$out/serial.log" 2>/dev/null | suite_unstamp | cut -c1-160)
+			[ -z "$c" ] || why="$why (kernel: $c)" ;;
 		*) why="runner exit $vm_rc" ;;
 		esac
 		echo "FAIL $name:vm $why; see $out/serial.log" >> "$checks"
@@ -72,4 +75,48 @@ suite_results() {
 	grep -E '^(ok|FAIL|SKIP|note) ' "$checks"
 	echo "$name: $pass passed, $fail failed, $skipped skipped"
 	[ "$fail" = 0 ]
+}
+
+# suite_unstamp: a serial.log line without its stamps (the runner's
+# "[+  12.34]" and the kernel's "[   11.123456]").
+suite_unstamp() { tr -d '\r' | sed -E 's/^(\[[^]]*\] *)+//'; }
+
+# suite_emulation_oops SERIAL_LOG: print the oops line and succeed if the
+# guest died of the text-patching race of multi-threaded TCG ("Oops: int3",
+# tests/vm/README.md): an int3 trap that no patch site claims, on a kernel
+# booted with oops=panic. Anything else (a NULL dereference, a BUG, a hang)
+# is not this and fails.
+suite_emulation_oops() {
+	local line
+	line=$(grep -a -m1 -E '(Oops: )?int3: [0-9a-f]{4} \[#[0-9]+\]' "$1" 2>/dev/null | suite_unstamp) || return 1
+	[ -n "$line" ] || return 1
+	echo "$line"
+}
+
+# suite_unfinished OUT CASEFILE...: the cases that have no line in
+# OUT/cases-done.txt, in order.
+suite_unfinished() {
+	local out=$1 c
+	shift
+	for c in "$@"; do
+		grep -q "^$(basename "$c" .sh) rc=" "$out/cases-done.txt" 2>/dev/null || echo "$c"
+	done
+}
+
+# suite_set_aside_boot OUT CASE: keep what boot 1 left before a second boot
+# runs CASE (the case the VM died in) and the cases after it again: its
+# console, output and finished-case list as *.boot1.*, CASE's partial
+# result lines out of checks.txt into checks.boot1.txt (the second boot
+# writes CASE's results afresh), its results dir as cases/CASE.boot1.
+suite_set_aside_boot() {
+	local out=$1 name=$2 f
+	for f in serial.log script.log cases-done.txt; do
+		[ -e "$out/$f" ] && mv -f "$out/$f" "$out/${f%.*}.boot1.${f##*.}"
+	done
+	grep -E "^(ok|FAIL|SKIP|note) $name:" "$out/checks.txt" > "$out/checks.boot1.txt" 2>/dev/null
+	grep -vE "^(ok|FAIL|SKIP|note) $name:" "$out/checks.txt" > "$out/checks.txt.new" 2>/dev/null
+	mv -f "$out/checks.txt.new" "$out/checks.txt"
+	rm -rf "$out/cases/$name.boot1"
+	[ -d "$out/cases/$name" ] && mv "$out/cases/$name" "$out/cases/$name.boot1"
+	return 0
 }

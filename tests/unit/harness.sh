@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/unit/harness.sh - the host side of the VM suites (tests/vm/suite-lib.sh)
+# on made-up consoles, no VM: which guest death earns a second boot (only the
+# "Oops: int3" of the emulation's text-patching race, in 5.10's and 6.12's
+# wording), what is set aside for it, which cases count as unfinished, and a
+# crashed VM's FAIL line carrying the kernel's own words.  Ends with its
+# count line.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/vm/suite-lib.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+t() {
+	local name=$1; shift
+	if out=$("$@" 2>&1); then pass=$((pass + 1)); echo "ok harness:$name"
+	else fail=$((fail + 1)); echo "FAIL harness:$name"; echo "$out" | sed 's/^/    /'; fi
+}
+serial() { printf '[+  40.10] [   39.871234] %s\r\n' "$@" > "$tmp/serial.log"; }
+
+int3_612() {
+	serial 'Oops: int3: 0000 [#1] PREEMPT SMP NOPTI' 'RIP: 0010:mlx5_ib_stage_init_init+0x1/0x100'
+	[ "$(suite_emulation_oops "$tmp/serial.log")" = "Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" ]
+}
+int3_510() { serial 'int3: 0000 [#1] SMP NOPTI'; suite_emulation_oops "$tmp/serial.log" > /dev/null; }
+null_deref_is_not() {
+	serial 'BUG: kernel NULL pointer dereference, address: 0000000000000008' 'Oops: 0000 [#1] PREEMPT SMP NOPTI'
+	! suite_emulation_oops "$tmp/serial.log"
+}
+panic_is_not() { serial 'Kernel panic - not syncing: sysrq triggered crash'; ! suite_emulation_oops "$tmp/serial.log"; }
+no_console_is_not() { ! suite_emulation_oops "$tmp/none.log"; }
+t int3_6_12_wording int3_612
+t int3_5_10_wording int3_510
+t null_deref_gets_no_second_boot null_deref_is_not
+t panic_gets_no_second_boot panic_is_not
+t no_console_gets_no_second_boot no_console_is_not
+
+# boot 1 finished a, died in b: b and c are left, b's partial lines go aside
+o=$tmp/out; mkdir -p "$o/cases/b"
+for c in a b c; do : > "$tmp/$c.sh"; done
+printf 'a rc=0 1.000s\n' > "$o/cases-done.txt"
+printf 'ok a:one\nok b:half\nnote b:said\nok bb:other\n' > "$o/checks.txt"
+echo console > "$o/serial.log"; echo out > "$o/script.log"
+unfinished() { [ "$(suite_unfinished "$o" "$tmp/a.sh" "$tmp/b.sh" "$tmp/c.sh" | tr '\n' ' ')" = "$tmp/b.sh $tmp/c.sh " ]; }
+t unfinished_after_the_last_done unfinished
+suite_set_aside_boot "$o" b
+aside_checks() { [ "$(cat "$o/checks.txt")" = "$(printf 'ok a:one\nok bb:other')" ] &&
+	[ "$(cat "$o/checks.boot1.txt")" = "$(printf 'ok b:half\nnote b:said')" ]; }
+aside_files() { [ -f "$o/serial.boot1.log" ] && [ -f "$o/script.boot1.log" ] && [ -f "$o/cases-done.boot1.txt" ] &&
+	[ -d "$o/cases/b.boot1" ] && [ ! -e "$o/serial.log" ] && [ ! -e "$o/cases/b" ]; }
+t set_aside_moves_only_the_dead_cases_lines aside_checks
+t set_aside_keeps_boot_1 aside_files
+
+# a crashed VM's FAIL line quotes the kernel
+crash_line() {
+	local r=$tmp/r; mkdir -p "$r"
+	printf '[+  40.10] [   39.871234] BUG: kernel NULL pointer dereference, address: 0000000000000008\r\n' > "$r/serial.log"
+	printf 'a rc=0 1.000s\n' > "$r/cases-done.txt"
+	suite_results vm-x "$r" 125 100 240 "" "$tmp/a.sh" > /dev/null
+	grep -qx "FAIL vm-x:vm crashed or failed to set up (kernel: BUG: kernel NULL pointer dereference, address: 0000000000000008); see $r/serial.log" "$r/checks.txt"
+}
+t crash_fail_line_quotes_the_kernel crash_line
+echo "harness: $pass passed, $fail failed"
+[ "$fail" = 0 ]
