@@ -16,10 +16,27 @@
 
 #include "common.bpf.h"
 
+/* The sites whose kprobe entry keeps arguments for their kretprobe: one
+ * slot each, not one per site, for the whole context is copied into the
+ * trail map whenever a registration opens one (every byte of it costs every
+ * registration; 624 bytes of pend were 192). */
+enum mrt_pend {
+	MRT_PEND_CAP_IPC_LOCK,
+	MRT_PEND_DMABUF_GET,
+	MRT_PEND_IOVA_ALLOC,
+	MRT_PEND_MLX5_CMD,
+	MRT_PEND_PIN,
+	MRT_PEND_UVERBS_CMD,
+	MRT_PEND_UVERBS_METHOD,
+	MRT_PEND_UVERBS_REG_DMABUF,
+	MRT_PEND_MAX
+};
+
 struct mrt_ctx {
 	int depth; /* nesting of opener sites */
 	int umem_depth; /* inside ib_umem_get */
-	unsigned long long pend[MRT_SITE_MAX][3]; /* kprobe entry args, for kretprobes */
+	int ml_read; /* ev.ml's limits and counters were read (memlock_snapshot) */
+	unsigned long long pend[MRT_PEND_MAX][3]; /* kprobe entry args, for kretprobes */
 	struct mrt_event ev;
 };
 
@@ -120,6 +137,12 @@ static __always_inline void ctx_close_from(struct mrt_ctx *c, long ret, const bo
 	count(c->ev.kind == MRT_EV_FAILURE ? MRT_CNT_OPS : MRT_CNT_REGS);
 	if (ret < 0 && ret >= -MAX_ERRNO) {
 		c->ev.err = (int)-ret;
+		/* ib_umem_get succeeded and something after it failed (the
+		 * driver): the memlock numbers are read now, only for a failure.
+		 * The failed path has released the umem, so pinned_vm is back to
+		 * what it was before the request. */
+		if (c->ev.ml.valid && !c->ml_read)
+			memlock_snapshot(&c->ev.ml);
 		emit_from(&c->ev, ustack);
 	}
 	bpf_map_delete_elem(&trail_ctx, &tid);

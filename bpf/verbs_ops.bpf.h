@@ -84,7 +84,7 @@ static __always_inline void method_enter(const void *hdr, const void *uattrs)
 	c = ctx_open(MRT_SITE_UVERBS_METHOD);
 	if (!c)
 		return;
-	c->pend[MRT_SITE_UVERBS_METHOD][2] = 1; /* opened here: close it at the exit */
+	c->pend[MRT_PEND_UVERBS_METHOD][2] = 1; /* opened here: close it at the exit */
 	if (c->depth != 1)
 		return;
 	c->ev.kind = MRT_EV_FAILURE;
@@ -116,14 +116,14 @@ static __always_inline void method_exit(struct ib_uverbs_file *ufile, long ret)
 {
 	struct mrt_ctx *c = ctx_get();
 
-	if (!c || !c->pend[MRT_SITE_UVERBS_METHOD][2])
+	if (!c || !c->pend[MRT_PEND_UVERBS_METHOD][2])
 		return;
 	if (c->depth == 1) {
 		if (ret < 0)
 			op_limits(c, BPF_CORE_READ(ufile, device, ib_dev));
 		step_add(c, MRT_SITE_UVERBS_METHOD, (int)ret, c->ev.op_cmd, 0, 0);
 	}
-	c->pend[MRT_SITE_UVERBS_METHOD][2] = 0;
+	c->pend[MRT_PEND_UVERBS_METHOD][2] = 0;
 	ctx_close(c, ret);
 }
 

@@ -110,8 +110,8 @@ int BPF_KPROBE(kprobe_mlx5_cmd, void *dev, void *in, int in_size, void *out)
 	struct mrt_ctx *c = ctx_get();
 
 	if (c) {
-		c->pend[MRT_SITE_MLX5_CMD][0] = (__u64)in;
-		c->pend[MRT_SITE_MLX5_CMD][1] = (__u64)out;
+		c->pend[MRT_PEND_MLX5_CMD][0] = (__u64)in;
+		c->pend[MRT_PEND_MLX5_CMD][1] = (__u64)out;
 	}
 	return 0;
 }
@@ -122,8 +122,8 @@ int BPF_KRETPROBE(kretprobe_mlx5_cmd, int ret)
 	struct mrt_ctx *c = ctx_get();
 
 	if (c)
-		mlx5_cmd_result((void *)c->pend[MRT_SITE_MLX5_CMD][0],
-				(void *)c->pend[MRT_SITE_MLX5_CMD][1], ret);
+		mlx5_cmd_result((void *)c->pend[MRT_PEND_MLX5_CMD][0],
+				(void *)c->pend[MRT_PEND_MLX5_CMD][1], ret);
 	return 0;
 }
 

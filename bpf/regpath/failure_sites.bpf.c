@@ -120,9 +120,9 @@ int BPF_KPROBE(kprobe_iova, void *iovad, unsigned long size, unsigned long limit
 	struct mrt_ctx *c = ctx_get();
 
 	if (c) {
-		c->pend[MRT_SITE_IOVA_ALLOC][0] = size;
-		c->pend[MRT_SITE_IOVA_ALLOC][1] = limit_pfn;
-		c->pend[MRT_SITE_IOVA_ALLOC][2] = flush_rcache;
+		c->pend[MRT_PEND_IOVA_ALLOC][0] = size;
+		c->pend[MRT_PEND_IOVA_ALLOC][1] = limit_pfn;
+		c->pend[MRT_PEND_IOVA_ALLOC][2] = flush_rcache;
 	}
 	return 0;
 }
@@ -133,8 +133,8 @@ int BPF_KRETPROBE(kretprobe_iova, unsigned long ret)
 	struct mrt_ctx *c = ctx_get();
 
 	if (c)
-		iova_result(c->pend[MRT_SITE_IOVA_ALLOC][0], c->pend[MRT_SITE_IOVA_ALLOC][1],
-			    c->pend[MRT_SITE_IOVA_ALLOC][2], ret);
+		iova_result(c->pend[MRT_PEND_IOVA_ALLOC][0], c->pend[MRT_PEND_IOVA_ALLOC][1],
+			    c->pend[MRT_PEND_IOVA_ALLOC][2], ret);
 	return 0;
 }
 
@@ -254,9 +254,9 @@ int BPF_KPROBE(kprobe_umem_dmabuf, void *device, unsigned long offset, size_t si
 	struct mrt_ctx *c = ctx_get();
 
 	if (c) {
-		c->pend[MRT_SITE_DMABUF_GET][0] = offset;
-		c->pend[MRT_SITE_DMABUF_GET][1] = size;
-		c->pend[MRT_SITE_DMABUF_GET][2] = (__u64)(__u32)fd << 32 | (__u32)access | 1ULL << 31;
+		c->pend[MRT_PEND_DMABUF_GET][0] = offset;
+		c->pend[MRT_PEND_DMABUF_GET][1] = size;
+		c->pend[MRT_PEND_DMABUF_GET][2] = (__u64)(__u32)fd << 32 | (__u32)access | 1ULL << 31;
 	}
 	return 0;
 }
@@ -269,11 +269,11 @@ int BPF_KRETPROBE(kretprobe_umem_dmabuf, void *ret)
 
 	if (!c)
 		return 0;
-	fa = c->pend[MRT_SITE_DMABUF_GET][2];
+	fa = c->pend[MRT_PEND_DMABUF_GET][2];
 	if (fa & 1ULL << 31)
 		c->ev.dmabuf_fd = (int)(fa >> 32);
-	step_add(c, MRT_SITE_DMABUF_GET, (int)ptr_ret(ret), c->pend[MRT_SITE_DMABUF_GET][0],
-		 c->pend[MRT_SITE_DMABUF_GET][1], (__u32)fa & 0x7fffffff);
+	step_add(c, MRT_SITE_DMABUF_GET, (int)ptr_ret(ret), c->pend[MRT_PEND_DMABUF_GET][0],
+		 c->pend[MRT_PEND_DMABUF_GET][1], (__u32)fa & 0x7fffffff);
 	return 0;
 }
 

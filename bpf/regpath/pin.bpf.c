@@ -70,8 +70,8 @@ int BPF_KPROBE(kprobe_pin_fast, unsigned long start, int nr_pages)
 	struct mrt_ctx *c = ctx_get();
 
 	if (c) {
-		c->pend[MRT_SITE_PIN][0] = start;
-		c->pend[MRT_SITE_PIN][1] = nr_pages;
+		c->pend[MRT_PEND_PIN][0] = start;
+		c->pend[MRT_PEND_PIN][1] = nr_pages;
 	}
 	return 0;
 }
@@ -82,7 +82,7 @@ int BPF_KRETPROBE(kretprobe_pin_fast, int ret)
 	struct mrt_ctx *c = ctx_get();
 
 	if (c)
-		pin_result(c->pend[MRT_SITE_PIN][0], c->pend[MRT_SITE_PIN][1], ret);
+		pin_result(c->pend[MRT_PEND_PIN][0], c->pend[MRT_PEND_PIN][1], ret);
 	return 0;
 }
 
@@ -92,7 +92,7 @@ int BPF_KRETPROBE(kretprobe_pin_fast_rb, int ret)
 	struct mrt_ctx *c = ctx_get();
 
 	if (c)
-		pin_result_rb(c->pend[MRT_SITE_PIN][0], c->pend[MRT_SITE_PIN][1], ret);
+		pin_result_rb(c->pend[MRT_PEND_PIN][0], c->pend[MRT_PEND_PIN][1], ret);
 	return 0;
 }
 
@@ -106,8 +106,8 @@ int BPF_KPROBE(kprobe_gup, unsigned long start, unsigned long nr_pages)
 	struct mrt_ctx *c = ctx_get();
 
 	if (c && c->umem_depth) {
-		c->pend[MRT_SITE_PIN][0] = start;
-		c->pend[MRT_SITE_PIN][1] = nr_pages;
+		c->pend[MRT_PEND_PIN][0] = start;
+		c->pend[MRT_PEND_PIN][1] = nr_pages;
 	}
 	return 0;
 }
@@ -118,7 +118,7 @@ int BPF_KRETPROBE(kretprobe_gup, long ret)
 	struct mrt_ctx *c = ctx_get();
 
 	if (c)
-		pin_result_rb(c->pend[MRT_SITE_PIN][0], c->pend[MRT_SITE_PIN][1], ret);
+		pin_result_rb(c->pend[MRT_PEND_PIN][0], c->pend[MRT_PEND_PIN][1], ret);
 	return 0;
 }
 

@@ -143,7 +143,7 @@ static __always_inline void cmd_verbs_enter(const void *hdr, const void *uattrs)
 	c = ctx_open(MRT_SITE_UVERBS_REG_DMABUF);
 	if (!c)
 		return;
-	c->pend[MRT_SITE_UVERBS_REG_DMABUF][2] = 1; /* opened by the dispatcher */
+	c->pend[MRT_PEND_UVERBS_REG_DMABUF][2] = 1; /* opened by the dispatcher */
 	if (c->depth != 1)
 		return;
 	for (int i = 0; i < DMABUF_ATTRS_MAX; i++) {
@@ -168,7 +168,7 @@ static __always_inline void cmd_verbs_exit(long ret)
 {
 	struct mrt_ctx *c = ctx_get();
 
-	if (!c || !c->pend[MRT_SITE_UVERBS_REG_DMABUF][2] || c->depth != 1)
+	if (!c || !c->pend[MRT_PEND_UVERBS_REG_DMABUF][2] || c->depth != 1)
 		return;
 	step_add(c, MRT_SITE_UVERBS_REG_DMABUF, (int)ret, 0, 0, 0);
 	ctx_close(c, ret);
@@ -198,7 +198,7 @@ int BPF_KPROBE(kprobe_cmd_verbs, void *ufile, void *hdr, void *uattrs)
 
 	cmd_verbs_enter(hdr, uattrs);
 	if ((c = ctx_get()))
-		c->pend[MRT_SITE_UVERBS_METHOD][0] = (unsigned long long)ufile;
+		c->pend[MRT_PEND_UVERBS_METHOD][0] = (unsigned long long)ufile;
 	return 0;
 }
 
@@ -207,8 +207,8 @@ int BPF_KRETPROBE(kretprobe_cmd_verbs, int ret)
 {
 	struct mrt_ctx *c = ctx_get();
 
-	if (c && c->pend[MRT_SITE_UVERBS_METHOD][2])
-		method_exit((struct ib_uverbs_file *)c->pend[MRT_SITE_UVERBS_METHOD][0], ret);
+	if (c && c->pend[MRT_PEND_UVERBS_METHOD][2])
+		method_exit((struct ib_uverbs_file *)c->pend[MRT_PEND_UVERBS_METHOD][0], ret);
 	else
 		cmd_verbs_exit(ret);
 	return 0;

@@ -153,7 +153,7 @@ static __always_inline void op_exit(struct uverbs_attr_bundle *attrs, long ret)
 		struct mrt_ctx *c;                                                         \
 		op_enter(op, cmd, ex, attrs);                                              \
 		if ((c = ctx_get()))                                                       \
-			c->pend[MRT_SITE_UVERBS_CMD][0] = (unsigned long long)attrs;       \
+			c->pend[MRT_PEND_UVERBS_CMD][0] = (unsigned long long)attrs;       \
 		return 0;                                                                  \
 	}                                                                                  \
 	SEC("kretprobe/" #fn)                                                              \
@@ -161,7 +161,7 @@ static __always_inline void op_exit(struct uverbs_attr_bundle *attrs, long ret)
 	{                                                                                  \
 		struct mrt_ctx *c = ctx_get();                                             \
 		if (c)                                                                     \
-			op_exit((struct uverbs_attr_bundle *)c->pend[MRT_SITE_UVERBS_CMD][0], \
+			op_exit((struct uverbs_attr_bundle *)c->pend[MRT_PEND_UVERBS_CMD][0], \
 				ret);                                                      \
 		return 0;                                                                  \
 	}

@@ -723,7 +723,7 @@ static void hot_sites_are_off_by_default(void **state)
 	assert_site("umem_get", MECH_KPROBE, "ib_uverbs", KEEP "ib_uverbs from unloading");
 	assert_string_equal(cand_of("umem_get")->kretprobe, "kretprobe_umem_get_vma");
 	assert_site("cap_ipc_lock", MECH_KPROBE, "ib_uverbs",
-		    "at ib_umem_get: CAP_IPC_LOCK from the task's credentials at its entry "
+		    "at ib_umem_get: CAP_IPC_LOCK from the task's credentials at its failed exit "
 		    "(capable itself runs for every privilege check of every process: --hot-sites "
 		    "probes it)");
 	assert_string_equal(site("cap_ipc_lock")->func, "ib_umem_get");

@@ -58,7 +58,7 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	  .critical = "capable(CAP_IPC_LOCK)",
 	  .without = "memlock verdicts assume the capability did not apply",
 	  .hot = "every privilege check of every process", .from = "umem_get",
-	  .instead = "CAP_IPC_LOCK from the task's credentials at its entry" },
+	  .instead = "CAP_IPC_LOCK from the task's credentials at its failed exit" },
 	{ "rxe_reg", "rxe_reg_user_mr", "soft-RoCE driver result", false, NULL, "fexit_rxe_reg",
 	  NULL, "kretprobe_rxe_reg" },
 	{ "mlx5_reg", "mlx5_ib_reg_user_mr", "mlx5 driver result", false, NULL, "fexit_mlx5_reg",
