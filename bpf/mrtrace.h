@@ -106,7 +106,9 @@ struct mrt_step {
 struct mrt_memlock {
 	unsigned long long limit_cur; /* RLIMIT_MEMLOCK soft, bytes */
 	unsigned long long limit_max; /* RLIMIT_MEMLOCK hard, bytes */
-	unsigned long long pinned_pages_before; /* mm->pinned_vm before the request (read at the failure, which gave back its pages) */
+	/* mm->pinned_vm before the request: read at the failure, whose error
+	 * path has given back what the request added */
+	unsigned long long pinned_pages_before;
 	unsigned long long locked_pages; /* mm->locked_vm */
 	unsigned long long requested_pages; /* pages this umem needs */
 	unsigned long long addr, len; /* of this umem */

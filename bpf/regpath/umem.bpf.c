@@ -90,9 +90,10 @@ static __always_inline void cap_step(struct mrt_ctx *c, bool ret)
 }
 
 /* ib_umem_get's checks before it pins, in its order, with the numbers read
- * at its failed exit (umem_exit): the range must not overflow; can_do_mlock() (a limit
- * of 0 asks capable()); no ODP; 1..UINT_MAX pages; then pinned_vm plus the
- * request against the limit in pages, capable() asked when over.  Each
+ * at its failed exit (umem_exit): the range must not overflow;
+ * can_do_mlock() (a limit of 0 asks capable()); no ODP; 1..UINT_MAX pages;
+ * then pinned_vm plus the request against the limit in pages, capable()
+ * asked when over.  Each
  * capable() it would ask becomes the step the probe on capable() would have
  * made.  Whether pinning was reached (pend[MRT_PEND_PIN][2]) lets the exit
  * tell a pinning failure from these refusals.  (Another thread of the
@@ -258,7 +259,6 @@ static __always_inline void umem_exit(const void *umem, const bool rb)
 		c->ml_read = 1;
 		/* in the function's order: its checks (the capable() step), then
 		 * the pinning; nothing inside ib_umem_get is probed by default */
-		c->pend[MRT_PEND_PIN][2] = 0;
 		if (cap_by_creds || pin_by_vmas)
 			umem_checks(c);
 		if (pin_by_vmas && c->pend[MRT_PEND_PIN][2])
