@@ -191,12 +191,11 @@ vm-stress: all $(HELPER_BINS)
 		STRESS_ROUNDS=$${STRESS_ROUNDS:-30} CASE_TIMEOUT_MIN=1800 tests/vm/suite.sh $$k sigstress || rc=1; \
 		done; exit $$rc
 
-# The arm64 VM comes after the x86 ones (never two VMs at once) and runs
-# even if they failed.
+# The runners in order (tests/all.sh: the arm64 VM after the x86 ones, even
+# if they failed), closed by a summary of every count and failure line.
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)rc=0; $(MAKE) --no-print-directory -k unit host asan fuzz-smoke vm || rc=1; \
-		$(MAKE) --no-print-directory vm-arm64-test || rc=1; exit $$rc
+	$(Q)BUILD=$(BUILD) MAKE="$(MAKE)" tests/all.sh
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all $(HELPER_BINS)

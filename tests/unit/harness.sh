@@ -4,9 +4,10 @@
 # on made-up consoles, no VM: which guest death earns a second boot (only the
 # "Oops: int3" of the emulation's text-patching race, in 5.10's and 6.12's
 # wording), what is set aside for it, which cases count as unfinished, and a
-# crashed VM's FAIL line carrying the kernel's own words.  Ends with its
-# count line.
+# crashed VM's FAIL line carrying the kernel's own words; and make test's
+# closing summary (tests/summary.sh).  Ends with its count line.
 top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
 . "$top/tests/vm/suite-lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
@@ -59,5 +60,30 @@ crash_line() {
 	grep -qx "FAIL vm-x:vm crashed or failed to set up (kernel: BUG: kernel NULL pointer dereference, address: 0000000000000008); see $r/serial.log" "$r/checks.txt"
 }
 t crash_fail_line_quotes_the_kernel crash_line
+# make test's closing block (tests/summary.sh): a VM's failure deep in the
+# log is listed at the end with every runner's count line
+summary_log() {
+	printf '%s\n' 'unit: 323 passed, 0 failed' 'test_correlate: [  FAILED  ] test_kernel_calls' \
+		'ok memlock:nobody64k_cause' 'FAIL memlock:nobody64k_api' 'note memlock: probe nobody64k: rc=1 FAIL/ENOMEM' \
+		'note vm-6.12: boot 1 died in case job (Oops: int3)' 'vm-6.12: 377 passed, 1 failed, 0 skipped' \
+		'echo "mrtrace: FAIL memlock: slurmd hard limit"' 'vm-arm64-6.12: 34 passed, 0 failed, 0 skipped' > "$tmp/test.log"
+}
+summary_lists() {
+	summary_log
+	local s; s=$(tests/summary.sh "$tmp/test.log") && return 1
+	[ "$(printf '%s\n' "$s" | grep -c 'passed, ')" = 3 ] &&
+		printf '%s\n' "$s" | grep -qx 'FAIL memlock:nobody64k_api' &&
+		printf '%s\n' "$s" | grep -qx 'test_correlate: \[  FAILED  \] test_kernel_calls' &&
+		printf '%s\n' "$s" | grep -q '^note vm-6.12: boot 1 died' &&
+		printf '%s\n' "$s" | grep -q '^--- failures (3) ---$' &&
+		! printf '%s\n' "$s" | grep -q 'FAIL/ENOMEM\|slurmd hard'
+}
+summary_clean() {
+	printf '%s\n' 'unit: 3 passed, 0 failed' 'note vm-6.12: boot 1 died in case job (Oops: int3)' \
+		'vm-6.12: 378 passed, 0 failed, 0 skipped' > "$tmp/ok.log"
+	tests/summary.sh "$tmp/ok.log" > /dev/null && ! tests/summary.sh "$tmp/none.log" > /dev/null
+}
+t summary_lists_counts_and_failures summary_lists
+t summary_passes_a_clean_run summary_clean
 echo "harness: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -276,7 +276,12 @@ static unsigned int api_of_symbol(const char *name)
 /* The API the application called: the outermost libibverbs registration
  * function among the return addresses the kernel found on the user stack
  * (bpf/common.bpf.h, kernel_ustack).  A tail call leaves no frame:
- * ibv_reg_mr that ends in ibv_reg_mr_iova2 is named ibv_reg_mr_iova2. */
+ * ibv_reg_mr that ends in ibv_reg_mr_iova2 is named ibv_reg_mr_iova2.
+ * A frame is named through the cached maps (the library as the process maps
+ * it, a container's own), else by the file and offset the kernel found, for
+ * the libibverbs files the tracer knows: the process may have exited before
+ * its maps were read, or after, before its library could be opened through
+ * /proc/<pid>/root. */
 static unsigned int api_of_stack(struct corr *c, struct corr_proc *p, const struct mrt_event *ev)
 {
 	int n = ev->nustack < MRT_USTACK_MAX ? (int)ev->nustack : MRT_USTACK_MAX;
@@ -284,32 +289,29 @@ static unsigned int api_of_stack(struct corr *c, struct corr_proc *p, const stru
 
 	for (int i = 0; i < n; i++) {
 		char name[128];
-		bool mapped = false;
+		/* elsewhere: mapped, to another file than libibverbs */
+		bool elsewhere = false, named = false;
 		for (const char *line = c->ops.symbol_at ? p->maps : NULL; line && *line;) {
 			unsigned long long lo, hi, off;
 			char path[256] = "";
 			const char *eol = strchr(line, '\n');
 			if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %255[^\n]", &lo, &hi, &off, path) == 4 &&
 			    ev->ustack[i] >= lo && ev->ustack[i] < hi) {
-				mapped = true;
 				const char *b = strrchr(path, '/');
 				b = b ? b + 1 : path;
 				/* the return address is after the call: the call is in the function */
-				if (!strncmp(b, "libibverbs", 10) &&
-				    c->ops.symbol_at(c->ops.arg, ev->pid, path, ev->ustack[i] - 1 - lo + off,
-						     name, sizeof(name))) {
-					unsigned int a = api_of_symbol(name);
-					if (a)
-						api = a;
-				}
+				elsewhere = strncmp(b, "libibverbs", 10) != 0;
+				named = !elsewhere && c->ops.symbol_at(c->ops.arg, ev->pid, path,
+								    ev->ustack[i] - 1 - lo + off,
+								    name, sizeof(name));
 				break;
 			}
 			line = eol ? eol + 1 : NULL;
 		}
-		/* the maps are gone (the process exited): the file and offset the
-		 * kernel found, for the libibverbs files the tracer knows */
-		if (!mapped && ev->uino[i] && c->ops.symbol_of_inode &&
-		    c->ops.symbol_of_inode(c->ops.arg, ev->uino[i], ev->uoff[i] - 1, name, sizeof(name))) {
+		if (!named && !elsewhere && ev->uino[i] && c->ops.symbol_of_inode)
+			named = c->ops.symbol_of_inode(c->ops.arg, ev->uino[i], ev->uoff[i] - 1, name,
+						       sizeof(name));
+		if (named) {
 			unsigned int a = api_of_symbol(name);
 			if (a)
 				api = a;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/procfs.h"
@@ -130,6 +131,10 @@ static const char *live_symbol_at(void *arg, int pid, const char *path, uint64_t
 		}
 	snprintf(full, sizeof(full), "%s/proc/%d/root%s", strcmp(root, "/") ? root : "", pid, path);
 	const char *name = tracer_elf_symbol_at(full, off, buf, len);
+	/* a file that no longer opens (the process exited) is no answer to
+	 * keep: the caller names the frame by its inode instead */
+	if (!name && access(full, R_OK))
+		return NULL;
 	unsigned i = l->next_sym++ % 32;
 	l->syms[i].pid = pid;
 	l->syms[i].off = off;
