@@ -25,6 +25,9 @@
 # (emulation: BPF, trampolines and uprobe traps cost relatively more there
 # than on hardware):
 #   reg+dereg 64 KiB, 4 MiB  ibv_reg_mr_iova2 + ibv_dereg_mr, succeeding
+#     probes alone           the 64 KiB loop under the same kprobes and
+#                            kretprobes as tracefs events, tracing off: the
+#                            machinery's cost without any BPF (floor())
 #   getppid                  a syscall-heavy loop: no site on its path
 #   O_DIRECT 64 KiB read     /dev/nullb0: the kernel pins the user pages of
 #                            every read (pin_user_pages_fast is armed)
@@ -129,6 +132,51 @@ bench() {
 	t=$(printf '%s\n' "${traced[@]}" | median)
 	printf '%-34s %12.1f ns %12.1f ns   x%.2f\n' "$name" "$b" "$t" "$(echo "$t / $b" | bc -l)"
 	echo "    each run, ns: without ${base[*]}; with ${traced[*]}"
+}
+
+# floor NAME CMD...: the cost of the probe machinery alone.  While a watch
+# is armed, the kernel's list of kprobes (debugfs kprobes/list: every
+# kprobe and kretprobe it registered, whatever the BPF program) is read;
+# after its stop, the same probes are made tracefs kprobe events with
+# tracing off (each hit runs the kprobe and kretprobe machinery and finds
+# no buffer to write to: no BPF at all) and CMD runs RUNS times beside
+# RUNS runs without.  What separates "with mrtrace" from this is the BPF
+# programs' own work.
+floor() {
+	local name=$1 base=() probed=() b f n=0 line addr kind sym ev tr=/sys/kernel/tracing on
+	shift
+	[ -r /sys/kernel/debug/kprobes/list ] && [ -w $tr/kprobe_events ] ||
+		{ printf '%-34s no debugfs kprobes list or tracefs here; skipped\n' "$name"; return; }
+	watch_start
+	cp /sys/kernel/debug/kprobes/list "$OUT/kprobes.list"
+	watch_stop
+	on=$(cat $tr/tracing_on)
+	echo 0 > $tr/tracing_on
+	# "ffffffffc0a1b2c0  k  ib_uverbs_reg_mr+0x0    [ib_uverbs] [FTRACE]"
+	while read -r addr kind sym _; do
+		case $kind in
+		k) ev="p:mrtfloor/p$n $sym" ;;
+		r) ev="r:mrtfloor/r$n ${sym%+0x0}" ;;
+		*) continue ;;
+		esac
+		echo "$ev" >> $tr/kprobe_events 2>/dev/null && n=$((n + 1))
+	done < "$OUT/kprobes.list"
+	[ -d $tr/events/mrtfloor ] || { printf '%-34s no probe could be made again; skipped\n' "$name"; return; }
+	# alternated, the probes armed for one side only
+	for _ in $(seq "$RUNS"); do
+		base+=("$("$@" | ns_of)")
+		echo 1 > $tr/events/mrtfloor/enable
+		probed+=("$("$@" | ns_of)")
+		echo 0 > $tr/events/mrtfloor/enable
+	done
+	grep -o '^[pr]:mrtfloor/[a-z0-9]*' $tr/kprobe_events | sed 's/^[pr]:/-:/' |
+		while read -r line; do echo "$line" >> $tr/kprobe_events; done
+	echo "$on" > $tr/tracing_on
+	b=$(printf '%s\n' "${base[@]}" | median)
+	f=$(printf '%s\n' "${probed[@]}" | median)
+	printf '%-34s %12.1f ns %12.1f ns   x%.2f   (%d of %d probes of watch, no BPF)\n' "$name" "$b" "$f" \
+		"$(echo "$f / $b" | bc -l)" "$n" "$(grep -c ' [kr]  ' "$OUT/kprobes.list")"
+	echo "    each run, ns: without ${base[*]}; probes alone ${probed[*]}"
 }
 
 # One more run with the kernel's BPF statistics on (they cost a little
@@ -293,6 +341,7 @@ if [ "$MODE" = --in-guest ]; then
 	. "$TOP/tests/vm/guest-lib.sh"
 	header "guest"
 	bench "reg+dereg 64 KiB" "" "$STORM" reg rxe0 65536 3000
+	floor "  the same, probes alone" "$STORM" reg rxe0 65536 3000
 	bench "reg+dereg 4 MiB" "" "$STORM" reg rxe0 4194304 1000
 	bench "getppid (no site on its path)" "" "$LOOP" getppid 300000
 	if modprobe null_blk nr_devices=1 2>/dev/null && [ -b /dev/nullb0 ]; then
