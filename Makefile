@@ -195,7 +195,7 @@ vm-stress: all $(HELPER_BINS)
 # if they failed), closed by a summary of every count and failure line.
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)BUILD=$(BUILD) MAKE="$(MAKE)" tests/all.sh
+	$(Q)tests/all.sh $(BUILD)/test-output.log "$(MAKE)"
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all $(HELPER_BINS)
