@@ -66,7 +66,7 @@ REG_SRCS  := $(wildcard bpf/regpath/*.bpf.c)
 REG_OBJS  := $(REG_SRCS:bpf/regpath/%.bpf.c=$(BUILD)/regpath/%.bpf.o)
 BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.bpf.o) $(BUILD)/regpath.bpf.o
 SKELS     := $(BPF_OBJS:$(BUILD)/%.bpf.o=$(BUILD)/%.skel.h)
-USER_DIRS := core proc nccl verdict report record tracer watch check diff explain
+USER_DIRS := core proc nccl verdict report record tracer watch check diff explain logs
 LIB_SRCS  := $(wildcard $(USER_DIRS:%=user/%/*.c))
 LIB_OBJS  := $(LIB_SRCS:user/%.c=$(BUILD)/user/%.o)
 USER_HDRS := user/*.h $(wildcard $(USER_DIRS:%=user/%/*.h))
@@ -79,7 +79,7 @@ HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 
 .SECONDARY: $(BPF_OBJS) $(REG_OBJS)
-.PHONY: FORCE all deps deps-build test unit host vm vm-6.1 vm-6.12 vm-5.10 vm-newest demo vmlinux \
+.PHONY: FORCE all deps deps-build deps-vm test unit host vm vm-6.1 vm-6.12 vm-5.10 vm-newest demo vmlinux \
 	bench clean install uninstall image cross-arm64 vm-arm64 vm-arm64-test vmlinux-arm64 \
 	vm-stress gpu
 all: $(BUILD)/mrtrace $(BUILD)/mrprobe
@@ -88,6 +88,9 @@ deps-build:
 	$(Q)tools/deps.sh build
 deps:
 	$(Q)tools/deps.sh all
+# make demo: the build and the VM bed only (no test bench daemons)
+deps-vm:
+	$(Q)tools/deps.sh vm
 
 $(BUILD) $(BUILD)/mrprobe.o $(BUILD)/tests $(BUILD)/tests/helpers $(BUILD)/regpath:
 	$(Q)mkdir -p $@
@@ -122,6 +125,20 @@ $(BUILD)/mrtrace_version.h: FORCE | $(BUILD)
 	$(Q)echo '#define MRTRACE_VERSION "$(MRT_VERSION)"' > $@.tmp; \
 		if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 $(BUILD)/user/core/version.o: $(BUILD)/mrtrace_version.h
+# Where `make install` puts docs/*.md (DOCDIR, from PREFIX): the outputs that
+# point to a doc name the installed file.  Build with the PREFIX you install
+# to (debian/rules does).
+DOCDIR_USERS := user/watch/options.c user/check/cmd.c user/explain/cmd.c
+$(BUILD)/mrtrace_docdir.h: FORCE | $(BUILD)
+	$(Q)echo '#define MRTRACE_DOCDIR "$(DOCDIR)"' > $@.tmp; \
+		if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(DOCDIR_USERS:user/%.c=$(BUILD)/user/%.o): $(BUILD)/mrtrace_docdir.h
+
+# NCCL's line shapes are data (user/logs/nccl_shapes.tsv, tools/nccl-shapes.py
+# reads them from NCCL's sources): compiled into user/logs/shapes.c
+$(BUILD)/nccl_shapes.h: user/logs/nccl_shapes.tsv tools/shapes-to-c.sh | $(BUILD)
+	$(Q)tools/shapes-to-c.sh $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/user/logs/shapes.o: $(BUILD)/nccl_shapes.h
 
 # only the tracer includes the generated skeletons
 $(filter $(BUILD)/user/tracer/%,$(LIB_OBJS)): $(SKELS)
@@ -152,6 +169,11 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c $(PROBE_LIB_OBJS) $(LIB) | $(BUILD)/t
 
 # the consumer micro-benchmark: `make bench` only, never `make test`
 $(BUILD)/bench-consumer: tools/bench-consumer.c $(LIB) | $(BUILD)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# the log reader's rate (issue 32): not part of `make test`
+$(BUILD)/bench-logread: tools/bench-logread.c $(LIB) | $(BUILD)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
@@ -197,7 +219,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tests/all.sh $(BUILD)/test-output.log "$(MAKE)"
 
-demo: deps
+demo: deps-vm
 	$(Q)$(MAKE) --no-print-directory all $(HELPER_BINS)
 	$(Q)VM_QUIET=1 tests/vm/run.sh --kernel $${KERNEL:-6.12} tools/demo.sh
 
@@ -247,7 +269,10 @@ SYSCONFDIR ?= /etc
 D := $(DESTDIR)
 # the prolog, epilog, NHC check and units name the installed paths
 INSTALL_SED := sed -e 's|/usr/sbin/mrtrace|$(SBINDIR)/mrtrace|g' \
-	-e 's|/usr/local/libexec/mrtrace|$(LIBEXECDIR)|g'
+	-e 's|/usr/local/libexec/mrtrace|$(LIBEXECDIR)|g' \
+	-e 's|/usr/share/doc/mrtrace|$(DOCDIR)|g'
+INSTALLED_DOCS := docs/causes.md docs/json.md docs/check.md docs/context.md \
+	docs/deploy.md docs/mrprobe.md
 install: all
 	$(Q)install -d $(D)$(BINDIR) $(D)$(SBINDIR) $(D)$(MANDIR)/man1 $(D)$(MANDIR)/man8 \
 		$(D)$(COMPLETIONDIR) $(D)$(UNITDIR) $(D)$(TMPFILESDIR) \
@@ -255,7 +280,8 @@ install: all
 		$(D)$(DOCDIR) $(D)$(SYSCONFDIR)/mrtrace/mrtrace.conf.d $(D)$(SYSCONFDIR)/logrotate.d
 	$(Q)install -m 0755 $(BUILD)/mrtrace $(D)$(SBINDIR)/
 	$(Q)install -m 0755 $(BUILD)/mrprobe $(D)$(BINDIR)/
-	$(Q)install -m 0644 docs/mrtrace.8 $(D)$(MANDIR)/man8/
+	$(Q)$(INSTALL_SED) docs/mrtrace.8 > $(D)$(MANDIR)/man8/mrtrace.8 && \
+		chmod 0644 $(D)$(MANDIR)/man8/mrtrace.8
 	$(Q)install -m 0644 docs/mrprobe.1 $(D)$(MANDIR)/man1/
 	$(Q)install -m 0644 contrib/bash-completion/mrtrace $(D)$(COMPLETIONDIR)/mrtrace
 	$(Q)ln -sf mrtrace $(D)$(COMPLETIONDIR)/mrprobe
@@ -278,7 +304,8 @@ install: all
 		> $(D)$(DATADIR)/k8s/daemonset.yaml
 	$(Q)install -d $(D)$(DATADIR)/k8s/monitoring && \
 		install -m 0644 deploy/k8s/monitoring/*.yaml $(D)$(DATADIR)/k8s/monitoring/
-	$(Q)install -m 0644 docs/deploy.md $(D)$(DOCDIR)/deploy.md
+	$(Q)# the docs the outputs and the man page point to, at the path they name
+	$(Q)install -m 0644 $(INSTALLED_DOCS) $(D)$(DOCDIR)/
 	$(Q)# external BTF for kernels whose modules have none (docs/design.md section 8)
 	$(Q)install -d $(D)$(DATADIR)/btf && install -m 0644 btf/*.btf $(D)$(DATADIR)/btf/
 	$(Q)# an existing configuration is the operator's: never overwritten
@@ -332,13 +359,16 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_CC    ?= clang
 FUZZ_SECONDS ?= 20
 FUZZ_LONG  ?= 600
-FUZZ_DIRS  := core proc nccl verdict report record check diff
+FUZZ_DIRS  := core proc nccl verdict report record check diff logs
 FUZZ_LIB_OBJS := $(patsubst user/%.c,$(FUZZ_BUILD)/user/%.o,$(wildcard $(FUZZ_DIRS:%=user/%/*.c)))
+FUZZ_LIB_OBJS += $(FUZZ_BUILD)/user/explain/jobs.o # explain --jobs: fuzz_records
 FUZZ_BINS  := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -O1 -g -std=c11 -D_GNU_SOURCE -Iuser -Ibpf -I$(BUILD) $(SAN_FLAGS)
 .PHONY: asan asan-build fuzz-smoke fuzz
 .SECONDARY: $(FUZZ_LIB_OBJS)
 $(FUZZ_BUILD)/user/core/version.o: $(BUILD)/mrtrace_version.h
+$(FUZZ_BUILD)/user/check/cmd.o: $(BUILD)/mrtrace_docdir.h
+$(FUZZ_BUILD)/user/logs/shapes.o: $(BUILD)/nccl_shapes.h
 
 # the BPF objects are the same with or without sanitizers: reused
 asan: all $(HELPER_BINS)
@@ -362,7 +392,7 @@ $(FUZZ_BUILD)/user/%.o: user/%.c $(USER_HDRS) bpf/mrtrace.h
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
 	@echo "  FUZZLD  $@"
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS) -ljson-c -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS) -ljson-c -lz -lm
 
 $(FUZZ_BUILD)/seeds/elf/seed_libnccl.so: tests/fuzz/seed_libnccl.c
 	@mkdir -p $(@D)

@@ -78,6 +78,21 @@ static __always_inline void fill_ids(struct mrt_event *ev)
 	ev->page_shift = page_shift;
 }
 
+/* The process's identity and its parent's, read at the failure: the process
+ * may exit the instant its call fails (NCCL ranks abort), before user space
+ * reads /proc; these let it tell that /proc/PID is still that process, and
+ * walk the launchers from the parent (bpf/mrtrace.h, start_ns). */
+static __always_inline void fill_lineage(struct mrt_event *ev, struct task_struct *task)
+{
+	struct task_struct *leader = BPF_CORE_READ(task, group_leader);
+	struct task_struct *parent = BPF_CORE_READ(leader, real_parent);
+
+	ev->start_ns = BPF_CORE_READ(leader, start_boottime);
+	ev->exe_ino = BPF_CORE_READ(task, mm, exe_file, f_inode, i_ino);
+	ev->ppid = BPF_CORE_READ(parent, tgid);
+	ev->pstart_ns = BPF_CORE_READ(parent, group_leader, start_boottime);
+}
+
 /* The rest of what a record says of its task (uid, cgroup, user namespace,
  * comm): read only for a record that is sent. */
 static __always_inline void fill_owner(struct mrt_event *ev)
@@ -89,6 +104,7 @@ static __always_inline void fill_owner(struct mrt_event *ev)
 	ev->userns_inum = BPF_CORE_READ(task, cred, user_ns, ns.inum);
 	ev->userns_level = BPF_CORE_READ(task, cred, user_ns, level);
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	fill_lineage(ev, task);
 }
 
 static __always_inline void fill_task(struct mrt_event *ev)
@@ -504,17 +520,42 @@ static __always_inline bool task_wanted(void)
 	return true;
 }
 
-/* A process tree (-- CMD): every fork inside it joins watched_tgids.  Every
- * object carries this program, so whichever loads first can own the map;
- * user space attaches only the owner's (the map is shared). */
+/* A process tree (-- CMD): every new process inside it joins watched_tgids,
+ * and leaves it when its last thread exits.  Processes, not threads: a
+ * thread shares its process's entry, so a tree that starts many threads
+ * does not fill the map (8,192 processes alive at once); a process not
+ * followed because the map is full is counted (MRT_CNT_WATCHED_FULL).  The
+ * exit removes the entry, so a pid reused by a process outside the tree is
+ * not watched.  Both run only while a tree is watched (user space attaches
+ * them with -- CMD only, user/tracer/shared.c).  Every object carries the
+ * pair, so whichever loads first can own the map; user space attaches only
+ * the owner's (the map is shared).  The fork side is a raw tracepoint: the
+ * classic one gives only the child's pid, not whether it is a thread. */
 #define MRT_FORK_FOLLOWER(name)                                                        \
-	SEC("tracepoint/sched/sched_process_fork")                                      \
-	int name(struct trace_event_raw_sched_process_fork *ctx)                        \
+	SEC("raw_tracepoint/sched_process_fork")                                        \
+	int name(struct bpf_raw_tracepoint_args *ctx)                                   \
 	{                                                                               \
-		__u32 parent = bpf_get_current_pid_tgid() >> 32, child = ctx->child_pid; \
+		struct task_struct *child = (struct task_struct *)ctx->args[1];         \
+		__u32 parent = bpf_get_current_pid_tgid() >> 32;                        \
+		__u32 tgid = BPF_CORE_READ(child, tgid), pid = BPF_CORE_READ(child, pid); \
 		__u8 one = 1;                                                           \
-		if (filter_tgid_map && bpf_map_lookup_elem(&watched_tgids, &parent))    \
-			bpf_map_update_elem(&watched_tgids, &child, &one, BPF_ANY);     \
+		if (!filter_tgid_map || tgid != pid /* a thread: its process is in */)  \
+			return 0;                                                       \
+		if (bpf_map_lookup_elem(&watched_tgids, &parent) &&                     \
+		    bpf_map_update_elem(&watched_tgids, &tgid, &one, BPF_ANY))          \
+			count(MRT_CNT_WATCHED_FULL);                                    \
+		return 0;                                                               \
+	}                                                                               \
+	SEC("tracepoint/sched/sched_process_exit")                                      \
+	int name##_exit(void *ctx)                                                      \
+	{                                                                               \
+		__u32 tgid = bpf_get_current_pid_tgid() >> 32;                          \
+		struct task_struct *task = (struct task_struct *)bpf_get_current_task(); \
+		(void)ctx;                                                              \
+		/* do_exit() has taken this thread out of signal->live already */       \
+		if (filter_tgid_map && bpf_map_lookup_elem(&watched_tgids, &tgid) &&    \
+		    BPF_CORE_READ(task, signal, live.counter) == 0)                     \
+			bpf_map_delete_elem(&watched_tgids, &tgid);                     \
 		return 0;                                                               \
 	}
 

@@ -25,8 +25,12 @@ struct ucall {
 	struct mrt_event ev;
 };
 
+/* A call in flight per thread, freed by its return probe.  A thread that
+ * dies inside the call (killed, or a crash loop) never returns: an LRU map,
+ * so such leftovers are the first to make room and never fill it for good
+ * (a plain hash of 512 was blinded by 512 deaths). */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 512);
 	__type(key, __u32);
 	__type(value, struct ucall);
@@ -167,7 +171,7 @@ int BPF_KRETPROBE(uret_cmd, int ret)
 				      * type (8), name[64], then dev_name[64] */
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH); /* as ucalls: a thread may die inside the call */
 	__uint(max_entries, 512);
 	__type(key, __u32);
 	__type(value, __u64); /* the argument: int *num_devices, or struct ibv_device * */

@@ -21,6 +21,9 @@ enum mrt_kind {
 	MRT_EV_USER_CALL = 4, /* a libibverbs call that failed (uprobe) */
 	MRT_EV_FAILURE = 5, /* another refusal behind ncclSystemError: a verbs
 			     * command, a device open, /dev/shm, fd import (op) */
+	MRT_EV_CONTACT = 6, /* a process's first device context (GET_CONTEXT
+			     * succeeded): not a failure; user space reads its
+			     * context now, while it lives (issue 31 item 2) */
 };
 
 /* What the cmd_* fields of a record hold (ev.cmd_valid).  Stable numbers:
@@ -77,6 +80,11 @@ enum mrt_site {
 	MRT_SITE_SHM_FALLOCATE = 23, /* shmem_fallocate */
 	MRT_SITE_PIDFD_GETFD = 24, /* the pidfd_getfd syscall */
 	MRT_SITE_OPEN_DEVICE = 25, /* libibverbs ibv_open_device (uprobe) */
+	/* rdma_addr_find_l2_eth_by_grh: a RoCE address vector's remote GID
+	 * resolved to a route and a neighbour (modify_qp to RTR, create_ah);
+	 * a0/a1 the remote GID's bytes 0-7/8-15 as stored, a2 the source GID's
+	 * netdev: netns inode << 32 | ifindex; its name in op_limits[1..2] */
+	MRT_SITE_ADDR_RESOLVE = 26,
 	MRT_SITE_MAX
 };
 
@@ -197,6 +205,17 @@ struct mrt_event {
 	 * the process may be gone before user space can read its maps */
 	unsigned long long uino[MRT_USTACK_MAX];
 	unsigned long long uoff[MRT_USTACK_MAX];
+	/* Who the process was at the failure (fill_owner, sent records only):
+	 * user space checks what /proc/PID says against it (the pid reused by
+	 * another process, an exec since) and places a process gone before
+	 * /proc was read by its parent, which usually lingers (a launcher).
+	 * 0: not read (an older kernel, a replayed record). */
+	unsigned long long start_ns; /* the process's start (its leader's
+				      * start_boottime): /proc/PID/stat field 22 in ns */
+	unsigned long long exe_ino; /* inode number of its executable (mm->exe_file) */
+	unsigned int ppid; /* its parent's tgid (real_parent of the leader) */
+	unsigned int lineage_pad;
+	unsigned long long pstart_ns; /* the parent's start, as start_ns */
 };
 
 /* libibverbs entry points seen by uprobes (USER_CALL events: ev.opener). */
@@ -232,6 +251,8 @@ enum mrt_counter {
 	MRT_CNT_FAILURES = 6, /* failed registrations the kernel trail saw (sent or folded) */
 	MRT_CNT_FOLDED = 7, /* records folded into a storm instead of sent */
 	MRT_CNT_STORMS_FULL = 8, /* records sent unfolded: the storm table was full */
+	MRT_CNT_WATCHED_FULL = 9, /* processes of a watched tree not followed: watched_tgids full */
+	MRT_CNT_CTX_STALE = 10, /* trail contexts dropped as stale (a missed kretprobe) */
 	MRT_CNT_MAX
 };
 

@@ -54,6 +54,11 @@ struct {
 	__type(value, struct mrt_ctx);
 } ctx_zero SEC(".maps") __weak;
 
+/* A context older than this at the next opener is stale: nested openers
+ * (method, command, ib_umem_get) open within microseconds of the outer one,
+ * before any pinning, so only a context whose exit was lost gets this old. */
+#define MRT_CTX_STALE_NS (10ULL * 1000000000ULL)
+
 static __always_inline struct mrt_ctx *ctx_get(void)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
@@ -68,9 +73,16 @@ static __always_inline struct mrt_ctx *ctx_open(__u32 site)
 	struct mrt_ctx *c = bpf_map_lookup_elem(&trail_ctx, &tid);
 	__u32 zero = 0;
 
-	if (c) {
+	if (c && (__s64)(bpf_ktime_get_ns() - c->ev.ts_ns) < (__s64)MRT_CTX_STALE_NS) {
 		c->depth++;
 		return c;
+	}
+	if (c) {
+		/* a context left open by an exit that never ran (a kretprobe
+		 * missed: the kprobe flavour's maxactive was exceeded): it would
+		 * swallow every later registration of this thread as nested */
+		count(MRT_CNT_CTX_STALE);
+		bpf_map_delete_elem(&trail_ctx, &tid);
 	}
 	if (!task_wanted())
 		return NULL;

@@ -47,7 +47,39 @@ static __always_inline void op_args_create_qp(struct mrt_ctx *c, __u32 send_wr, 
 	c->ev.op_args[4] = type;
 }
 
-/* Reads the command the application sent, per op, from attrs->ucore.inbuf. */
+/* ---- first RDMA contact ------------------------------------------------------
+ * A process's first device context that the kernel granted: one record
+ * (MRT_EV_CONTACT), so that user space reads the context a failure needs
+ * (the rank from the environment, NCCL from the mappings) while the process
+ * lives - a rank may exit the instant a later call fails.  Every NCCL rank
+ * opens its devices long before it registers; GET_CONTEXT is not on the
+ * registration path.  Once per process: an LRU keyed by tgid holding the
+ * process's start time (a reused pid is told again), bounded by design. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32); /* tgid */
+	__type(value, __u64); /* its start_boottime */
+} contacts SEC(".maps") __weak;
+
+static __always_inline void contact_note(struct mrt_ctx *c)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, kind = c->ev.kind;
+	__u64 start = BPF_CORE_READ(task, group_leader, start_boottime);
+	__u64 *seen = bpf_map_lookup_elem(&contacts, &tgid);
+
+	if (seen && *seen == start)
+		return;
+	bpf_map_update_elem(&contacts, &tgid, &start, BPF_ANY);
+	/* the trail's own record, told as a contact (ids filled at ctx_open);
+	 * its kind put back for ctx_close */
+	c->ev.kind = MRT_EV_CONTACT;
+	fill_owner(&c->ev);
+	send(&c->ev);
+	c->ev.kind = kind;
+}
+
 /* ---- the ioctl-native methods, at the dispatcher ----------------------------
  * GET_CONTEXT, CQ_CREATE and QP_CREATE carry their arguments as attributes in
  * the user's attribute array (as the dma-buf MR does); op_cmd is
@@ -121,6 +153,8 @@ static __always_inline void method_exit(struct ib_uverbs_file *ufile, long ret)
 	if (c->depth == 1) {
 		if (ret < 0)
 			op_limits(c, BPF_CORE_READ(ufile, device, ib_dev));
+		else if (c->ev.op == MRT_OP_OPEN_DEVICE)
+			contact_note(c);
 		step_add(c, MRT_SITE_UVERBS_METHOD, (int)ret, c->ev.op_cmd, 0, 0);
 	}
 	c->pend[MRT_PEND_UVERBS_METHOD][2] = 0;

@@ -21,7 +21,51 @@
 #          vm-arm64): adds the arm64 dpkg architecture, Debian's cross gcc,
 #          the :arm64 -dev libraries (multiarch, beside the amd64 ones),
 #          qemu-system-aarch64 and mmdebstrap.  Not part of 'all'.
+#
+# Nothing is left to start at the next boot that was not there before: the
+# services of these packages (slurmctld, slurmd, munge, prometheus,
+# node_exporter, rdma-core's) are test tools, started privately by the tests
+# that need them.  While installing, a policy-rc.d keeps them from starting;
+# afterwards every unit the install enabled (a new link under
+# /etc/systemd/system/*.wants or *.requires) is disabled again.
+# Units enabled before (a real Slurm node's slurmd) are left as they were.
 set -euo pipefail
+
+SYSTEMD_ETC=${DEPS_SYSTEMD_ETC:-/etc/systemd/system}
+# boot_links: the enablement links under SYSTEMD_ETC, one "dir/unit" a line
+boot_links() {
+	(cd "$SYSTEMD_ETC" 2>/dev/null && find . -mindepth 2 -maxdepth 2 -type l \
+		\( -path './*.wants/*' -o -path './*.requires/*' \) | LC_ALL=C sort) || true
+}
+# disable_new BEFORE: disable each unit with a link that BEFORE (boot_links's
+# earlier output) did not have
+disable_new() {
+	local u
+	for u in $(LC_ALL=C comm -13 <(printf '%s\n' "$1") <(boot_links) | sed 's|.*/||' | sort -u); do
+		echo "deps: disabling $u (enabled by this install; the tests start it themselves)"
+		# systemctl disable works without a running systemd, and also
+		# disables the package's SysV links; the package's next upgrade
+		# keeps it so (deb-systemd-helper only re-enables a unit it has
+		# never seen installed)
+		if command -v systemctl >/dev/null && [ "$SYSTEMD_ETC" = /etc/systemd/system ]; then
+			systemctl disable -q "$u" >/dev/null 2>&1 || true
+		fi
+		# (also where deb-systemd-helper is not, or did not know the unit)
+		find "$SYSTEMD_ETC" -mindepth 2 -maxdepth 2 -type l -name "$u" \
+			\( -path '*.wants/*' -o -path '*.requires/*' \) -delete
+	done
+}
+# quiet_install CMD...: CMD with no service started (policy-rc.d) and no
+# unit left enabled that was not before
+quiet_install() {
+	local prc=/usr/sbin/policy-rc.d made= before rc=0
+	before=$(boot_links)
+	if [ ! -e $prc ]; then printf '#!/bin/sh\nexit 101\n' > $prc && chmod +x $prc && made=1; fi
+	"$@" || rc=$?
+	[ -z "$made" ] || rm -f $prc
+	disable_new "$before"
+	return $rc
+}
 
 BUILD_PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 	libjson-c-dev libibverbs-dev"
@@ -52,17 +96,20 @@ optional() {
 	fi
 	export DEBIAN_FRONTEND=noninteractive
 	echo "deps: installing (optional)$miss"
-	# services in these packages must not start on the build machine
-	local prc=/usr/sbin/policy-rc.d made=
-	if [ ! -e $prc ]; then printf '#!/bin/sh\nexit 101\n' > $prc && chmod +x $prc && made=1; fi
-	if ! apt-get install -y -q --no-install-recommends $miss >>/tmp/mrtrace-deps.log 2>&1; then
+	quiet_install optional_install $miss
+	return 0
+}
+# services in these packages must not start on the build machine, nor at its
+# next boot (quiet_install)
+optional_install() {
+	local p
+	if ! apt-get install -y -q --no-install-recommends "$@" >>/tmp/mrtrace-deps.log 2>&1; then
 		apt-get update -q >>/tmp/mrtrace-deps.log 2>&1 || true
-		for p in $miss; do
+		for p in "$@"; do
 			apt-get install -y -q --no-install-recommends "$p" >>/tmp/mrtrace-deps.log 2>&1 ||
 				echo "deps: $p cannot be installed here: the tests that need it are skipped" >&2
 		done
 	fi
-	[ -z "$made" ] || rm -f $prc
 	return 0
 }
 ARM64_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64 libelf-dev:arm64
@@ -105,8 +152,11 @@ case "$missing" in *:arm64*)
 esac
 inst() { apt-get install -y -q --no-install-recommends $missing; }
 # A fresh machine may have stale or no package lists: update once and retry.
-if ! inst >/tmp/mrtrace-deps.log 2>&1; then
+inst_retry() {
+	inst >/tmp/mrtrace-deps.log 2>&1 && return 0
 	apt-get update -q >>/tmp/mrtrace-deps.log 2>&1 || true
-	inst >>/tmp/mrtrace-deps.log 2>&1 || { tail -20 /tmp/mrtrace-deps.log >&2; exit 1; }
-fi
+	inst >>/tmp/mrtrace-deps.log 2>&1
+}
+# (rdma-core, iproute2, qemu: no daemon of theirs runs or boots because of us)
+quiet_install inst_retry || { tail -20 /tmp/mrtrace-deps.log >&2; exit 1; }
 echo "deps: done"

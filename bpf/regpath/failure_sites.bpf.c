@@ -277,4 +277,76 @@ int BPF_KRETPROBE(kretprobe_umem_dmabuf, void *ret)
 	return 0;
 }
 
+/* ---- RoCE address resolution ------------------------------------------------
+ * modify_qp to RTR (and create_ah) on RoCE turns the remote GID into a route
+ * and a neighbour's MAC (ib_resolve_eth_dmac -> rdma_addr_find_l2_eth_by_grh,
+ * in the source GID netdev's network namespace).  Called only from those two
+ * commands, once per connection: nothing runs off the verbs control path.  A
+ * failed resolution records the remote GID and the source GID's netdev (name,
+ * ifindex, namespace): the errno says what the kernel saw (ENETUNREACH or
+ * EHOSTUNREACH: no route; ETIMEDOUT: a neighbour that never answered within
+ * the 1 s the resolver waits; ENODEV: the netdev gone). */
+static __always_inline void addr_resolve_result(const union ib_gid *dgid,
+						const struct ib_gid_attr *attr, int ret)
+{
+	struct mrt_ctx *c;
+	struct net_device *nd;
+	__u64 g[2] = {}, ns = 0, ifx = 0;
+
+	if (ret >= 0)
+		return;
+	c = ctx_get();
+	if (!c)
+		return; /* not inside a traced uverbs command */
+	bpf_probe_read_kernel(g, sizeof(g), dgid);
+	/* ndev is struct ib_gid_attr's first member in 4.19-7.2; a BTF
+	 * without the struct (5.10's external file) reads it there */
+	if (bpf_core_field_exists(attr->ndev))
+		nd = BPF_CORE_READ(attr, ndev);
+	else if (bpf_probe_read_kernel(&nd, sizeof(nd), attr))
+		nd = NULL;
+	/* a BTF without these fields: the GID and errno only (5.10's external
+	 * file still fails to relocate net_device.ifindex: not armed there) */
+	if (nd && bpf_core_field_exists(nd->ifindex)) {
+		ifx = (__u32)BPF_CORE_READ(nd, ifindex);
+		ns = BPF_CORE_READ(nd, nd_net.net, ns.inum);
+		bpf_probe_read_kernel_str(&c->ev.op_limits[1], 16, &nd->name);
+	}
+	step_add(c, MRT_SITE_ADDR_RESOLVE, ret, g[0], g[1], ns << 32 | ifx);
+}
+
+SEC("fexit/rdma_addr_find_l2_eth_by_grh")
+int BPF_PROG(fexit_addr_resolve, const union ib_gid *sgid, const union ib_gid *dgid, u8 *dmac,
+	     const struct ib_gid_attr *sgid_attr, int *hoplimit, int ret)
+{
+	addr_resolve_result(dgid, sgid_attr, ret);
+	return 0;
+}
+
+/* kretprobes have no arguments: the entry keeps them in the uverbs command's
+ * own pend slot ([0] holds its bundle), as the function runs only inside one */
+SEC("kprobe/rdma_addr_find_l2_eth_by_grh")
+int BPF_KPROBE(kprobe_addr_resolve, const union ib_gid *sgid, const union ib_gid *dgid, u8 *dmac,
+	       const struct ib_gid_attr *sgid_attr)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c) {
+		c->pend[MRT_PEND_UVERBS_CMD][1] = (unsigned long long)dgid;
+		c->pend[MRT_PEND_UVERBS_CMD][2] = (unsigned long long)sgid_attr;
+	}
+	return 0;
+}
+
+SEC("kretprobe/rdma_addr_find_l2_eth_by_grh")
+int BPF_KRETPROBE(kretprobe_addr_resolve, int ret)
+{
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		addr_resolve_result((const union ib_gid *)c->pend[MRT_PEND_UVERBS_CMD][1],
+				    (const struct ib_gid_attr *)c->pend[MRT_PEND_UVERBS_CMD][2], ret);
+	return 0;
+}
+
 MRT_FORK_FOLLOWER(tp_fork_failure_sites)

@@ -153,9 +153,12 @@ static __always_inline void umem_enter(__u64 addr, __u64 size, __u32 access)
 	c->ev.ml.requested_pages = pages_spanned(addr, size);
 }
 
-/* Live MRs per process, so a failure can say "already pinned X by N MRs". */
+/* Live MRs per process, so a failure can say "already pinned X by N MRs".
+ * An entry outlives its process (nothing hooks the exit off the RDMA path):
+ * an LRU map, so the processes that registered longest ago make room
+ * instead of 4,096 of them filling it for good. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u32); /* tgid */
 	__type(value, struct mrt_live);

@@ -128,6 +128,8 @@ static __always_inline void op_exit(struct uverbs_attr_bundle *attrs, long ret)
 		return;
 	if (ret < 0 && c->depth == 1 && c->ev.kind == MRT_EV_FAILURE)
 		op_limits(c, bundle_device(attrs));
+	if (ret >= 0 && c->depth == 1 && c->ev.op == MRT_OP_OPEN_DEVICE)
+		contact_note(c);
 	step_add(c, MRT_SITE_UVERBS_CMD, (int)ret, c->ev.op_cmd, 0, 0);
 	ctx_close(c, ret);
 }
@@ -275,8 +277,10 @@ struct shm_args {
 	__s64 offset, len;
 };
 
+/* LRU: an entry whose kretprobe never came (missed, or the thread died
+ * inside) makes room first instead of filling the map for good. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u32);
 	__type(value, struct shm_args);
@@ -326,7 +330,7 @@ int BPF_PROG(fexit_pidfd_getfd, const struct pt_regs *regs, long ret)
 }
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH); /* as shm_pending */
 	__uint(max_entries, 1024);
 	__type(key, __u32);
 	__type(value, __u64); /* pidfd << 32 | fd */

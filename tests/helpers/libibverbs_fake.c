@@ -12,6 +12,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include <unistd.h>
+
+/* An access flag no caller gives: the call blocks in the "kernel" until the
+ * thread is killed (verbs_user -k). */
+#define FAKE_BLOCK_ACCESS 0x40000000
 
 struct ibv_pd;
 struct ibv_mr;
@@ -27,6 +32,9 @@ ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va, in
 	size_t pages = ((a + length + 4095) / 4096) - a / 4096;
 	if (getrlimit(RLIMIT_MEMLOCK, &rl))
 		return errno;
+	if (access == FAKE_BLOCK_ACCESS) /* a thread that dies inside the call */
+		for (;;)
+			pause();
 	if (rl.rlim_cur == 0)
 		return EPERM;
 	if (rl.rlim_cur != RLIM_INFINITY && pages * 4096 > rl.rlim_cur)

@@ -9,6 +9,9 @@
  * Env:   NCCL_JOB_DELAY=S  wait S seconds between loading the libraries and
  *                          registering (NCCL initializes, then registers at
  *                          its first collective)
+ *        NCCL_JOB_EXIT_AT_ONCE=1  exit the instant the registration fails
+ *                          (a rank that aborts at once: mrtrace must place
+ *                          it from what it took before, issue 31 item 2)
  * Prints "pid=P tid=T result=OK|FAIL errno=E"; exit 0 on success, 1 on a
  * failed registration, 2 on setup errors. */
 #include <dlfcn.h>
@@ -79,7 +82,7 @@ int main(int argc, char **argv)
 	/* A real NCCL job does not vanish the instant a registration fails: it
 	 * logs the WARN, tears down communicators and aborts, which takes a while.
 	 * Linger like that so an observer can read /proc, as it would in life. */
-	if (j.err)
+	if (j.err && !getenv("NCCL_JOB_EXIT_AT_ONCE"))
 		sleep(1);
 	return j.err ? 1 : 0;
 }

@@ -52,10 +52,14 @@ check help_main "$MRTRACE" --help
 for c in watch check diff; do
 	check "help_$c" sh -c "'$MRTRACE' $c --help | grep -q Usage"
 done
+# --syscalls=auto on a kernel without RDMA arms nothing per syscall (issue 31)
+check help_syscalls_auto_says_waits sh -c "'$MRTRACE' watch --help | tr '\n' ' ' | tr -s ' ' | grep -q 'without RDMA nothing is armed per syscall'"
+check help_syscalls_auto_not_when_none sh -c "! '$MRTRACE' watch --help | tr '\n' ' ' | tr -s ' ' | grep -q 'only when no registration site can be armed'"
 check unknown_command_exit2 sh -c "'$MRTRACE' frobnicate; [ \$? = 2 ]"
 check bad_option_exit sh -c "'$MRTRACE' watch --syscalls=maybe; [ \$? != 0 ]"
 # a pid in range that no process has
 NOPID=$(( $(cat /proc/sys/kernel/pid_max) - 1 )); while [ -e /proc/$NOPID ]; do NOPID=$((NOPID - 1)); done
+check check_pid_not_found_exit2 sh -c "'$MRTRACE' check -p $NOPID > '$OUT/check-nopid.out' 2>&1; [ \$? = 2 ] && grep -q 'no process $NOPID' '$OUT/check-nopid.out' && ! grep -q RESULT '$OUT/check-nopid.out'"
 check pid_not_found_clear sh -c "'$MRTRACE' watch -p $NOPID 2>&1 | grep -q 'no process'"
 check pid_out_of_range_refused sh -c "'$MRTRACE' watch -p 999999999 2>&1 | grep -q 'invalid PID'"
 
@@ -149,6 +153,10 @@ if wait_line "$OUT/text.err" 'watching' 30; then
 	prlimit --memlock=65536:65536 $NOBODY "$MLOCKER" 1048576 > /dev/null 2>&1
 fi
 wait "$tpid"
+# issue 31: no site table without -v; the start line counts what the table lists
+check start_no_table_without_v sh -c "! grep -Eq '^(umem_get|sys_mlock|port_events) ' '$OUT/text.err'"
+nrows=$("$MRTRACE" watch --list-probes --json 2>/dev/null | jq length)
+check start_count_is_table_rows_exact grep -q " of $nrows sites armed" "$OUT/text.err"
 check text_mlock_failure grep -q '^mlock failed: pid [0-9]* (mlocker)' "$OUT/text.txt"
 check text_rlimit_line grep -Eq '^memlock limit set: pid [0-9]+ \(prlimit\)( for pid [0-9]+)?: soft 64 KiB, hard 64 KiB, at [0-9T:.-]+Z on ' "$OUT/text.txt"
 

@@ -161,5 +161,37 @@ check jobs_lead_marked grep -Eq '^  \* 12:03:04.000 gpu17 +port_change' "$OUT/jo
 "$MRTRACE" explain --jobs --json "$OUT/job.jsonl" > "$OUT/job.json" 2>/dev/null
 jq_true jobs_json_first_cause "$(head -1 "$OUT/job.json")" '.job=="slurm job 4242" and .first_cause.host=="gpu17" and .first_cause.event=="port_change" and .first_cause.reason=="carrier_lost" and .failed_after.nodes==2 and (.records|length)==4 and .records[0].host=="gpu19"'
 
+# ---- the logs a dead job left (issue 32): judged, counted, --json ----------
+LOGS=$TOP/tests/fixtures/logs
+"$MRTRACE" explain "$LOGS/nccl-2.21-memlock.log" > "$OUT/log.txt" 2> "$OUT/log.err"
+check log_exit0 test $? = 0
+check log_not_json_error sh -c "! grep -q 'not valid JSON' '$OUT/log.err'"
+check log_cause grep -q '^  cause (inferred): memlock_limit' "$OUT/log.txt"
+check log_rests_on grep -q 'the log says ENOMEM from ibv_reg_mr_iova2 (NCCL 2.21.5)' "$OUT/log.txt"
+check log_rerun grep -q '^  prove it: mrprobe --nccl-channels 4 --nccl-peers 1 --nccl-buffsize 8388608$' "$OUT/log.txt"
+check log_other_host grep -q 'the log comes from node01' "$OUT/log.txt"
+check log_counts grep -Eq '^mrtrace explain: log lines: 24 read: [0-9]+ failures, [0-9]+ not failures, [0-9]+ unrecognised, 0 records$' "$OUT/log.err"
+check log_first_unrecognised grep -q 'first unrecognised: .*nccl-2.21-memlock.log:' "$OUT/log.err"
+"$MRTRACE" explain -v "$LOGS/nccl-2.21-memlock.log" > /dev/null 2> "$OUT/log-v.err"
+check log_verbose_lists_unrecognised grep -q 'nccl-2.21-memlock.log:[0-9]*: unrecognised: ' "$OUT/log-v.err"
+"$MRTRACE" explain --json --setting slurm "$LOGS/slurm-8ranks.out" > "$OUT/slurm.json" 2>/dev/null
+check slurm_exit0 test $? = 0
+jq_true slurm_json_record "$(head -1 "$OUT/slurm.json")" '.event=="inferred_failure" and .certainty=="inferred" and .cause=="memlock_limit" and .errno=="ENOMEM" and .same_on.ranks==7 and .same_on.hosts==["node01"] and .rank==5 and (.rerun|startswith("srun -N1 -n1 -w node02 mrprobe")) and .severity=="error"'
+"$MRTRACE" explain "$LOGS/nccl-2.8-createqp.log" > "$OUT/qp.txt" 2>/dev/null
+check noerrno_said grep -q 'NCCL 2.8.4 prints no errno for ibv_create_qp; ENOMEM, EINVAL and EAGAIN are all possible here' "$OUT/qp.txt"
+"$MRTRACE" explain "$LOGS/completion.log" > "$OUT/wc.txt" 2>/dev/null
+check completion_no_refusal grep -q 'no kernel refusal explains this: fabric_retry' "$OUT/wc.txt"
+"$MRTRACE" explain --json "$LOGS/dmesg-mkey.txt" > "$OUT/mkey.json" 2>/dev/null
+jq_true mkey_firmware "$(head -1 "$OUT/mkey.json")" '.cause=="mlx5_firmware" and (.what|test("LIM_ERR"))'
+"$MRTRACE" explain "$LOGS/pytorch-traceback.log" > "$OUT/tb.txt" 2>/dev/null
+check traceback_wrapper_said grep -q 'only the framework.s wrapper' "$OUT/tb.txt"
+gzip -c "$LOGS/nccl-2.21-memlock.log" > "$OUT/memlock.log.gz"
+"$MRTRACE" explain --json "$OUT/memlock.log.gz" "$TRAILS/memlock_limit.mlock.host-6.18.json" > "$OUT/mixed.json" 2>"$OUT/mixed.err"
+check mixed_gz_and_records test "$(jq -r .event "$OUT/mixed.json" | sort | tr '\n' ' ')" = "inferred_failure mlock_failure "
+"$MRTRACE" explain --setting slurm --facts "$LOGS/node02-check.json" "$LOGS/slurm-8ranks.out" > "$OUT/facts.txt" 2>/dev/null
+check facts_weigh grep -q "on node02, slurmd's jobs get 64 KiB of memlock" "$OUT/facts.txt"
+check facts_same_host sh -c "! grep -q 'judged from the log alone' '$OUT/facts.txt'"
+check bad_setting_exit2 sh -c "'$MRTRACE' explain --setting nope '$LOGS/completion.log' 2>/dev/null; [ \$? = 2 ]"
+
 echo "explain: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

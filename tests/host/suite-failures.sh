@@ -52,5 +52,49 @@ text=$(printf '%s\n' "$rec" | "$MRTRACE" explain - 2>&1)
 check text_leads_with_family sh -c "printf '%s\n' \"\$1\" | grep -v '^\$' | head -1 | grep -q '^environment: the tmpfs is full: size 1 MiB'" _ "$text"
 check text_names_the_op sh -c "printf '%s\n' \"\$1\" | grep -q '^shm_alloc failed: pid 1 (python)'" _ "$text"
 
+# ---- ranks that exit the instant their mlock fails (issue 31 item 2) ---------
+# Five runs of a torchrun-like launcher (it waits for its four ranks, then
+# lingers a moment, as torchrun does) whose ranks fail mlock under a 64 KiB
+# limit and exit at once: every record is placed - its launcher chain, a
+# setting - though /proc/PID is gone before watch can read it; and none
+# carries another process's context.
+MLOCKER=$TOP/build/tests/helpers/mlocker
+if [ -x "$MLOCKER" ] && [ -x /usr/bin/python3 ]; then
+	cat > "$OUT/torchrun" <<'PY'
+import os, subprocess, sys, time
+n = int(sys.argv[1])
+ranks = [subprocess.Popen(sys.argv[2:], env=dict(os.environ, RANK=str(r), WORLD_SIZE=str(n)))
+         for r in range(n)]
+for p in ranks:
+    p.wait()
+time.sleep(0.5)
+PY
+	W=$OUT/fast.jsonl
+	"$MRTRACE" watch --no-config --json --syscalls=on > "$W" 2> "$W.err" &
+	WPID=$!
+	if wait_line "$W" '"event":"start"' 30; then
+		for r in 1 2 3 4 5; do
+			$NOBODY prlimit --memlock=65536:65536 /usr/bin/python3 "$OUT/torchrun" 4 \
+				"$MLOCKER" 1048576 >> "$OUT/fast.txt" 2>&1
+		done
+		pids=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$OUT/fast.txt" | paste -sd, -)
+		wait_line "$W" "\"event\":\"mlock_failure\",[^}]*\"pid\":${pids##*,}," 10
+		kill -INT "$WPID"; wait "$WPID"
+		fast=$(jq -sc --argjson p "[$pids]" \
+			'[.[] | select(.event=="mlock_failure" and (.pid as $x | $p | index($x)))]' "$W")
+		echo "fast exit: $(printf '%s' "$fast" | jq -r '"\(length) records of 20, launcher \([.[] | select(.process.launchers // "" | test("python3[(]"))] | length), setting unknown \([.[] | select(.process.setting=="unknown")] | length), gone before /proc \([.[] | select(.process.context_unavailable)] | length)"')"
+		jq_true fast_mlock_every_rank_reported "$fast" 'length==20'
+		jq_true fast_mlock_every_launcher "$fast" 'all(.[]; .process.launchers // "" | test("python3[(]"))'
+		jq_true fast_mlock_every_setting "$fast" 'all(.[]; .process.setting!="unknown")'
+		jq_true fast_mlock_never_another_context "$fast" \
+			'all(.[]; (.process.context_unavailable // "process_gone")=="process_gone")'
+	else
+		kill "$WPID" 2>/dev/null; wait "$WPID" 2>/dev/null
+		bad fast_mlock_watch_starts "$(tail -2 "$W.err")"
+	fi
+else
+	skip fast_mlock "no $MLOCKER or python3"
+fi
+
 echo "host-failures: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -439,5 +439,15 @@ env --default-signal=INT,QUIT,PIPE "$MRTRACE" watch --json -o "$OUT/dfl-cmd.json
 check command_keeps_inherited_ignore sh -c "[ \$(( $(sigign "$OUT/ign-cmd.status") & 2 )) = 2 ]"
 check command_gets_default_int_pipe sh -c "[ \$(( $(sigign "$OUT/dfl-cmd.status") & 0x1002 )) = 0 ]"
 
+# issue 34 item 7: a hard link (another name of someone's file) is not
+# appended to by -o
+echo keep > "$OUT/precious"; ln "$OUT/precious" "$OUT/hard.jsonl"
+expect hardlink_output_refused 2 'hard link' "$MRTRACE" watch --json -d 1 -o "$OUT/hard.jsonl"
+check hardlink_target_untouched sh -c "[ \"\$(cat '$OUT/precious')\" = keep ]"
+# issue 34 item 13: a value of tiny objects is refused before json-c builds
+# it (1 MiB of {} took ~270 MB)
+python3 -c 'import sys; sys.stdout.write("{\"event\":\"x\",\"a\":[" + "{},"*350000 + "{}]}\n")' > "$OUT/tiny.jsonl"
+expect explain_tiny_objects_refused 2 'objects, arrays or elements' "$MRTRACE" explain "$OUT/tiny.jsonl"
+
 echo "hardening: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -98,13 +98,13 @@ check package_slurm_files_name_installed_paths sh -c "grep -q 'Prolog=/usr/libex
 	grep -q '^exec /usr/libexec/mrtrace/slurm-prolog --healthcheck' '$X/usr/libexec/mrtrace/slurm-healthcheck' && \
 	! grep -q /usr/local '$X/usr/share/mrtrace/nhc/mrtrace.nhc' '$X/usr/libexec/mrtrace/slurm-healthcheck'"
 if have logrotate; then
-	# a forced rotation of a copy: copied, then truncated in place (the
-	# service's file descriptor stays valid)
+	# a forced rotation of a copy: renamed, a new file created in its place
+	# (the service reopens it on SIGHUP: suite-rotate.sh), no copytruncate
 	L=$OUT/logrotate; mkdir -p "$L"
 	sed "s|/var/log/mrtrace/events.jsonl|$L/events.jsonl|" "$X/etc/logrotate.d/mrtrace" > "$L/conf"
 	echo '{"event":"start"}' > "$L/events.jsonl"; ino=$(stat -c %i "$L/events.jsonl")
 	logrotate -f -s "$L/state" "$L/conf" > "$L/out" 2>&1
-	check logrotate_copytruncate sh -c "[ \$(stat -c %i%s '$L/events.jsonl') = ${ino}0 ] && grep -q start '$L/events.jsonl.1'"
+	check logrotate_create_and_sighup sh -c "[ \$(stat -c %i '$L/events.jsonl.1') = $ino ] && [ \$(stat -c %i%s '$L/events.jsonl') != ${ino}0 ] && [ ! -s '$L/events.jsonl' ] && grep -q start '$L/events.jsonl.1' && grep -q 'kill --signal=HUP' '$L/conf' && ! grep -Eq '^[[:space:]]*copytruncate' '$L/conf'"
 else
 	skip logrotate "logrotate not installed"
 fi
@@ -121,6 +121,10 @@ if dpkg -i "$DEB" > "$OUT/dpkg-i.log" 2>&1; then
 	check installed_mrprobe_version test "$(/usr/bin/mrprobe --version)" = "mrprobe $ver"
 	check installed_check_runs sh -c "/usr/sbin/mrtrace check --json | jq -e '.schema==\"mrtrace-check/1\"' >/dev/null"
 	check installed_man_sections sh -c "[ \"\$(man -w mrprobe)\" = /usr/share/man/man1/mrprobe.1.gz ] && [ \"\$(man -w mrtrace)\" = /usr/share/man/man8/mrtrace.8.gz ]"
+	# the docs the outputs point to, at the path the installed binary and man page name
+	check installed_docs sh -c "cd /usr/share/doc/mrtrace && ls causes.md json.md check.md context.md deploy.md mrprobe.md >/dev/null"
+	check installed_help_names_installed_doc sh -c "/usr/sbin/mrtrace watch --help | grep -q '/usr/share/doc/mrtrace/json.md' && /usr/sbin/mrtrace check --help | grep -q '/usr/share/doc/mrtrace/check.md'"
+	check installed_man_names_installed_doc sh -c "zcat /usr/share/man/man8/mrtrace.8.gz | grep -q '^.I /usr/share/doc/mrtrace/causes.md'"
 	check installed_conffiles sh -c "dpkg-query -W -f='\${Conffiles}' mrtrace | grep -q /etc/mrtrace/mrtrace.conf && dpkg-query -W -f='\${Conffiles}' mrtrace | grep -q /etc/logrotate.d/mrtrace"
 	# tmpfiles made the log directory: the records root's, the job reports reachable
 	check installed_log_dirs sh -c "[ \$(stat -c %a /var/log/mrtrace) = 751 ] && [ \$(stat -c %a /var/log/mrtrace/jobs) = 711 ]"

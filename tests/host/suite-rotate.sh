@@ -205,4 +205,47 @@ p=$!
 until_watching "$OUT/gone.err"; mv "$OUT/gone" "$OUT/gone.moved"; kill -HUP "$p"; wait "$p"
 check reopen_failure_said grep -q 'cannot reopen' "$OUT/gone.err"
 check reopen_failure_keeps_old_file grep -q '"event":"stop"' "$OUT/gone.moved/w.jsonl"
+
+# ---- the shipped logrotate configuration on a busy watch (issue 31) ---------
+# As the unit runs it: standard output appended to the events file (a
+# shell's >> opens it O_APPEND, as systemd's StandardOutput=append: does);
+# the real logrotate runs contrib/logrotate/mrtrace, its path and its
+# postrotate's target made this run's, while failures arrive: the file is
+# renamed, a new one created, watch reopens it on SIGHUP; every failure is
+# in one of the two files, and what came after the signal (the stop record)
+# in the new one.
+if command -v logrotate > /dev/null; then
+	R=$OUT/shipped; mkdir -p "$R"; mkdir -m 0777 "$R/ctl"
+	EV=$R/events.jsonl; N=60
+	cat > "$R/gen.sh" <<EOF
+exec > /dev/null 2>&1
+for i in \$(seq 1200); do [ -e "$R/ctl/go" ] && break; sleep 0.05; done
+for i in \$(seq $N); do "$MLOCKER" 1048576; sleep 0.02; done
+touch "$R/ctl/done"
+for i in \$(seq 1200); do [ -e "$R/ctl/end" ] && break; sleep 0.05; done
+EOF
+	echo '{"event":"from_before"}' > "$EV"; ino0=$(stat -c %i "$EV")
+	"$MRTRACE" watch --json --syscalls=on -- prlimit --memlock=65536:65536 \
+		setpriv --reuid=nobody --regid=nogroup --clear-groups -- bash "$R/gen.sh" >> "$EV" 2> "$R/watch.err" &
+	RW=$!
+	until_watching "$R/watch.err"
+	sed -e "s|/var/log/mrtrace/events.jsonl|$EV|" \
+		-e "s|systemctl kill .*mrtrace.service|kill -HUP $RW|" "$TOP/contrib/logrotate/mrtrace" > "$R/logrotate.conf"
+	check shipped_logrotate_signals_watch grep -q "kill -HUP $RW" "$R/logrotate.conf"
+	touch "$R/ctl/go"; sleep 0.5
+	logrotate -f -s "$R/state" "$R/logrotate.conf" > "$R/logrotate.out" 2>&1
+	check shipped_logrotate_runs test $? = 0
+	for i in $(seq 600); do [ -e "$R/ctl/done" ] && break; sleep 0.1; done
+	touch "$R/ctl/end"; wait "$RW"
+	check shipped_logrotate_renames sh -c "[ \$(stat -c %i '$EV.1') = $ino0 ] && [ \$(stat -c %i '$EV') != $ino0 ]"
+	check shipped_logrotate_no_copytruncate sh -c "! grep -q '^[[:space:]]*copytruncate' '$TOP/contrib/logrotate/mrtrace'"
+	check shipped_logrotate_after_signal_in_new_file grep -q '"event":"stop"' "$EV"
+	check shipped_logrotate_before_in_renamed grep -q '"event":"start"' "$EV.1"
+	got=$(failures_in "$EV.1" "$EV")
+	check shipped_logrotate_none_lost test "$got" = "$N"
+	echo "note: shipped logrotate: $got of $N failures recorded ($(failures_in "$EV.1") before the rotation, $(failures_in "$EV") after)"
+	check shipped_logrotate_no_reopen_error sh -c "! grep -q 'cannot reopen' '$R/watch.err'"
+else
+	echo "skip shipped_logrotate: logrotate not installed"
+fi
 finish

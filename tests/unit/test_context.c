@@ -486,6 +486,75 @@ static void test_from_event(void **state)
 	rm_rf(dir);
 }
 
+/* A process gone at once: its launchers are walked from the parent the
+ * kernel recorded, while that parent is the same process (its start time);
+ * a parent pid reused by another program gives no launchers at all. */
+static void test_from_event_launchers_via_parent(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/mrtrace-ctx-XXXXXX";
+	long hz = sysconf(_SC_CLK_TCK);
+	assert_non_null(mkdtemp(dir));
+	/* starttime is field 22 */
+	put(dir, "proc/300/stat", "300 (torchrun) S 200 0 0 0 0 0 0 0 0 0 0 0 0 0 20 0 1 0 4500 0\n");
+	put(dir, "proc/300/cmdline", "/usr/bin/python3\0/usr/bin/torchrun\0train.py\0");
+	put(dir, "proc/200/stat", "200 (bash) S 1 0 0 0 0 0 0 0 0 0 0 0 0 0 20 0 1 0 100 0\n");
+	put(dir, "proc/1/stat", "1 (systemd) S 0 0 0 0 0 0 0 0 0 0 0 0 0 0 20 0 1 0 1 0\n");
+	struct proc_context_event ev = { .pid = 301, .uid = 1000, .have = CTX_HAVE_UID, .ppid = 300,
+					  .pstart_ns = 4500ULL * (1000000000ULL / (unsigned long long)hz),
+					  .start_ns = 4600ULL * (1000000000ULL / (unsigned long long)hz) };
+	struct proc_context c;
+	proc_context_from_event(dir, &ev, &c);
+	assert_int_equal(c.unavailable, CTX_GONE);
+	assert_true(c.have & CTX_HAVE_LAUNCHERS);
+	assert_int_equal(c.n_launchers, 3);
+	assert_int_equal(c.launchers[0].pid, 300);
+	assert_int_equal(c.launchers[0].kind, CTX_L_TORCHRUN);
+	assert_int_equal(proc_context_setting(&c), CTX_SET_SHELL);
+	/* the parent's pid is another process now */
+	ev.pstart_ns += 1000000000ULL;
+	proc_context_from_event(dir, &ev, &c);
+	assert_false(c.have & CTX_HAVE_LAUNCHERS);
+	assert_int_equal(c.n_launchers, 0);
+	rm_rf(dir);
+}
+
+/* /proc/PID checked against the record's identity: another process with
+ * the pid, another program since an exec, another user. */
+static void test_identity(void **state)
+{
+	(void)state;
+	unsigned long long tick = 1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK);
+	struct proc_context c;
+	proc_context_init(&c, 77);
+	c.have = CTX_HAVE_START | CTX_HAVE_UID | CTX_HAVE_EXE_INO;
+	c.start_ticks = 5000;
+	c.uid = 1000;
+	c.exe_ino = 1234;
+	struct proc_context_event ev = { .pid = 77, .uid = 1000, .have = CTX_HAVE_UID,
+					  .start_ns = 5000 * tick + tick / 2, .exe_ino = 1234 };
+	assert_int_equal(proc_context_identity(&c, &ev), CTX_AVAILABLE);
+	assert_null(ctx_unavailable_text(CTX_AVAILABLE));
+	ev.start_ns = 4999 * tick;
+	assert_int_equal(proc_context_identity(&c, &ev), CTX_PID_REUSED);
+	assert_string_equal(ctx_unavailable_name(CTX_PID_REUSED), "pid_reused");
+	ev.start_ns = 5000 * tick;
+	ev.exe_ino = 99;
+	assert_int_equal(proc_context_identity(&c, &ev), CTX_EXECED);
+	ev.exe_ino = 1234;
+	ev.uid = 0;
+	assert_int_equal(proc_context_identity(&c, &ev), CTX_EXECED);
+	/* without the kernel's start time, another uid is another process */
+	ev.start_ns = 0;
+	assert_int_equal(proc_context_identity(&c, &ev), CTX_PID_REUSED);
+	/* what one side does not know decides nothing */
+	ev.uid = 1000;
+	ev.exe_ino = 0;
+	c.have = 0;
+	ev.start_ns = 1;
+	assert_int_equal(proc_context_identity(&c, &ev), CTX_AVAILABLE);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -532,6 +601,8 @@ int main(void)
 		cmocka_unit_test(test_launcher_loop_is_bounded),
 		cmocka_unit_test(test_stat_comm_with_parens),
 		cmocka_unit_test(test_from_event),
+		cmocka_unit_test(test_from_event_launchers_via_parent),
+		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_self),
 	};

@@ -38,6 +38,7 @@ static struct {
 		int pid;
 		unsigned long long start; /* 0: gone */
 		uint64_t memlock; /* marks which process a context came from */
+		uint64_t exe_ino; /* 0: not read */
 		bool nccl;
 	} procs[NPROCS];
 	int context_reads, nccl_reads, maps_reads, start_reads;
@@ -56,6 +57,7 @@ static struct got {
 	unsigned long nth;
 	char api[32];
 	bool has_ctx, has_nccl;
+	enum ctx_unavailable unavailable;
 	uint64_t memlock;
 	uint32_t uid;
 	char comm[16];
@@ -100,6 +102,12 @@ static int fake_context(void *arg, int pid, struct proc_context *ctx)
 	ctx->have = CTX_HAVE_MEMLOCK | CTX_HAVE_VMPIN | CTX_HAVE_CAPS | CTX_HAVE_USERNS | CTX_HAVE_UID;
 	ctx->memlock_soft = fk.procs[i].memlock;
 	ctx->uid = ctx->euid = 65534;
+	snprintf(ctx->cmdline, sizeof(ctx->cmdline), "python train.py");
+	ctx->have |= CTX_HAVE_CMDLINE;
+	ctx->start_ticks = fk.procs[i].start;
+	ctx->have |= CTX_HAVE_START;
+	if ((ctx->exe_ino = fk.procs[i].exe_ino))
+		ctx->have |= CTX_HAVE_EXE_INO;
 	return 0;
 }
 
@@ -137,8 +145,8 @@ static char *fake_maps(void *arg, int pid)
 }
 
 /* libibverbs' functions by file offset, as its .dynsym would say */
-static const char *fake_symbol(void *arg, int pid, const char *path, uint64_t off, char *buf,
-			       size_t len)
+static const char *fake_symbol_path(void *arg, int pid, const char *path, uint64_t off,
+				    char *buf, size_t len)
 {
 	(void)arg;
 	if (pid && fk.files_gone)
@@ -154,11 +162,22 @@ static const char *fake_symbol(void *arg, int pid, const char *path, uint64_t of
 	return buf;
 }
 
+static const char *fake_symbol(void *arg, int pid, const struct corr_mapping *m, uint64_t off,
+			       char *buf, size_t len)
+{
+	/* the maps line's inode is passed along (the file opened is checked
+	 * against it) */
+	assert_true(m->ino >= 11 && m->ino <= 13);
+	assert_true(m->lo < m->hi);
+	return fake_symbol_path(arg, pid, m->path, off, buf, len);
+}
+
 /* libibverbs by inode (the tracer's files): inode 77, the same layout */
 static const char *fake_symbol_of_inode(void *arg, unsigned long long ino, uint64_t off, char *buf,
 					size_t len)
 {
-	return ino == 77 ? fake_symbol(arg, 0, "/usr/lib/libibverbs.so.1.14", off, buf, len) : NULL;
+	return ino == 77 ? fake_symbol_path(arg, 0, "/usr/lib/libibverbs.so.1.14", off, buf, len)
+			 : NULL;
 }
 
 static void sink(void *arg, const struct report *r, unsigned long nth)
@@ -184,6 +203,7 @@ static void sink(void *arg, const struct report *r, unsigned long nth)
 	if (r->ctx) {
 		g->memlock = r->ctx->have & CTX_HAVE_MEMLOCK ? r->ctx->memlock_soft : 0;
 		g->uid = r->ctx->uid;
+		g->unavailable = r->ctx->unavailable;
 		snprintf(g->comm, sizeof(g->comm), "%s", r->ctx->comm);
 		snprintf(g->container, sizeof(g->container), "%s", r->ctx->container_id);
 	}
@@ -660,6 +680,101 @@ static void test_reused_pid_not_confused(void **state)
 	corr_free(c);
 }
 
+/* The kernel's start time of the record against /proc/PID (issue 34 item
+ * 10): a record of a process gone, whose pid another program has now, is
+ * reported with its own fields and says so - never with the other
+ * program's limits, NCCL or command line; a record of the new process is
+ * read at once, not after the recheck interval. */
+static unsigned long long ns_of_ticks(unsigned long long t)
+{
+	return t * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK));
+}
+
+static void test_pid_reused_not_another_programs_context(void **state)
+{
+	(void)state;
+	struct corr *c = make(false, false, false, NULL);
+	struct mrt_event k = kernel_rec(1550, 1550, 1000);
+
+	/* first sight: /proc/1550 is already another process */
+	add_proc(1550, 7777, 1 << 20, true);
+	k.start_ns = ns_of_ticks(5000);
+	push(c, k);
+	assert_int_equal(ngot, 1);
+	assert_true(got[0].has_ctx);
+	assert_false(got[0].has_nccl);
+	assert_int_equal(got[0].unavailable, CTX_PID_REUSED);
+	assert_int_equal(got[0].memlock, k.ml.limit_cur); /* the record's, not 1 MiB */
+	assert_int_equal(corr_stats(c)->mismatched, 1);
+	/* a record of the process that has the pid now: its own context */
+	k.start_ns = ns_of_ticks(7777);
+	push(c, k);
+	assert_int_equal(got[1].unavailable, CTX_AVAILABLE);
+	assert_int_equal(got[1].memlock, 1 << 20);
+	assert_true(got[1].has_nccl);
+	/* that one exits, a third takes the pid, within the recheck interval:
+	 * its record is read at once */
+	add_proc(1550, 9999, 3 << 20, false);
+	k.start_ns = ns_of_ticks(9999);
+	push(c, k);
+	assert_int_equal(got[2].unavailable, CTX_AVAILABLE);
+	assert_int_equal(got[2].memlock, 3 << 20);
+	assert_false(got[2].has_nccl);
+	/* an exec since the failure: the new program's context is not it */
+	fk.procs[fake_slot(1550)].exe_ino = 42;
+	fk.now += CORR_RECHECK_S + CORR_REFRESH_S;
+	k.exe_ino = 41;
+	push(c, k);
+	assert_int_equal(got[3].unavailable, CTX_EXECED);
+	assert_int_equal(got[3].memlock, k.ml.limit_cur);
+	assert_int_equal(corr_stats(c)->mismatched, 2);
+	corr_free(c);
+}
+
+/* The first device context (MRT_EV_CONTACT) is when the context is read: a
+ * rank that exits the instant its registration fails is reported with its
+ * NCCL and limits all the same (issue 31 item 2); one that still lives is
+ * read again at its first failure (the numbers as of then), NCCL kept. */
+static void test_contact_snapshot_outlives_the_process(void **state)
+{
+	(void)state;
+	struct corr *c = make(false, false, false, NULL);
+	struct mrt_event hello = kernel_rec(1700, 1700, 500);
+
+	hello.kind = MRT_EV_CONTACT;
+	hello.start_ns = ns_of_ticks(5000);
+	add_proc(1700, 5000, 65536, true);
+	corr_contact(c, &hello);
+	assert_int_equal(ngot, 0); /* no report */
+	assert_int_equal(corr_stats(c)->contacts, 1);
+	assert_int_equal(fk.context_reads, 1);
+	assert_int_equal(fk.nccl_reads, 1);
+	/* it exits the instant its registration fails */
+	add_proc(1700, 0, 0, false);
+	struct mrt_event k = kernel_rec(1700, 1701, 1000);
+	k.start_ns = hello.start_ns;
+	push(c, k);
+	assert_int_equal(ngot, 1);
+	assert_true(got[0].has_nccl);
+	assert_int_equal(got[0].unavailable, CTX_AVAILABLE);
+	assert_int_equal(got[0].memlock, 65536);
+	assert_int_equal(fk.context_reads, 1);
+
+	/* another that lives on: read again at its failure, NCCL kept */
+	add_proc(1800, 6000, 65536, true);
+	hello.pid = hello.tid = 1800;
+	hello.start_ns = ns_of_ticks(6000);
+	corr_contact(c, &hello);
+	fk.procs[fake_slot(1800)].memlock = 131072; /* raised since */
+	k = kernel_rec(1800, 1801, 2000);
+	k.start_ns = hello.start_ns;
+	push(c, k);
+	assert_int_equal(got[1].memlock, 131072);
+	assert_true(got[1].has_nccl);
+	assert_int_equal(fk.nccl_reads, 2);
+	corr_free(c);
+}
+
 /* More processes than the cache holds: the least recently used one goes. */
 static void test_cache_eviction(void **state)
 {
@@ -929,6 +1044,8 @@ int main(void)
 		cmocka_unit_test(test_exited_process_cgroup_once),
 		cmocka_unit_test(test_one_read_per_process),
 		cmocka_unit_test(test_reused_pid_not_confused),
+		cmocka_unit_test(test_pid_reused_not_another_programs_context),
+		cmocka_unit_test(test_contact_snapshot_outlives_the_process),
 		cmocka_unit_test(test_cache_eviction),
 		cmocka_unit_test(test_maps_read_again_for_new_library),
 		cmocka_unit_test(test_kernel_calls_from_the_kernel_stack),

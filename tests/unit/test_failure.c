@@ -385,6 +385,86 @@ static void test_roce_without_grh(void **state)
 	assert_non_null(strstr(v.fixes.items[0].text, "give dummy0 an IP address"));
 }
 
+/* A failed RoCE address resolution step (MRT_SITE_ADDR_RESOLVE) as the
+ * kernel records it: remote GID bytes, netns << 32 | ifindex, netdev name */
+static void resolve_step(struct mrt_event *ev, int err, const char *gid_sysfs, unsigned netns,
+			 unsigned ifindex, const char *netdev)
+{
+	unsigned char raw[16];
+	struct mrt_step *s = &ev->steps[ev->nsteps++];
+
+	assert_int_equal(gid_parse(gid_sysfs, raw, NULL, 0), 0);
+	s->site = MRT_SITE_ADDR_RESOLVE;
+	s->flags = MRT_STEP_EXITED;
+	s->ret = -err;
+	memcpy(&s->a0, raw, 8);
+	memcpy(&s->a1, raw + 8, 8);
+	s->a2 = (unsigned long long)netns << 32 | ifindex;
+	memcpy(&ev->op_limits[1], netdev, strlen(netdev));
+}
+
+/* RTR towards a GID the kernel cannot resolve: no route (ENETUNREACH), an
+ * unanswered neighbour (ETIMEDOUT), a netdev in another namespace; a port
+ * that is down stays port_not_active even with the same step */
+static void test_gid_unreachable(void **state)
+{
+	(void)state;
+	struct mrt_event ev = ev_of(MRT_OP_MODIFY_QP, ENETUNREACH, "rxe0");
+	struct gate_facts g = roce_port();
+	struct verdict v;
+
+	ev.op_args[0] = 0x1 | 0x80 | 0x100 | 0x200 | 0x400;
+	ev.op_args[1] = 2;
+	ev.op_args[2] = 1;
+	ev.op_args[3] = 0;
+	ev.op_args[6] = 1;
+	g.host_netns = 4026531840u;
+	resolve_step(&ev, ENETUNREACH, "2001:0db8:0000:0000:0000:0000:0000:0002", 4026531840u, 2,
+		     "dummy0");
+	explain_failure(&ev, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_GID_UNREACHABLE);
+	assert_int_equal(v.certainty, CERT_PROVEN);
+	assert_non_null(strstr(v.summary, "no route to 2001:db8::2 from dummy0 (network namespace"));
+	assert_non_null(strstr(v.summary, "source GID index 0 is fe80::5054:ff:fe12:3456"));
+	assert_string_equal(cause_class_name(cause_class(v.cause, ev.op)), "infiniband");
+	assert_non_null(strstr(v.fixes.items[0].text, "ip route get 2001:db8::2"));
+	/* NCCL's own search takes index 1 (the IPv4 GID): named as the alternative */
+	assert_non_null(strstr(v.fixes.items[1].text, "NCCL_IB_GID_INDEX=1"));
+	assert_non_null(strstr(v.fixes.items[v.fixes.n - 1].text, "NCCL_CROSS_NIC=0"));
+	/* the neighbour that never answered */
+	ev = ev_of(MRT_OP_MODIFY_QP, ETIMEDOUT, "rxe0");
+	ev.op_args[0] = 0x81;
+	ev.op_args[1] = 2;
+	ev.op_args[3] = 1;
+	ev.op_args[6] = 1;
+	resolve_step(&ev, ETIMEDOUT, "0000:0000:0000:0000:0000:ffff:0a00:0063", 4026531840u, 2,
+		     "dummy0");
+	explain_failure(&ev, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_GID_UNREACHABLE);
+	assert_non_null(strstr(v.summary, "no neighbour answered for 10.0.0.99"));
+	assert_non_null(strstr(v.fixes.items[0].text, "ip neigh show 10.0.0.99 dev dummy0"));
+	/* the same from a netdev in another network namespace */
+	ev.steps[0].a2 = (unsigned long long)4026532500u << 32 | 3;
+	memset(&ev.op_limits[1], 0, 16);
+	memcpy(&ev.op_limits[1], "mrt7", 4);
+	explain_failure(&ev, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_GID_UNREACHABLE);
+	assert_non_null(strstr(v.summary, "mrt7 in network namespace 4026532500, not the host's"));
+	assert_non_null(strstr(v.fixes.items[0].text, "mrt7 is in network namespace 4026532500"));
+	/* with the port down, the lost route is the port's */
+	g.port_active = false;
+	snprintf(g.port_state, sizeof(g.port_state), "1: DOWN");
+	explain_failure(&ev, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_PORT_NOT_ACTIVE);
+	/* without the step, ENETUNREACH stays port_not_active as before */
+	g = roce_port();
+	ev.nsteps = 0;
+	ev.err = ENETUNREACH;
+	explain_failure(&ev, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_PORT_NOT_ACTIVE);
+	assert_string_equal(cause_name(CAUSE_GID_UNREACHABLE), "gid_unreachable");
+}
+
 static void test_gates_collect_tree(void **state)
 {
 	(void)state;
@@ -536,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_rdma_cgroup_for_objects),
 		cmocka_unit_test(test_modify_qp),
 		cmocka_unit_test(test_roce_without_grh),
+		cmocka_unit_test(test_gid_unreachable),
 		cmocka_unit_test(test_shm_and_fd),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_gates_collect_tree),

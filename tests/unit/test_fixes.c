@@ -231,6 +231,56 @@ static void test_shell_hard_low(void **state)
 	assert_not_advised(&l, "ulimit -l unlimited");
 }
 
+/* issue 31: a fix is a command that works under the limits the record
+ * shows, and names the user the record knows.  Slurm step with a finite hard
+ * limit above what is needed: `ulimit -l unlimited` would fail there; the
+ * hard limit itself (KiB) is what the batch script can ask for. */
+static void ctx_limits(struct proc_context *c, uint64_t soft, uint64_t hard)
+{
+	proc_context_init(c, 20);
+	c->have = CTX_HAVE_MEMLOCK | CTX_HAVE_MEMLOCK_HARD | CTX_HAVE_LAUNCHERS | CTX_HAVE_UID;
+	c->memlock_soft = soft;
+	c->memlock_hard = hard;
+	c->uid = c->euid = 1000;
+}
+
+static void test_slurm_finite_hard_not_unlimited(void **state)
+{
+	(void)state;
+	struct proc_context c;
+	ctx_limits(&c, 64 << 10, 8 << 20);
+	c.slurm_job = 4711;
+	snprintf(c.slurm_step, sizeof(c.slurm_step), "0");
+	struct fix_input in = { .cause = CAUSE_MEMLOCK_LIMIT, .ctx = &c, .have_request = true,
+				.request_bytes = 4 << 20 };
+	struct fix_list l;
+	assert_true(fixes_for(&in, &l) > 0);
+	assert_true(find(&l, FIX_ALTERNATIVE, "`ulimit -l 8192` at the top of the batch script") >= 0);
+	assert_not_advised(&l, "ulimit -l unlimited");
+}
+
+static void test_shell_finite_hard_names_user(void **state)
+{
+	(void)state;
+	struct proc_context c;
+	ctx_limits(&c, 64 << 10, 8 << 20);
+	c.n_launchers = 1;
+	c.launchers[0] = (struct ctx_launcher){ .pid = 9, .kind = CTX_L_SHELL, .comm = "bash" };
+	struct fix_input in = { .cause = CAUSE_MEMLOCK_LIMIT, .ctx = &c, .have_request = true,
+				.request_bytes = 1 << 20 };
+	struct fix_list l;
+	assert_true(fixes_for(&in, &l) > 0);
+	assert_non_null(strstr(l.items[0].text, "`ulimit -l 8192`"));
+	assert_true(find(&l, FIX_ALTERNATIVE, "`:1000 soft memlock unlimited`") >= 0);
+	assert_not_advised(&l, "ulimit -l unlimited");
+	assert_not_advised(&l, "<user>");
+	/* the hard limit too low: limits.conf for that uid */
+	in.request_bytes = 32 << 20;
+	assert_true(fixes_for(&in, &l) > 0);
+	assert_non_null(strstr(l.items[0].text, "`:1000 hard memlock unlimited`"));
+	assert_not_advised(&l, "<user>");
+}
+
 static void test_memlock_zero(void **state)
 {
 	(void)state;
@@ -491,6 +541,8 @@ int main(void)
 		cmocka_unit_test(test_rootless),
 		cmocka_unit_test(test_shell_hard_unlimited),
 		cmocka_unit_test(test_shell_hard_low),
+		cmocka_unit_test(test_slurm_finite_hard_not_unlimited),
+		cmocka_unit_test(test_shell_finite_hard_names_user),
 		cmocka_unit_test(test_memlock_zero),
 		cmocka_unit_test(test_nccl_stopgaps),
 		cmocka_unit_test(test_stopgap_full_settings),

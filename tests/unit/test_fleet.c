@@ -73,6 +73,34 @@ static void test_config_parse(void **state)
 	assert_int_equal(cfg_parse_text("[watch]\nnovalue\n", "t.conf", &c, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "t.conf:2"));
 	cfg_free(&c);
+	/* issue 31: a misspelt section is an error at its line, not skipped */
+	assert_int_equal(cfg_parse_text("[watch]\njson = yes\n[wach]\nsyscalls = on\n", "t.conf", &c,
+					err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "t.conf:3: unknown section [wach]"));
+	cfg_free(&c);
+}
+
+/* A value from the file is traced back to its file:line (cfg_argp_error). */
+static void test_config_arg_source(void **state)
+{
+	(void)state;
+	char *path = write_tmp("# c\n[watch]\n\nsyscalls = maybe\n");
+	char arg[80], want[96];
+	snprintf(arg, sizeof(arg), "--config=%s", path);
+	char *argv0[] = { "watch", arg, "--syscalls=off", NULL };
+	int argc = 3;
+	char **argv = argv0;
+	static const char *const secs[] = { "watch", NULL };
+	char err[256];
+	assert_int_equal(cfg_apply_args(&test_argp, secs, NULL, &argc, &argv, err, sizeof(err)), 0);
+	assert_int_equal(argc, 3);
+	assert_string_equal(argv[1], "--syscalls=maybe");
+	snprintf(want, sizeof(want), "%s:4", path);
+	assert_non_null(cfg_arg_source(argv[1]));
+	assert_string_equal(cfg_arg_source(argv[1]), want);
+	assert_null(cfg_arg_source(argv[2]));   /* typed: no source */
+	cfg_args_release();
+	unlink(path);
 }
 
 static void test_config_args_order(void **state)
@@ -282,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_config_parse),
 		cmocka_unit_test(test_config_args_order),
 		cmocka_unit_test(test_config_unknown_key),
+		cmocka_unit_test(test_config_arg_source),
 		cmocka_unit_test(test_config_bytes),
 		cmocka_unit_test(test_k8s_names),
 		cmocka_unit_test(test_health_lines),

@@ -494,6 +494,61 @@ static void test_recorded_on_612(void **state)
 	assert_false(fix_says(v, FIX_PRIMARY, "/etc/fstab"));
 }
 
+/* EINVAL from ib_umem_dmabuf_get before any attach: the range past the
+ * dma-buf's end (its fdinfo size), proven with the size, inferred without,
+ * not this cause when the range fits; the fdinfo reader over a tree */
+static void test_dmabuf_range(void **state)
+{
+	(void)state;
+	char err[256], tree[] = "/tmp/mrt-dmabuf-XXXXXX", path[512];
+	struct json_object *rec =
+		json_object_from_file(fixture_path("trails", "dmabuf_range.expandable-segments-mlx5.synthetic.json"));
+	struct mrt_event ev;
+	struct gate_facts g;
+	struct verdict v;
+
+	assert_non_null(rec);
+	assert_int_equal(record_raw_from_json(rec, &ev, err, sizeof(err)), 0);
+	memset(&g, 0, sizeof(g));
+	assert_true(record_gates_from_json(rec, &g));
+	json_object_put(rec);
+	assert_int_equal(g.gpu.dmabuf_fd_size, 2097152);
+	explain_registration(&ev, NULL, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_DMABUF_RANGE);
+	assert_int_equal(v.certainty, CERT_PROVEN);
+	assert_non_null(strstr(v.summary, "bytes 0..67108864 of dma-buf fd 93, which holds 2097152 "
+					  "bytes (exporter nvidia): past its end by 65011712"));
+	assert_true(fix_says(&v, FIX_PRIMARY, "expandable_segments"));
+	assert_true(fix_says(&v, FIX_ALTERNATIVE, "NCCL_DMABUF_ENABLE=0"));
+	/* the size unknown: the range is only inferred */
+	g.gpu.dmabuf_fd_size = 0;
+	explain_registration(&ev, NULL, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_DMABUF_RANGE);
+	assert_int_equal(v.certainty, CERT_INFERRED);
+	/* the range fits: some other EINVAL, not this cause */
+	g.gpu.dmabuf_fd_size = 67108864;
+	explain_registration(&ev, NULL, NULL, &g, &v);
+	assert_int_not_equal(v.cause, CAUSE_DMABUF_RANGE);
+	/* fdinfo of a dma-buf, as /proc shows it */
+	assert_non_null(mkdtemp(tree));
+	snprintf(path, sizeof(path), "%s/proc/77/fdinfo", tree);
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s && printf 'pos:\\t0\\nflags:\\t02\\nmnt_id:\\t16\\n"
+		 "ino:\\t1041\\nsize:\\t2097152\\ncount:\\t1\\nexp_name:\\tudmabuf\\nname:\\t\\n' > %s/5 && "
+		 "printf 'pos:\\t0\\nflags:\\t02\\n' > %s/6", path, path, path);
+	assert_int_equal(system(cmd), 0);
+	struct gpu_facts f;
+	memset(&f, 0, sizeof(f));
+	gpu_facts_read_dmabuf_fd(tree, 77, 5, &f);
+	assert_int_equal(f.dmabuf_fd_size, 2097152);
+	assert_string_equal(f.dmabuf_exporter, "udmabuf");
+	memset(&f, 0, sizeof(f));
+	gpu_facts_read_dmabuf_fd(tree, 77, 6, &f); /* no dma-buf */
+	assert_int_equal(f.dmabuf_fd_size, 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tree);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_probe_then_fallback),
 		cmocka_unit_test(test_fixes_follow_nccl),
 		cmocka_unit_test(test_recorded_on_612),
+		cmocka_unit_test(test_dmabuf_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

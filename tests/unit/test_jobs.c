@@ -112,11 +112,115 @@ static void test_json(void **state)
 	free(out);
 }
 
+static void add_line(struct jobs *j, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	struct json_object *o = json_tokener_parse(line);
+	assert_non_null(o);
+	assert_true(jobs_add(j, o));
+	json_object_put(o);
+}
+
+static char *print_of(struct jobs *j, bool json)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	jobs_print(j, json, f);
+	fclose(f);
+	char *copy = strdup(out); /* gcc takes out for open_memstream's own buffer */
+	free(out);
+	return copy;
+}
+
+/* Many records of one job, many jobs: the counts are those of every record
+ * though only the earliest are listed; a port change joins the job of the
+ * failures of its holder's pid that come after it in the input. */
+static void test_grouping_at_scale(void **state)
+{
+	(void)state;
+	struct jobs *j = jobs_new();
+	assert_non_null(j);
+	/* the port's return comes first; its holder (pid 1 on n0) is named later */
+	add_line(j, "{\"event\":\"port_change\",\"time\":\"2026-12-01T12:00:10.000000Z\",\"host\":\"n0\","
+		    "\"reason\":\"carrier_lost\",\"down_ms\":5000,\"affected\":[{\"pid\":1}],\"summary\":\"port\"}");
+	/* job 1: 1,000 failures of 500 processes on 10 hosts after the port
+	 * went down (12:00:05), each process twice; one before it */
+	add_line(j, "{\"event\":\"failure\",\"time\":\"2026-12-01T12:00:01.000000Z\",\"host\":\"n9\","
+		    "\"pid\":9999,\"cause\":\"early\",\"certainty\":\"inferred\",\"process\":{\"slurm_job\":1}}");
+	for (int i = 0; i < 1000; i++)
+		add_line(j, "{\"event\":\"failure\",\"time\":\"2026-12-01T12:00:%02d.%06dZ\",\"host\":\"n%d\","
+			    "\"pid\":%d,\"cause\":\"c\",\"certainty\":\"proven\",\"process\":{\"slurm_job\":1},"
+			    "\"nccl\":{\"rank\":%d}}",
+			 20 + i % 30, i, (i % 500) % 10, 1 + i % 500, i % 500);
+	/* 20,000 jobs of one failure each */
+	for (int i = 0; i < 20000; i++)
+		add_line(j, "{\"event\":\"failure\",\"time\":\"2026-12-01T13:00:00.000000Z\",\"host\":\"m\","
+			    "\"pid\":%d,\"cause\":\"c\",\"certainty\":\"proven\",\"process\":{\"slurm_job\":%d}}",
+			 100000 + i, 1000 + i);
+	char *out = print_of(j, true);
+	jobs_free(j);
+	char *nl = strchr(out, '\n');
+	assert_non_null(nl);
+	*nl = 0;
+	struct json_object *o = json_tokener_parse(out), *x, *c;
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "job", &x));
+	assert_string_equal(json_object_get_string(x), "slurm job 1");
+	assert_true(json_object_object_get_ex(o, "first_cause", &c));
+	assert_true(json_object_object_get_ex(c, "event", &x));
+	assert_string_equal(json_object_get_string(x), "port_change");
+	assert_true(json_object_object_get_ex(o, "failed_after", &c));
+	assert_true(json_object_object_get_ex(c, "processes", &x));
+	assert_int_equal(json_object_get_int(x), 500);
+	assert_true(json_object_object_get_ex(c, "ranks", &x));
+	assert_int_equal(json_object_get_int(x), 500);
+	assert_true(json_object_object_get_ex(c, "nodes", &x));
+	assert_int_equal(json_object_get_int(x), 10);
+	assert_true(json_object_object_get_ex(o, "records", &x));
+	assert_int_equal(json_object_array_length(x), 64);
+	/* listed: the earliest, in time order, the early failure first */
+	c = json_object_array_get_idx(x, 0);
+	assert_true(json_object_object_get_ex(c, "cause", &c));
+	assert_string_equal(json_object_get_string(c), "early");
+	assert_true(json_object_object_get_ex(o, "records_omitted", &x));
+	assert_int_equal(json_object_get_int(x), 1002 - 64);
+	json_object_put(o);
+	/* every other job follows, one line each */
+	int lines = 1;
+	for (char *p = nl + 1; (p = strchr(p, '\n')); p++)
+		lines++;
+	assert_int_equal(lines, 1 + 20000);
+	free(out);
+}
+
+/* A crafted down_ms that would overflow microseconds leaves the time as
+ * recorded (was undefined behaviour: UBSan in fuzz_records). */
+static void test_crafted_down_ms(void **state)
+{
+	(void)state;
+	struct jobs *j = jobs_new();
+	add_line(j, "{\"event\":\"port_change\",\"time\":\"2026-12-01T12:00:10.000000Z\",\"host\":\"n0\","
+		    "\"reason\":\"carrier_lost\",\"down_ms\":9223372036854776,"
+		    "\"affected\":[{\"pid\":1,\"slurm_job\":5}],\"summary\":\"port\"}");
+	char *out = print_of(j, false);
+	jobs_free(j);
+	if (!strstr(out, "slurm job 5: n0 port at 12:00:10.000"))
+		fail_msg("got:\n%s", out);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_cause_leads),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_grouping_at_scale),
+		cmocka_unit_test(test_crafted_down_ms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

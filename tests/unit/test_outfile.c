@@ -27,6 +27,9 @@
 
 #include "core/outfile.h"
 
+/* outfile.c's hook between its checks by name and its opens */
+extern void (*outfile_test_between)(void);
+
 static char dir[64];
 
 static char *slurp(const char *p)
@@ -511,6 +514,67 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* A directory on the way swapped for a symbolic link of another user in a
+ * sticky directory between the checks and the open (a user racing root's
+ * open): the link is not followed, nothing is written where it points. */
+static char swap_dir[200], swap_aside[200], swap_target[200];
+
+static void swap_for_link(void)
+{
+	outfile_test_between = NULL;
+	assert_int_equal(rename(swap_dir, swap_aside), 0);
+	assert_int_equal(symlink(swap_target, swap_dir), 0);
+	assert_int_equal(lchown(swap_dir, 65534, 65534), 0);
+}
+
+static void test_dir_swapped_for_link(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();   /* needs a link of another user */
+	char err[512], sticky[160], path[260], victim[260];
+	snprintf(sticky, sizeof(sticky), "%s/sticky-swap", dir);
+	assert_int_equal(mkdir(sticky, 01777), 0);
+	assert_int_equal(chmod(sticky, 01777), 0);
+	snprintf(swap_dir, sizeof(swap_dir), "%s/logs", sticky);
+	snprintf(swap_aside, sizeof(swap_aside), "%s/logs.aside", sticky);
+	snprintf(swap_target, sizeof(swap_target), "%s/victim", dir);
+	assert_int_equal(mkdir(swap_dir, 0755), 0);
+	assert_int_equal(mkdir(swap_target, 0755), 0);
+	snprintf(path, sizeof(path), "%s/w.jsonl", swap_dir);
+	snprintf(victim, sizeof(victim), "%s/w.jsonl", swap_target);
+	outfile_test_between = swap_for_link;
+	FILE *f = outfile_open(path, OUTFILE_JSON, err, sizeof(err));
+	outfile_test_between = NULL;
+	if (f)
+		outfile_close(f, err, sizeof(err));
+	assert_int_equal(access(victim, F_OK), -1);   /* nothing created through it */
+	assert_null(f);
+	assert_non_null(strstr(err, "symbolic link"));
+}
+
+/* A second name of another file (fs.protected_hardlinks=0 lets anyone link
+ * a root-owned file into a directory we write to): refused, not appended. */
+static void test_hardlink_refused(void **state)
+{
+	(void)state;
+	char err[512];
+	const char *file = in_dir("precious"), *hard = in_dir("hard.jsonl");
+	int fd = open(file, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "keep\n", 5), 5);
+	close(fd);
+	assert_int_equal(link(file, hard), 0);
+	FILE *f = outfile_open(hard, OUTFILE_JSON, err, sizeof(err));
+	if (f) {
+		fprintf(f, "{}\n");
+		outfile_close(f, err, sizeof(err));
+	}
+	assert_string_equal(slurp(file), "keep\n");
+	assert_null(f);
+	assert_non_null(strstr(err, "hard link"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -528,6 +592,8 @@ int main(void)
 		cmocka_unit_test(test_torn_tail_not_glued),
 		cmocka_unit_test(test_fifo_never_blocks),
 		cmocka_unit_test(test_foreign_symlink_opened_as_owner),
+		cmocka_unit_test(test_dir_swapped_for_link),
+		cmocka_unit_test(test_hardlink_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

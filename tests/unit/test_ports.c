@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <dirent.h>
@@ -221,6 +222,99 @@ static void test_rdmares_parse(void **state)
 	assert_int_equal(rdmares_parse_qp("not json", "rxe0", 1, &h), -1);
 }
 
+/* A stand-in `rdma` first in PATH: appends a line to DIR/runs per run,
+ * then prints BODY (a shell command). */
+static void fake_rdma(char *dir, size_t len, const char *body)
+{
+	char path[PATH_MAX];
+	snprintf(dir, len, "/tmp/mrt-rdma-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/rdma", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\necho run >> %s/runs\n%s\n", dir, body);
+	fclose(f);
+	chmod(path, 0755);
+	static char env[PATH_MAX + 4096];
+	snprintf(env, sizeof(env), "%s:%s", dir, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	setenv("PATH", env, 1);
+}
+
+static int runs_of(const char *dir)
+{
+	char path[PATH_MAX], line[64];
+	int n = 0;
+	snprintf(path, sizeof(path), "%s/runs", dir);
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		n++;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static void fake_rdma_gone(const char *dir)
+{
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A switch reboot takes every port down at once: the holders of 8 ports
+ * cost one run of the tool, and its whole output is read (1 MiB of other
+ * QPs before the one held on rxe0 port 1; it was cut at 256 KiB, and the
+ * tool ran once per port). */
+static void test_rdmares_burst(void **state)
+{
+	(void)state;
+	char dir[64];
+	struct rdma_qp_holders h;
+	fake_rdma(dir, sizeof(dir),
+		  "printf '['; i=0; while [ $i -lt 9000 ]; do printf '{\"ifname\":\"mlx5_9\",\"port\":1,"
+		  "\"lqpn\":%d,\"type\":\"RC\",\"state\":\"RTS\",\"pid\":77,\"comm\":\"x\","
+		  "\"pad\":\"%080d\"},' $i 0; i=$((i+1)); done; "
+		  "printf '{\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":5,\"pid\":4242,\"comm\":\"python3\"}]'");
+	/* the first ask of this process: no earlier answer to reuse */
+	for (unsigned port = 1; port <= 8; port++) {
+		assert_int_equal(rdmares_qp_holders("rxe0", port, &h), 0);
+		assert_int_equal(h.n, port == 1 ? 1 : 0);
+	}
+	assert_int_equal(rdmares_qp_holders("rxe0", 1, &h), 0);
+	assert_int_equal(h.h[0].pid, 4242);
+	assert_int_equal(runs_of(dir), 1);
+	fake_rdma_gone(dir);
+	/* a tool that fails: unknown, and why */
+	fake_rdma(dir, sizeof(dir), "exit 1");
+	sleep(2);
+	assert_int_equal(rdmares_qp_holders("rxe0", 1, &h), -1);
+	assert_non_null(h.why);
+	assert_string_equal(h.why, RDMARES_WHY_TOOL);
+	fake_rdma_gone(dir);
+}
+
+/* The reason travels with the record and back. */
+static void test_affected_reason_round_trip(void **state)
+{
+	(void)state;
+	struct json_object *o = json_tokener_parse(
+		"{\"event\":\"port_change\",\"device\":\"rxe0\",\"port\":1,\"state\":\"DOWN\","
+		"\"affected_known\":false,\"affected_unknown_reason\":\"" RDMARES_WHY_BIG "\"}");
+	static struct record_port_change c;
+	char err[256], sum[512];
+	assert_non_null(o);
+	assert_int_equal(port_change_from_json(o, &c, err, sizeof(err)), 0);
+	assert_non_null(c.affected_why);
+	assert_string_equal(c.affected_why, RDMARES_WHY_BIG);
+	port_change_summary(&c, sum, sizeof(sum));
+	assert_non_null(strstr(sum, "could not be read (rdma res: " RDMARES_WHY_BIG ")"));
+	struct record rec = { .kind = &record_kind_port_change, .data = &c };
+	struct json_object *back = record_kind_port_change.to_json(&rec), *x;
+	assert_true(json_object_object_get_ex(back, "affected_unknown_reason", &x));
+	assert_string_equal(json_object_get_string(x), RDMARES_WHY_BIG);
+	json_object_put(back);
+	json_object_put(o);
+}
+
 /* every recorded port_change reads back, its reason that of its file
  * name, and says the same summary when written again */
 static void test_fixtures_replay(void **state)
@@ -278,6 +372,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flap_and_gid),
 		cmocka_unit_test(test_rdmares_parse),
+		cmocka_unit_test(test_rdmares_burst),
+		cmocka_unit_test(test_affected_reason_round_trip),
 		cmocka_unit_test(test_fixtures_replay),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

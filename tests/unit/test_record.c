@@ -26,8 +26,10 @@
 
 #include "fixture_path.h"
 #include "record/kind.h"
+#include "record/inferred_failure.h"
 #include "record/library.h"
 #include "record/modules.h"
+#include "record/parts.h"
 #include "record/port_change.h"
 #include "record/rlimit.h"
 #include "record/start.h"
@@ -181,7 +183,8 @@ static void walk(struct json_object *o, const char *parent)
 
 /* Every record says its severity, and a failure's is its journal entry's
  * (docs/json.md, "severity"): error for a registration or another refusal,
- * warning for mlock, debug for a harmless one; the others' is info but for
+ * warning for mlock, debug for a harmless one, error for an inferred failure
+ * of a refused call; the others' is info but for
  * port_change, which test_port_change_severity checks. */
 static void check_severity(struct json_object *o)
 {
@@ -195,6 +198,9 @@ static void check_severity(struct json_object *o)
 		return;
 	if (!strcmp(ev, "reg_failure") || !strcmp(ev, "failure"))
 		want = "error";
+	else if (!strcmp(ev, "inferred_failure")) /* a refused call; warning without one */
+		want = json_object_object_get_ex(o, "no_kernel_refusal", &h) &&
+		       json_object_get_boolean(h) ? "warning" : "error";
 	else if (!strcmp(ev, "mlock_failure"))
 		want = "warning";
 	else if (!strcmp(ev, "nccl_probe"))
@@ -372,6 +378,12 @@ static void take_the_others(void)
 	take(&rec);
 	pc.reason = "lid_change";
 	take(&rec);
+	/* holders unknown, and why */
+	pc.affected_known = false;
+	pc.affected_why = "rdma (iproute2) failed or is missing";
+	take(&rec);
+	pc.affected_known = true;
+	pc.affected_why = NULL;
 	pc.reason = "sm_change";
 	take(&rec);
 	memset(&rl, 0, sizeof(rl));
@@ -380,6 +392,28 @@ static void take_the_others(void)
 	rl.sys_len = 65536;
 	rl.sys_arg = ~0ULL;
 	rec = (struct record){ .kind = record_kind_of_ring(MRT_EV_RLIMIT_SET), .data = &rl };
+	take(&rec);
+	/* a failure judged from a log (explain), every member filled */
+	static struct record_inferred inf;
+	memset(&inf, 0, sizeof(inf));
+	snprintf(inf.in.call, sizeof(inf.in.call), "ibv_reg_mr_iova2");
+	inf.in.err = 12;
+	snprintf(inf.in.nccl_version, sizeof(inf.in.nccl_version), "2.21.5");
+	snprintf(inf.in.host, sizeof(inf.in.host), "node01");
+	inferred_judge(&inf.in, NULL, INF_SET_SLURM, NULL, &inf.v);
+	snprintf(inf.v.errno_note, sizeof(inf.v.errno_note), "note");
+	snprintf(inf.v.next[inf.v.nnext++], INFERRED_TEXT, "next");
+	inf.pid = 5005;
+	inf.rank = 5;
+	snprintf(inf.judged_on, sizeof(inf.judged_on), "node01");
+	snprintf(inf.file, sizeof(inf.file), "slurm.out");
+	snprintf(inf.time, sizeof(inf.time), "2026-12-03T20:00:00Z");
+	inf.same_ranks = 7;
+	inf.nhosts = 1;
+	snprintf(inf.hosts[0], sizeof(inf.hosts[0]), "node02");
+	inf.have_watch = true;
+	snprintf(inf.watch_cause, sizeof(inf.watch_cause), "memlock_limit");
+	rec = (struct record){ .kind = &record_kind_inferred_failure, .data = &inf };
 	take(&rec);
 }
 
@@ -517,9 +551,35 @@ static void test_rlimit_text(void **state)
 	assert_false(record_print_text(stderr, &rec, false, NULL));
 }
 
+/* Why a record has only its own fields (the process was gone, its pid
+ * reused, or it ran another program) survives the round trip, so explain
+ * says it again (it was written and not read back). */
+static void test_context_unavailable_round_trip(void **state)
+{
+	(void)state;
+	static const enum ctx_unavailable all[] = { CTX_AVAILABLE, CTX_GONE, CTX_PID_REUSED,
+						   CTX_EXECED };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		static struct proc_context in, out;
+		static struct mrt_event ev;
+		char setting[64], err[128] = "";
+		struct jwhere w = { .obj = "process", .err = err, .errlen = sizeof(err) };
+
+		proc_context_init(&in, 4242);
+		in.unavailable = all[i];
+		ev.pid = 4242;
+		struct json_object *o = process_to_json(&in, -1);
+		assert_int_equal(process_from_json(o, &ev, &out, setting, sizeof(setting), &w), 0);
+		assert_int_equal(out.unavailable, all[i]);
+		json_object_put(o);
+	}
+	assert_int_equal(ctx_unavailable_from_name("no_such_reason"), CTX_AVAILABLE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_context_unavailable_round_trip),
 		cmocka_unit_test(test_table_rows),
 		cmocka_unit_test(test_rlimit_text),
 		cmocka_unit_test(test_port_change_severity),

@@ -63,6 +63,10 @@ Environment:
   VM_INTERACTIVE=1     console on this terminal, SCRIPT on it with a tty (for
                        SCRIPT=bash); no stall watchdog; Ctrl-A X quits
   VM_APPEND            extra kernel command-line words
+  VM_INIT=systemd      after the set-up, pid 1 execs the host's systemd and
+                       SCRIPT runs as a unit of it (vm-script.service, with
+                       journald; udev and timers masked): for tests of the
+                       package's units (tests/vm/init, "systemd mode")
   MRTRACE_CACHE        cache dir (default /var/cache/mrtrace): kernels,
                        initramfs images. Nothing is written to the work tree.
 EOF
@@ -236,6 +240,7 @@ write_job() {
 		printf 'VM_KDIR=%q\n' "$KDIR"
 		printf 'VM_WATCHDOG=%q\n' "$WATCHDOG"
 		printf 'VM_INTERACTIVE=%q\n' "$INTERACTIVE"
+		printf 'VM_INIT=%q\n' "${VM_INIT:-}"
 		printf 'VM_ARGV=('; printf '%q ' "${ARGV[@]}"; printf ')\n'
 		printf 'VM_ENV=('
 		printf '%q ' "VM_OUT=$OUT"

@@ -3,8 +3,16 @@
 # tests/vm/suite.sh - run the VM test cases for one kernel in ONE VM boot.
 #
 # Usage: tests/vm/suite.sh 5.10|6.1|6.12|newest [CASE...]
-#   CASE: a name in tests/vm/cases (hello or hello.sh) or a path to a case
-#   file; default every tests/vm/cases/*.sh, in name order.
+#   CASE: a name in tests/vm/cases or tests/vm/systemd (hello or hello.sh)
+#   or a path to a case file; default every tests/vm/cases/*.sh, in name
+#   order, and on the kernels of VM_SYSTEMD_KERNELS ("6.12": 5.10 takes
+#   ~10 min there, which make test's hour cannot hold; VM_SYSTEMD_KERNELS=
+#   "6.12 5.10" adds it) every
+#   tests/vm/systemd/*.sh.
+#   The cases of tests/vm/systemd/ run in a boot of their own after the
+#   others, with the host's systemd as pid 1 (run.sh VM_INIT=systemd); they
+#   install the package, so build/deb/mrtrace_*.deb is made first (`make
+#   deb`) when it is missing or older than build/mrtrace.
 # Env:   CASE_TIMEOUT=180  seconds per case (a case may ask for more with a
 #                          line "# vm-timeout: SECONDS" in its file)
 #        VM_QUIET=1        default here: case output live, console only in
@@ -122,11 +130,18 @@ if [ $# = 0 ]; then
 	for f in "$TOP"/tests/vm/cases/*.sh; do
 		[ -f "$f" ] && CASES+=("$f")
 	done
+	if [[ " ${VM_SYSTEMD_KERNELS-6.12} " == *" $KERNEL "* ]]; then
+		for f in "$TOP"/tests/vm/systemd/*.sh; do
+			[ -f "$f" ] && CASES+=("$f")
+		done
+	fi
 else
 	for c in "$@"; do
 		if [ -f "$c" ]; then CASES+=("$(realpath -s "$c")")
 		elif [ -f "$TOP/tests/vm/cases/$c" ]; then CASES+=("$TOP/tests/vm/cases/$c")
 		elif [ -f "$TOP/tests/vm/cases/$c.sh" ]; then CASES+=("$TOP/tests/vm/cases/$c.sh")
+		elif [ -f "$TOP/tests/vm/systemd/$c" ]; then CASES+=("$TOP/tests/vm/systemd/$c")
+		elif [ -f "$TOP/tests/vm/systemd/$c.sh" ]; then CASES+=("$TOP/tests/vm/systemd/$c.sh")
 		else echo "suite: no case '$c' (looked in tests/vm/cases)" >&2; exit 2
 		fi
 	done
@@ -170,8 +185,14 @@ T0=${EPOCHREALTIME/./}
 GUEST_ENV=(--env CASE_TIMEOUT)
 for v in STRESS_ROUNDS CASE_TIMEOUT_MIN; do [ -z "${!v:-}" ] || GUEST_ENV+=(--env "$v"); done
 boot() { "$TOP/tests/vm/run.sh" --kernel "$KERNEL" --out "$OUT" "${GUEST_ENV[@]}" "$SELF" --in-guest "$@"; }
-boot "${CASES[@]}"
-vm_rc=$?
+# the cases of the ordinary boot, and those of the systemd boot
+PLAIN=() SYSD=()
+for c in "${CASES[@]}"; do
+	if [[ $c == "$TOP/tests/vm/systemd/"* ]]; then SYSD+=("$c"); else PLAIN+=("$c"); fi
+done
+CASES=("${PLAIN[@]}")
+vm_rc=0
+[ ${#CASES[@]} = 0 ] || { boot "${CASES[@]}"; vm_rc=$?; }
 # A guest that died mid-run of the text-patching race of multi-threaded TCG
 # (an emulation artifact, tests/vm/README.md) gets ONE more boot for the case
 # it died in and the cases after it; a note says so, boot 1's console stays
@@ -190,6 +211,31 @@ if [ "$vm_rc" = 125 ] && [ -f "$OUT/.vm-started" ] && oops=$(suite_emulation_oop
 		cat "$OUT/cases-done.boot1.txt" "$OUT/cases-done.txt" > "$OUT/cases-done.txt.new" 2>/dev/null
 		mv -f "$OUT/cases-done.txt.new" "$OUT/cases-done.txt"
 	fi
+fi
+# ---- the systemd boot (tests/vm/systemd/), after the others ----
+if [ ${#SYSD[@]} -gt 0 ]; then
+	# make test's package suite (tests/host/suite-package.sh, before the VM
+	# runners) leaves one in build/host-package/deb: no second build
+	deb=$(ls -t "$TOP"/build/deb/mrtrace_*.deb "$TOP"/build/host-package/deb/mrtrace_*.deb 2>/dev/null | head -n 1)
+	if [ -z "$deb" ] || [ -n "$(find "$TOP/build/mrtrace" "$TOP/contrib" "$TOP/debian" -newer "$deb" -type f 2>/dev/null | head -n 1)" ]; then
+		t=${EPOCHREALTIME/./}
+		make -s -C "$TOP" --no-print-directory deb > "$OUT/deb.log" 2>&1 ||
+			echo "FAIL vm-$KERNEL:deb make deb failed (see $OUT/deb.log)" | tee -a "$checks"
+		echo "suite: make deb for the systemd boot: $(( (${EPOCHREALTIME/./} - t) / 1000000 )) s" >&2
+		deb=$(ls -t "$TOP"/build/deb/mrtrace_*.deb 2>/dev/null | head -n 1)
+	fi
+	export MRTRACE_DEB=$deb
+	GUEST_ENV+=(--env MRTRACE_DEB)
+	# the ordinary boot's console and case list stay, as *.main.*
+	for f in serial.log script.log cases-done.txt; do
+		[ -e "$OUT/$f" ] && mv -f "$OUT/$f" "$OUT/${f%.*}.main.${f##*.}"
+	done
+	VM_INIT=systemd boot "${SYSD[@]}"
+	sys_rc=$?
+	[ "$vm_rc" != 0 ] || vm_rc=$sys_rc
+	cat "$OUT/cases-done.main.txt" "$OUT/cases-done.txt" > "$OUT/cases-done.txt.new" 2>/dev/null
+	mv -f "$OUT/cases-done.txt.new" "$OUT/cases-done.txt"
+	CASES+=("${SYSD[@]}")
 fi
 wall=$(( (${EPOCHREALTIME/./} - T0) / 10000 ))
 

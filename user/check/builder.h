@@ -80,6 +80,11 @@ struct chk_report {
 	int n_items, cap_items;
 	struct chk_inventory inv;
 	bool have_target;         /* -p given and the process was read */
+	bool target_missing;      /* -p given and no such process (ESRCH) */
+	/* RDMA not expected here (check/expect.h): every item is n/a, and check,
+	 * --health and --prom all say rdma_na_text ("no RDMA on this node") */
+	bool rdma_na;
+	char rdma_na_text[160];
 	struct proc_context *target; /* allocated by chk_run (84 KB): -p's process,
 				      * meaningful when have_target */
 	struct nccl_info *nccl;   /* with a target whose NCCL could be read */

@@ -4,6 +4,7 @@
  * and its release.  Text is text.c's; the command line is cmd.c's. */
 #include "check/check.h"
 #include "check/areas.h"
+#include "check/expect.h"
 #include "core/escape.h"
 
 #include <errno.h>
@@ -51,6 +52,7 @@ int chk_run(const struct chk_options *opt, struct chk_report *r)
 	check_topology(r);
 	check_nccl(r);
 	check_fabric(r);
+	chk_rdma_na_apply(r);
 	check_summary(r);
 	items_to_json(r);
 	return 0;

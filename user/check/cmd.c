@@ -5,6 +5,8 @@
 #include "check/fleet.h"
 #include "commands.h"
 #include "core/args.h"
+#include "core/config.h"
+#include "mrtrace_docdir.h" /* MRTRACE_DOCDIR: where the docs are installed */
 #include "core/outfile.h"
 
 #include <argp.h>
@@ -52,7 +54,7 @@ static const char doc[] =
 	"  mrtrace check --json > $(hostname).json; mrtrace diff node*.json\n"
 	"  mrtrace check --sysroot /mnt/node7     a copied /proc, /sys, /etc, /dev tree\n"
 	"\n"
-	"The JSON schema is in docs/check.md.";
+	"The JSON schema is in " MRTRACE_DOCDIR "/check.md.";
 
 static const struct argp_option options[] = {
 	{ "pid", 'p', "PID", 0, "Judge this process: its limits, capabilities, container, "
@@ -80,7 +82,7 @@ static error_t parse(int key, char *arg, struct argp_state *st)
 	switch (key) {
 	case 'p':
 		if (args_pid(arg, &a->opt.pid))
-			argp_error(st, "-p needs a process id (1..%d), got '%s'", ARGS_PID_MAX, arg);
+			cfg_argp_error(st, "-p needs a process id (1..%d), got '%s'", ARGS_PID_MAX, arg);
 		break;
 	case 'j':
 		a->json = true;
@@ -91,15 +93,15 @@ static error_t parse(int key, char *arg, struct argp_state *st)
 		char p[PATH_MAX];
 		int parts = 0;
 		if (stat(arg, &sb))
-			argp_error(st, "--sysroot %s: %s", arg, strerror(errno));
+			cfg_argp_error(st, "--sysroot %s: %s", arg, strerror(errno));
 		else if (!S_ISDIR(sb.st_mode))
-			argp_error(st, "--sysroot %s: not a directory", arg);
+			cfg_argp_error(st, "--sysroot %s: not a directory", arg);
 		for (const char *const *d = (const char *const[]){ "proc", "sys", "etc", NULL }; *d; d++) {
 			snprintf(p, sizeof(p), "%s/%s", arg, *d);
 			parts += !stat(p, &sb) && S_ISDIR(sb.st_mode);
 		}
 		if (!parts)
-			argp_error(st, "--sysroot %s: no proc/, sys/ or etc/ in it: not a node's tree", arg);
+			cfg_argp_error(st, "--sysroot %s: no proc/, sys/ or etc/ in it: not a node's tree", arg);
 		a->opt.root = arg;
 		break;
 	}
@@ -107,7 +109,7 @@ static error_t parse(int key, char *arg, struct argp_state *st)
 		struct chk_rdma_expect *e = &chk_rdma_expect_opts;
 		char bad[64];
 		if (chk_rdma_expect_parse(arg, e, bad, sizeof(bad)))
-			argp_error(st, "--require-rdma: '%s' is not auto, yes, no, partition:PATTERN "
+			cfg_argp_error(st, "--require-rdma: '%s' is not auto, yes, no, partition:PATTERN "
 				   "or feature:PATTERN", bad);
 		break;
 	}
@@ -137,6 +139,14 @@ int cmd_check(int argc, char **argv)
 	struct chk_report r;
 	if (chk_run(&a.opt, &r)) {
 		fprintf(stderr, "mrtrace check: out of memory\n");
+		return 2;
+	}
+	/* a process that is not there is a usage error, as for watch -p: no
+	 * report of the node that a caller could take for the process's (a
+	 * zombie or a kernel thread is there: the report says what it is) */
+	if (a.opt.pid > 0 && r.target_missing) {
+		fprintf(stderr, "mrtrace check: no process %d\n", a.opt.pid);
+		chk_report_free(&r);
 		return 2;
 	}
 	int rc = chk_exit_status(&r);

@@ -144,3 +144,29 @@ bool chk_rdma_expected(const struct chk_report *r, const struct chk_rdma_expect 
 	snprintf(why, len, "no RDMA hardware");
 	return false;
 }
+
+void chk_rdma_na_text(const char *why, char *out, size_t len)
+{
+	if (!strcmp(why, "no RDMA hardware"))
+		snprintf(out, len, "no RDMA on this node");
+	else
+		snprintf(out, len, "RDMA not expected on this node (%s)", why);
+}
+
+void chk_rdma_na_apply(struct chk_report *r)
+{
+	char why[120];
+	if (chk_rdma_expected(r, &chk_rdma_expect_opts, why, sizeof(why)))
+		return;
+	r->rdma_na = true;
+	chk_rdma_na_text(why, r->rdma_na_text, sizeof(r->rdma_na_text));
+	for (int i = 0; i < r->n_items; i++) {
+		struct chk_item *it = &r->items[i];
+		if (it->verdict != CHK_WARN && it->verdict != CHK_FAIL)
+			continue;
+		char v[sizeof(it->value)];
+		snprintf(v, sizeof(v), "n/a, %.60s: %.180s", r->rdma_na_text, it->value);
+		snprintf(it->value, sizeof(it->value), "%s", v);
+		it->verdict = CHK_OK;
+	}
+}

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "check/check.h"
+#include "check/builder.h" /* struct chk_report (not check.h: check.c calls this) */
 
 enum chk_rdma_rule { CHK_RDMA_AUTO = 0, CHK_RDMA_YES, CHK_RDMA_NO };
 
@@ -43,5 +43,16 @@ int chk_rdma_expect_parse(const char *spec, struct chk_rdma_expect *e, char *bad
  * hardware"). */
 bool chk_rdma_expected(const struct chk_report *r, const struct chk_rdma_expect *e, char *why,
 		       size_t len);
+
+/* What a node where RDMA is not expected is called, the same words in
+ * check's RESULT, --health and the items: "no RDMA on this node" (no
+ * hardware), else "RDMA not expected on this node (require-rdma=no)". */
+void chk_rdma_na_text(const char *why, char *out, size_t len);
+
+/* Where RDMA is not expected: sets r->rdma_na and its text, and makes every
+ * item that warns or fails n/a (verdict ok, the value saying why), so that
+ * check's verdict and exit status, --health and --prom agree.  Runs after
+ * the areas, before the summary. */
+void chk_rdma_na_apply(struct chk_report *r);
 
 #endif

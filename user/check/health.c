@@ -197,7 +197,7 @@ enum chk_health chk_health_judge(const struct chk_report *r, const struct chk_he
 		nignored = judge_rdma(r, o, &j);
 		snprintf(ok_text, sizeof(ok_text), "memlock, RDMA devices and ports as required");
 	} else {
-		snprintf(ok_text, sizeof(ok_text), "RDMA n/a: %s", why);
+		chk_rdma_na_text(why, ok_text, sizeof(ok_text));
 	}
 	enum chk_health h = j.nfail ? CHK_HEALTH_FAIL : j.nwarn ? CHK_HEALTH_WARN : CHK_HEALTH_OK;
 	const struct finding *first = NULL;

@@ -43,6 +43,7 @@ static void target_section(struct chk_report *r)
 	json_object_object_add(t, "found", json_object_new_boolean(e == 0));
 	json_object_object_add(r->doc, "target", t);
 	if (e) {
+		r->target_missing = e == -ESRCH;
 		chk_add(r, "target", "target.process", CHK_UNKNOWN, CHK_CLS_NONE, "process",
 			"pid %d: %s", r->opt.pid, e == -ESRCH ? "no such process" : strerror(-e));
 		return;

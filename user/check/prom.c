@@ -173,7 +173,7 @@ static error_t fleet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MIN_MEMLOCK:
 		if (cfg_parse_bytes(arg, &b))
-			argp_error(state, "invalid --min-memlock '%s' (bytes, with K, M, G)", arg);
+			cfg_argp_error(state, "invalid --min-memlock '%s' (bytes, with K, M, G)", arg);
 		F.h.min_memlock = b;
 		break;
 	case OPT_SLURM: F.h.slurm = true; break;

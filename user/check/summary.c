@@ -56,7 +56,12 @@ void check_summary(struct chk_report *r)
 	enum chk_verdict overall = chk_overall(r);
 
 	const char *headline;
-	if (!strcmp(cls, "both"))
+	char na[300];
+	if (r->rdma_na) {
+		snprintf(na, sizeof(na), "%s: no memory registration with an RDMA NIC can happen "
+			 "here, so nothing here is judged", r->rdma_na_text);
+		headline = na;
+	} else if (!strcmp(cls, "both"))
 		headline = "environment and InfiniBand problems: fix the environment first "
 			   "(it fails before the fabric is used), then the fabric";
 	else if (!strcmp(cls, "environment"))
@@ -78,6 +83,7 @@ void check_summary(struct chk_report *r)
 	json_object_object_add(s, "verdict", json_object_new_string(chk_verdict_name(overall)));
 	json_object_object_add(s, "class", json_object_new_string(cls));
 	json_object_object_add(s, "headline", json_object_new_string(headline));
+	json_object_object_add(s, "rdma_expected", json_object_new_boolean(!r->rdma_na));
 	json_object *c = json_object_new_object();
 	for (int v = 0; v < 4; v++)
 		json_object_object_add(c, chk_verdict_name(v), json_object_new_int(count[v]));

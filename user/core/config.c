@@ -60,6 +60,18 @@ static int add(struct mrt_config *c, const char *sec, const char *key, const cha
 	return 0;
 }
 
+/* The sections the commands read (config.h): any other is a typo ([wach])
+ * that would be skipped without a word, its options never applied. */
+static const char *const known_sections[] = { "watch", "service", "check", NULL };
+
+static bool section_known(const char *name)
+{
+	for (int i = 0; known_sections[i]; i++)
+		if (!strcmp(known_sections[i], name))
+			return true;
+	return false;
+}
+
 /* One line: a comment, a [section] (copied into section) or key = value. */
 static int parse_line(char *line, const char *where, char *section, size_t seclen,
 		      struct mrt_config *c, char *err, size_t errlen)
@@ -75,6 +87,9 @@ static int parse_line(char *line, const char *where, char *section, size_t secle
 		char *name = trim(s + 1);
 		if (!*name || strlen(name) >= seclen)
 			return fail(err, errlen, "%s: bad section name", where);
+		if (!section_known(name))
+			return fail(err, errlen, "%s: unknown section [%.31s] (the sections are [watch], "
+				    "[service] and [check])", where, name);
 		snprintf(section, seclen, "%s", name);
 		return 0;
 	}
@@ -243,6 +258,7 @@ static int yes_no(const char *v)
 struct cfg_vector {
 	struct cfg_vector *next;
 	char **argv;
+	char **sources; /* "file:line" of owned[i] (cfg_argp_error) */
 	int nowned;
 	char *owned[];
 };
@@ -250,8 +266,11 @@ static struct cfg_vector *cfg_vectors;
 
 static void cfg_vectors_free_one(struct cfg_vector *v)
 {
-	for (int i = 0; i < v->nowned; i++)
+	for (int i = 0; i < v->nowned; i++) {
 		free(v->owned[i]);
+		free(v->sources[i]);
+	}
+	free(v->sources);
 	free(v->argv);
 	free(v);
 }
@@ -304,10 +323,12 @@ int cfg_apply_args(const struct argp *argp, const char *const *sections,
 	struct cfg_entry **sel = calloc(c.n ? c.n : 1, sizeof(*sel));
 	char **nv = calloc(oc + c.n + 1, sizeof(*nv));
 	struct cfg_vector *kept = calloc(1, sizeof(*kept) + (c.n + 1) * sizeof(char *));
-	if (!sel || !nv || !kept) {
+	char **srcs = calloc(c.n + 1, sizeof(*srcs));
+	if (!sel || !nv || !kept || !srcs) {
 		free(sel);
 		free(nv);
 		free(kept);
+		free(srcs);
 		cfg_free(&c);
 		return fail(err, errlen, "out of memory");
 	}
@@ -322,6 +343,7 @@ int cfg_apply_args(const struct argp *argp, const char *const *sections,
 			sel[k] = e;
 			nsel += k == nsel;
 		}
+	kept->sources = srcs;
 	int nc = 0, rc = 0;
 	nv[nc++] = ov[0];
 	for (int k = 0; k < nsel && !rc; k++) {
@@ -342,7 +364,14 @@ int cfg_apply_args(const struct argp *argp, const char *const *sections,
 			rc = fail(err, errlen, "out of memory");
 		}
 		if (arg) {
+			char *src = strdup(e->source);
+			if (!src) {
+				free(arg);
+				rc = fail(err, errlen, "out of memory");
+				break;
+			}
 			nv[nc++] = arg;
+			kept->sources[kept->nowned] = src;
 			kept->owned[kept->nowned++] = arg;
 		}
 	}
@@ -374,6 +403,31 @@ int cfg_apply_args(const struct argp *argp, const char *const *sections,
 	*argc = nc;
 	*argv = nv;
 	return 0;
+}
+
+const char *cfg_arg_source(const char *arg)
+{
+	for (const struct cfg_vector *v = cfg_vectors; v && arg; v = v->next)
+		for (int i = 0; i < v->nowned; i++)
+			if (v->owned[i] == arg)
+				return v->sources[i];
+	return NULL;
+}
+
+void cfg_argp_error(const struct argp_state *state, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* the option being parsed is argv[next - 1]: "--key=value" from the file */
+	const char *src = state->next > 0 && state->next <= state->argc ?
+		cfg_arg_source(state->argv[state->next - 1]) : NULL;
+	if (src)
+		argp_error(state, "%s: %s", src, msg);
+	else
+		argp_error(state, "%s", msg);
 }
 
 static const struct argp_option cfg_opts[] = {

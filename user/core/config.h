@@ -10,6 +10,8 @@
  *   [check]            every `mrtrace check` (thresholds of --health)
  *   min-memlock = 64M
  *
+ * Any other section is an error naming its file and line, as is a key that
+ * is no option of the command reading it, and a bad value (cfg_argp_error).
  * A key is a long option of that command; `yes`/`no` switch an option that
  * takes no value on or off.  The options become arguments placed before the
  * command line's own, so the command line wins.  Files: the main file, then
@@ -68,6 +70,15 @@ struct cfg_default {
 int cfg_apply_args(const struct argp *argp, const char *const *sections,
 		   const struct cfg_default *defs, int *argc, char ***argv, char *err,
 		   size_t errlen);
+
+/* "file:line" of an argument cfg_apply_args made from the file (the very
+ * pointer it put in the vector), or NULL for one the user typed. */
+const char *cfg_arg_source(const char *arg);
+/* argp_error() for an option's bad value, prefixed with the file:line the
+ * value came from when it came from the configuration: "mrtrace watch:
+ * /etc/mrtrace/mrtrace.conf:9: invalid --metrics-interval 'x' ...". */
+void cfg_argp_error(const struct argp_state *state, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Frees every vector cfg_apply_args made (their strings too); the argv
  * pointers it returned are dangling afterwards. */

@@ -30,7 +30,8 @@ struct outfile {
 	size_t nheld;
 	bool need_nl;          /* the file ends in a torn line: end it first */
 	char name[PATH_MAX];   /* for messages */
-	char path[PATH_MAX];   /* to reopen by; "" for standard output */
+	char path[PATH_MAX];   /* to reopen by; "" for standard output that
+				  is not a file opened for appending */
 	struct outfile *next;
 };
 
@@ -296,6 +297,59 @@ static int open_as(int dfd, const char *base, int flags, const struct link_owner
 	return fd;
 }
 
+/* Set by the unit tests: runs between the checks by name and the opens, to
+ * swap a component for a symbolic link exactly there. */
+void (*outfile_test_between)(void);
+
+/* The directory, opened one component at a time (from "/" or the working
+ * directory) and never by its whole name: a component is followed only if
+ * it is a symbolic link that passes the checks at that moment (in a
+ * world-writable sticky directory only ours or the directory owner's; of
+ * another user: noted in lo); any other is opened with O_NOFOLLOW, so a
+ * directory swapped for a link after check_components looked (lstat, then
+ * a path open, was a window) is never followed.  With the rights of lo's
+ * owner when a link of another user leads there.  fd; -1 with errno; -2
+ * when a component became a link under us (look again); -3 refused (err
+ * says why). */
+static int walk_dir(const char *dir, const char *path, struct link_owner *lo, char *err,
+		    size_t len)
+{
+	char copy[PATH_MAX], at[PATH_MAX] = "";
+	snprintf(copy, sizeof(copy), "%s", dir);
+	int fd = open(dir[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	char *save = NULL;
+	for (char *name = strtok_r(copy, "/", &save); fd >= 0 && name;
+	     name = strtok_r(NULL, "/", &save)) {
+		size_t n = strlen(at);
+		snprintf(at + n, sizeof(at) - n, "%s%s", n || dir[0] == '/' ? "/" : "", name);
+		struct stat l, d;
+		bool link = !fstatat(fd, name, &l, AT_SYMLINK_NOFOLLOW) && S_ISLNK(l.st_mode);
+		if (link && !fstat(fd, &d) && sticky_shared(&d) && l.st_uid != geteuid() &&
+		    l.st_uid != d.st_uid) {
+			close(fd);
+			fail(err, len, "refusing to write %s: %s is a symbolic link of uid %u "
+				    "in the world-writable sticky directory (another user could have "
+				    "planted it)", path, at, (unsigned)l.st_uid);
+			return -3;
+		}
+		if (link && note_link(lo, &l, at, path, err, len)) {
+			close(fd);
+			return -3;
+		}
+		int nfd = open_as(fd, name, O_PATH | O_DIRECTORY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW),
+				  lo);
+		int e = errno;
+		bool became = nfd < 0 && !link && (e == ELOOP || e == ENOTDIR) &&
+			      !fstatat(fd, name, &l, AT_SYMLINK_NOFOLLOW) && S_ISLNK(l.st_mode);
+		close(fd);
+		if (became)
+			return -2;
+		fd = nfd;
+		errno = e;
+	}
+	return fd;
+}
+
 /* One attempt; 1 means "the name became a symlink under us, look again". */
 static int open_once(const char *path, const char *dir, const char *base, char *err,
 		     size_t len)
@@ -303,8 +357,14 @@ static int open_once(const char *path, const char *dir, const char *base, char *
 	struct link_owner lo = { 0 };
 	if (check_components(path, &lo, err, len))
 		return -1;
+	if (outfile_test_between)
+		outfile_test_between();
 	/* the directory as the links' owner would reach it, too */
-	int dfd = open_as(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, &lo);
+	int dfd = walk_dir(dir, path, &lo, err, len);
+	if (dfd == -2)
+		return 1;
+	if (dfd == -3)
+		return -1;
 	struct stat ds, ls, fs;
 	if (dfd < 0 || fstat(dfd, &ds)) {
 		int e = errno;
@@ -357,6 +417,15 @@ static int open_once(const char *path, const char *dir, const char *base, char *
 	if (fstat(fd, &fs) == 0 && shared && fs.st_uid != geteuid() && fs.st_uid != ds.st_uid) {
 		close(fd);
 		return refuse_theirs(path, &fs, dir, err, len);
+	}
+	/* a second name of a file is no file of ours to append to: with
+	 * fs.protected_hardlinks=0 anyone may link a root-owned file into a
+	 * directory we write to */
+	if (fstat(fd, &fs) == 0 && S_ISREG(fs.st_mode) && fs.st_nlink > 1) {
+		close(fd);
+		return fail(err, len, "refusing to write %s: it is a hard link (%lu names; another "
+			    "user could have linked a file of someone else there)", path,
+			    (unsigned long)fs.st_nlink);
 	}
 	/* the records block as they always did (a pipe's reader sets the pace) */
 	int fl = fcntl(fd, F_GETFL);
@@ -413,6 +482,27 @@ static bool torn_tail(int fd)
 	return c != '\n';
 }
 
+/* Standard output appending to a regular file (systemd's StandardOutput=
+ * append:, a shell's >>) is a log file like -o FILE: its name, taken now,
+ * before any rotation renames it, so that SIGHUP reopens it by that name
+ * (logrotate's create mode).  Anything else (a terminal, a pipe, a file
+ * opened for truncation) leaves path "": nothing to reopen. */
+static void stdout_append_path(char *path, size_t len)
+{
+	struct stat st;
+	int fl = fcntl(STDOUT_FILENO, F_GETFL);
+	path[0] = '\0';
+	if (fl < 0 || !(fl & O_APPEND) || fstat(STDOUT_FILENO, &st) || !S_ISREG(st.st_mode))
+		return;
+	ssize_t n = readlink("/proc/self/fd/1", path, len - 1);
+	path[n > 0 ? n : 0] = '\0';
+	/* only an absolute name that still is this very file */
+	struct stat now;
+	if (n <= 0 || path[0] != '/' || stat(path, &now) || now.st_ino != st.st_ino ||
+	    now.st_dev != st.st_dev)
+		path[0] = '\0';
+}
+
 FILE *outfile_open(const char *path, enum outfile_kind kind, char *err, size_t errlen)
 {
 	bool std = !path || !strcmp(path, "-");
@@ -433,6 +523,8 @@ FILE *outfile_open(const char *path, enum outfile_kind kind, char *err, size_t e
 	snprintf(o->name, sizeof(o->name), "%s", std ? "standard output" : path);
 	if (!std)
 		snprintf(o->path, sizeof(o->path), "%s", path);
+	else
+		stdout_append_path(o->path, sizeof(o->path));
 	if (std)
 		fflush(stdout);   /* what stdio holds for fd 1 goes first */
 	cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
@@ -477,15 +569,26 @@ int outfile_record(FILE *f, const char *buf, size_t len)
 int outfile_reopen(FILE *f, char *err, size_t errlen)
 {
 	struct outfile *o = find(f);
-	if (!o || o->is_stdout)
+	if (!o || !o->path[0])
 		return 0;
 	fflush(f);   /* what was written before the signal goes to the old file */
 	char why[PATH_MAX + 256];
 	int fd = open_path(o->path, why, sizeof(why));
 	if (fd < 0)
 		return fail(err, errlen, "cannot reopen: %s; the records keep going to the old file", why);
-	if (close(o->fd) && !o->err)
+	if (o->is_stdout) {
+		/* the new file becomes descriptor 1 itself: whatever else writes
+		 * to standard output follows the records */
+		int r = dup2(fd, STDOUT_FILENO);
+		int e = errno;
+		close(fd);
+		if (r < 0)
+			return fail(err, errlen, "cannot reopen %s: %s; the records keep going to the "
+				    "old file", o->path, strerror(e));
+		fd = STDOUT_FILENO;
+	} else if (close(o->fd) && !o->err) {
 		o->err = errno;   /* a write the old file lost, reported at close */
+	}
 	o->fd = fd;
 	o->need_nl = torn_tail(fd);
 	return 0;

@@ -55,8 +55,11 @@ int outfile_failed(FILE *f);
  * (the error is kept: outfile_failed() and outfile_close() say it). */
 int outfile_record(FILE *f, const char *buf, size_t len);
 /* Opens f's file by its name again (the same checks) and writes there from
- * now on; nothing to do for standard output.  0, or -1 with a message in
- * err: the records keep going to the old file. */
+ * now on; standard output too when it was a regular file opened for
+ * appending (systemd's StandardOutput=append:), by the name it had at
+ * outfile_open, made descriptor 1 again; nothing to do for other standard
+ * outputs.  0, or -1 with a message in err: the records keep going to the
+ * old file. */
 int outfile_reopen(FILE *f, char *err, size_t errlen);
 /* Flushes and closes f (standard output's descriptor stays open).  0, or
  * -1 with err ("writing FILE: No space left on device"). */

@@ -79,18 +79,45 @@ static bool jwt_like(const char *s, size_t n)
 	       random_run(d1 + 1, (size_t)(d2 - d1 - 1));
 }
 
+/* Standard base64 has '/' too: a run of 32 characters and more of the
+ * alphabet with '/' that changes between digit, upper and lower case as
+ * often as random text does (a third of its characters and more; a path of
+ * words changes once a word) - a key, not a path. */
+static bool slashed_b64(const char *s, size_t n)
+{
+	int changes = 0, prev = 0;
+	bool digit = false, upper = false, lower = false;
+
+	if (n < 32 || *s == '/' || *s == '.')
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!isalnum(c) && c != '+' && c != '/' && c != '=')
+			return false;
+		int cls = isdigit(c) ? 1 : isupper(c) ? 2 : islower(c) ? 3 : 0;
+		digit |= cls == 1;
+		upper |= cls == 2;
+		lower |= cls == 3;
+		changes += cls && prev && cls != prev;
+		if (cls)
+			prev = cls;
+	}
+	return digit && upper && lower && (size_t)changes * 3 >= n;
+}
+
 bool redact_secret_like(const char *s, size_t n)
 {
 	for (size_t i = 0; i < sizeof(token_prefixes) / sizeof(token_prefixes[0]); i++)
 		if (has_prefix(s, n, token_prefixes[i]) && n >= strlen(token_prefixes[i]) + 16)
 			return true;
-	return aws_key_id(s, n) || random_run(s, n) || jwt_like(s, n);
+	return aws_key_id(s, n) || random_run(s, n) || jwt_like(s, n) || slashed_b64(s, n);
 }
 
 bool redact_secret_name(const char *s, size_t n)
 {
 	static const char *const words[] = {
-		"token", "secret", "passw", "pwd", "key", "auth", "credential", "cookie", "private",
+		/* "pass": --pass, --passphrase, -passin, -passout (openssl) */
+		"token", "secret", "pass", "pwd", "key", "auth", "credential", "cookie", "private",
 	};
 	char name[64];
 
@@ -162,12 +189,29 @@ static void put_value(struct out *o, const char *s, size_t n)
 		puts_(o, REDACT_MASK);
 		n -= (size_t)(at - s);
 		s = at;
+	} else if (!scheme) {
+		/* user:password@host without a scheme (scp, a DSN): the ':'
+		 * before the first '@', no '/' before it */
+		const char *a = memchr(s, '@', n), *colon = a ? memchr(s, ':', (size_t)(a - s)) : NULL;
+		if (colon && colon > s && !memchr(s, '/', (size_t)(colon - s)) && a > colon + 1) {
+			put(o, s, (size_t)(colon - s) + 1);
+			puts_(o, REDACT_MASK);
+			n -= (size_t)(a - s);
+			s = a;
+		}
 	}
+	/* a piece that names a secret before '=' or ':' masks the next one:
+	 * a query's second parameter (?a=1&token=X), JSON ({"password":"X"}) */
+	bool mask = false;
 	while (n) {
-		size_t k = strcspn(s, "/:@,;?&");
+		size_t k = strcspn(s, "/:@,;?&=");
 		if (k > n)
 			k = n;
-		put_piece(o, s, k);
+		if (mask && k)
+			puts_(o, REDACT_MASK);
+		else
+			put_piece(o, s, k);
+		mask = k < n && (s[k] == '=' || s[k] == ':') && k && redact_secret_name(s, k);
 		if (k < n)
 			put(o, s + k, 1), k++;
 		s += k, n -= k;
@@ -200,6 +244,9 @@ static void put_word(struct out *o, const char *s, size_t n, bool *mask_next)
 		put_value(o, s, n);
 	}
 	if (!eq && n > 1 && *s == '-' && redact_secret_name(s, n))
+		*mask_next = true;
+	/* {"password": "X"}: a key of JSON or YAML that names a secret */
+	if (!eq && n > 1 && s[n - 1] == ':' && redact_secret_name(s, n - 1))
 		*mask_next = true;
 }
 
@@ -275,8 +322,35 @@ static const struct {
 	{ "--num_gpus", 1 }, { "--num_nodes", 1 },
 };
 
+/* The commands whose options kept_opts names: elsewhere "-N" or "-n" mean
+ * anything (mysql -N -pSECRET, ssh-keygen -N PASSPHRASE), so another
+ * program's arguments are all dropped. */
+static const char *const launchers[] = {
+	"python", "torchrun", "mpirun", "mpiexec", "orterun", "prterun", "srun", "deepspeed",
+	"horovodrun", "mpiexec.hydra",
+};
+
+static bool launcher(const char *w, size_t n)
+{
+	const char *b = w;
+	for (size_t i = 0; i < n; i++)
+		if (w[i] == '/')
+			b = w + i + 1;
+	size_t bl = n - (size_t)(b - w);
+	for (size_t i = 0; i < sizeof(launchers) / sizeof(launchers[0]); i++) {
+		size_t l = strlen(launchers[i]);
+		/* python3, python3.11: the name and a version */
+		if (bl >= l && !memcmp(b, launchers[i], l) &&
+		    strspn(b + l, "0123456789.") == bl - l)
+			return true;
+	}
+	return false;
+}
+
 struct cmd_state {
 	int word;    /* 0: argv[0] */
+	bool launcher; /* argv[0] is one of launchers[] */
+	bool mca;    /* the option being kept is --mca NAME VALUE */
 	int keep;    /* arguments still to keep: an option's values */
 	bool dropped; /* the last argument was dropped (one marker per run) */
 	bool x_next; /* the last one was mpirun's -x: keep an NCCL_ variable */
@@ -315,9 +389,17 @@ static void cmd_word(struct out *o, const char *w, size_t n, void *st)
 	bool inl;
 	int nargs;
 
-	if (c->word++ == 0 || c->keep > 0) {
-		c->keep -= c->keep > 0;
+	if (c->word++ == 0) {
+		c->launcher = launcher(w, n);
 		cmd_keep(o, c, w, n);
+		return;
+	}
+	if (c->keep > 0) {
+		/* --mca NAME VALUE: NAME may name a secret (an MCA password) */
+		bool secret_value = c->mca && c->keep == 2 && redact_secret_name(w, n);
+		c->keep--;
+		cmd_keep(o, c, w, n);
+		c->mask_next |= secret_value;
 		return;
 	}
 	if (c->x_next) {
@@ -335,8 +417,9 @@ static void cmd_word(struct out *o, const char *w, size_t n, void *st)
 	} else if (nccl_var(w, n) && memchr(w, '=', n)) {
 		cmd_keep(o, c, w, n); /* env NCCL_IB_HCA=mlx5_0 python ... */
 		return;
-	} else if ((nargs = kept_option(w, n, &inl)) >= 0) {
+	} else if (c->launcher && (nargs = kept_option(w, n, &inl)) >= 0) {
 		c->keep = nargs;
+		c->mca = nargs == 2;
 		cmd_keep(o, c, w, n);
 		return;
 	}

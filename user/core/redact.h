@@ -7,13 +7,18 @@
  * Two rules, both explicit so that an operator can predict them:
  *  - a command line keeps argv[0] and the launcher and NCCL arguments that
  *    explain a registration (python -m MODULE, torchrun/mpirun/srun/deepspeed
- *    process counts and placement, mpirun -x NCCL_*, NCCL_*=value); every
- *    run of other arguments becomes one REDACT_DROPPED;
+ *    process counts and placement, only when argv[0] is such a launcher:
+ *    another program's -N or -n means anything; mpirun -x NCCL_*,
+ *    NCCL_*=value; --mca NAME VALUE with VALUE masked when NAME names a
+ *    secret); every run of other arguments becomes one REDACT_DROPPED;
  *  - in what is kept (and in any string given to redact_text), a word that
  *    looks like a credential is replaced by REDACT_MASK: the value of
- *    NAME=value or --name value when NAME says token, secret, password, key,
- *    auth, credential or cookie; URL user:password@; long hex runs;
- *    base64-like runs mixing digits and both cases; AWS access key ids;
+ *    NAME=value or --name value when NAME says token, secret, pass (password,
+ *    passphrase, -passin), key, auth, credential or cookie, also as a
+ *    query's later parameter (?a=1&token=X) and as a JSON key
+ *    ({"password":"X"}); user:password@ with or without a scheme; long hex
+ *    runs; base64-like runs mixing digits and both cases (with '/' when it
+ *    changes case as often as random text); AWS access key ids;
  *    GitHub/GitLab/Slack/Hugging Face/OpenAI-style tokens; JWTs.
  * The command line keeps nothing it was not told to keep, so a token the
  * patterns miss is dropped anyway unless it sits in a kept argument. */

@@ -4,12 +4,16 @@
  * For a record sent from another machine: the kernel evidence and what
  * /proc said travel in the record, the explanation is made here. */
 #include <argp.h>
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "core/escape.h"
@@ -17,12 +21,20 @@
 #include "record/port_change.h"
 #include "record/record.h"
 #include "explain/jobs.h"
+#include "explain/logs.h"
 #include "explain/stream.h"
+#include "logs/logline.h"
+#include "mrtrace_docdir.h" /* MRTRACE_DOCDIR: where the docs are installed */
+#include "verdict/names.h"
 
 struct explain_args {
 	bool json, verbose, all, jobs;
 	char **files;
 	int nfiles;
+	/* the logs' failures: judged by which setting's limit, on whose facts */
+	enum inferred_setting setting;
+	const char *unit, *facts;
+	int pid;
 };
 
 static const char doc[] =
@@ -63,6 +75,19 @@ static const char doc[] =
 	"GID that went (port_change), a failure the kernel proved - and how many processes on "
 	"how many nodes failed after it.\n"
 	"\n"
+	"The logs a job left are read too, detected by content (mixed in one file or many, "
+	"compressed with gzip or not): NCCL's debug output with the prefixes launchers add, "
+	"the framework lines that wrap it, UCX, libfabric and rdma-core lines, the kernel log. "
+	"Each failure a log names is judged without a kernel site: the call and errno, the "
+	"causes whose kernel sites can refuse that call so, ranked by what this node says now "
+	"(the facts `mrtrace check` reads, for the memlock limit of --setting), each verdict "
+	"`inferred` with what it rests on, and the rerun that proves it (an mrprobe command "
+	"under that setting, and the watch to leave on). A log from another host is judged "
+	"from the log alone, or from --facts (that node's `check --json`). The same failure on "
+	"many ranks is one verdict, led by the first in time. Every log line is counted: "
+	"a failure, not a failure, or unrecognised (-v lists those); records inside a log are "
+	"explained as records.\n"
+	"\n"
 	"Exit status: 0 when every record was explained (skipped lines included), 2 when a "
 	"line was malformed or a file could not be read, or on a usage error."
 	"\v"
@@ -72,10 +97,12 @@ static const char doc[] =
 	"  ssh node7 cat /var/tmp/events.jsonl | mrtrace explain -\n"
 	"  mrtrace explain -v node*/events.jsonl         with the kernel trails\n"
 	"  mrtrace explain --jobs node*/events.jsonl     which node's event killed the job\n"
+	"  mrtrace explain --setting slurm slurm-1234.out  the job already died: its log\n"
+	"  mrtrace explain --facts node7.json nccl.log dmesg.txt\n"
 	"\n"
-	"The record format is in docs/json.md.";
+	"The record format is in " MRTRACE_DOCDIR "/json.md.";
 
-enum { OPT_JSON = 1000, OPT_ALL, OPT_JOBS };
+enum { OPT_JSON = 1000, OPT_ALL, OPT_JOBS, OPT_SETTING, OPT_UNIT, OPT_FACTS };
 
 static const struct argp_option options[] = {
 	{ "json", OPT_JSON, NULL, 0,
@@ -83,6 +110,13 @@ static const struct argp_option options[] = {
 	{ "verbose", 'v', NULL, 0, "Every failure in full, with its kernel trail", 0 },
 	{ "all", OPT_ALL, NULL, 0, "Also explain NCCL's harmless dma-buf probes", 0 },
 	{ "jobs", OPT_JOBS, NULL, 0, "Group the records of many nodes by job, first cause first", 0 },
+	{ "setting", OPT_SETTING, "SETTING", 0,
+	  "Logs: judge by the memlock limit of slurm, docker, k8s, systemd or shell (default: "
+	  "slurm when the log is Slurm's, else shell)", 0 },
+	{ "unit", OPT_UNIT, "UNIT", 0, "Logs: the systemd unit the job ran under (--setting systemd)", 0 },
+	{ "pid", 'p', "PID", 0, "Logs: judge by this process's limits (a rank of the next run)", 0 },
+	{ "facts", OPT_FACTS, "FILE", 0,
+	  "Logs: judge by another node's facts (its `mrtrace check --json`)", 0 },
 	{ 0 }
 };
 
@@ -90,12 +124,29 @@ static error_t parse(int key, char *arg, struct argp_state *st)
 {
 	struct explain_args *a = st->input;
 
-	(void)arg;
 	switch (key) {
 	case OPT_JSON: a->json = true; break;
 	case 'v': a->verbose = true; break;
 	case OPT_ALL: a->all = true; break;
 	case OPT_JOBS: a->jobs = true; break;
+	case OPT_SETTING:
+		if ((a->setting = inferred_setting_from_name(arg)) == INF_SET_UNKNOWN)
+			argp_error(st, "--setting: slurm, docker, k8s, systemd or shell, not %s", arg);
+		break;
+	case OPT_UNIT:
+		a->unit = arg;
+		if (!a->setting)
+			a->setting = INF_SET_SYSTEMD;
+		break;
+	case OPT_FACTS: a->facts = arg; break;
+	case 'p': {
+		char *end;
+		long v = strtol(arg, &end, 10);
+		if (*end || v <= 0 || v > INT_MAX)
+			argp_error(st, "-p: a process id, not %s", arg);
+		a->pid = (int)v;
+		break;
+	}
 	case ARGP_KEY_ARG:
 		a->files = &st->argv[st->next - 1];
 		a->nfiles = st->argc - st->next + 1;
@@ -147,6 +198,10 @@ struct run {
 	struct record_in rec;
 	struct report r;
 	struct jobs *jobs; /* --jobs: every record goes there instead (jobs.c) */
+	struct explain_logs *logs; /* the logs' failures (logs.c) */
+	struct log_counts lc;      /* every log line, summed over the inputs */
+	char lc_first_file[128];   /* where the first unrecognised line was */
+	bool any_log;
 };
 
 /* One piece of output (a record, the --jobs grouping): built in memory,
@@ -300,7 +355,118 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 		}
 	}
 	run->t.explained++;
+	if (run->logs)
+		explain_logs_watch(run->logs, rec->env.host, (long)rec->ev.pid, cause_name(run->r.v.cause));
 	output(run);
+}
+
+/* A log (not records): every line through the log reader, its failures to
+ * logs.c, records inside it to the record path. */
+static int one_log(struct run *run, struct log_reader *lr, const char *name)
+{
+	struct log_event *ev = malloc(sizeof(*ev));
+	const struct log_counts *c;
+	int rc;
+
+	if (!ev) {
+		fprintf(stderr, "mrtrace explain: out of memory\n");
+		return -1;
+	}
+	run->any_log = true;
+	while (!outfile_failed(run->out) && (rc = log_reader_next(lr, ev)) > 0) {
+		if (ev->kind == LOG_RECORD && ev->json)
+			one_value(run, ev->json, name, ev->lineno);
+		else if (ev->kind == LOG_UNRECOGNISED && run->a->verbose)
+			fprintf(stderr, "mrtrace explain: %s:%ld: unrecognised: %s\n", esc(name), ev->lineno,
+				esc(ev->raw));
+		else
+			explain_logs_event(run->logs, ev);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "mrtrace explain: %s: %s\n", esc(name), log_reader_error(lr));
+		run->t.malformed++;
+	}
+	c = log_reader_counts(lr);
+	run->lc.lines += c->lines;
+	run->lc.failures += c->failures;
+	run->lc.not_failures += c->not_failures;
+	run->lc.unrecognised += c->unrecognised;
+	run->lc.records += c->records;
+	if (c->first_unrecognised_line && !run->lc.first_unrecognised_line) {
+		run->lc.first_unrecognised_line = c->first_unrecognised_line;
+		snprintf(run->lc.first_unrecognised, sizeof(run->lc.first_unrecognised), "%s",
+			 c->first_unrecognised);
+		snprintf(run->lc_first_file, sizeof(run->lc_first_file), "%s", name);
+	}
+	free(ev);
+	return 0;
+}
+
+/* Records start with "{", or "[" then "{" (an array of them, as jq -s
+ * writes); dmesg's "[ 1203.11]" and PyTorch's "[rank3]:" do not. */
+static bool starts_records(const unsigned char *b, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && isspace(b[i]))
+		i++;
+	if (i == n)
+		return true;
+	if (b[i] == '{')
+		return true;
+	if (b[i] != '[')
+		return false;
+	for (i++; i < n && isspace(b[i]); i++)
+		;
+	return i == n || b[i] == '{' || b[i] == ']';
+}
+
+/* Whether an input holds records (its first byte not blank is { or [, as
+ * `watch --json` and jq write them) or is a log; gzip is a log (the reader
+ * opens it, records in it included).  1 records, 0 log, -1 not readable
+ * here (the record path then says why, as it always did). */
+static int holds_records(const char *path)
+{
+	unsigned char b[512];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (!strcmp(path, "-")) {
+		int ch;
+		/* a device or a socket: the record path refuses it, as before */
+		if (fstat(STDIN_FILENO, &st) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)))
+			return -1;
+		while ((ch = getc(stdin)) != EOF && isspace(ch))
+			;
+		if (ch == EOF)
+			return 1;
+		ungetc(ch, stdin);
+		/* binary input (a NUL byte) is no log: the record path calls it
+		 * malformed and gives up after its junk bound, as before (the log
+		 * reader would read /dev/zero through a pipe for ever) */
+		if (ch == 0)
+			return 1;
+		/* "[" alone cannot tell a JSON array from dmesg's "[ 12.3]": the
+		 * record path, as before */
+		return ch == '{' || ch == '[';
+	}
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return -1;
+	/* a FIFO cannot be read twice: it keeps the record path */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	n = read(fd, b, sizeof(b));
+	close(fd);
+	if (n < 0)
+		return -1;
+	if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+		return 0;
+	if (memchr(b, 0, (size_t)n))
+		return 1; /* binary, as above: the record path */
+	return starts_records(b, (size_t)n);
 }
 
 /* 0, or -1 when the file could not be opened. */
@@ -311,8 +477,20 @@ static int one_file(struct run *run, const char *path)
 	struct json_object *o;
 	char err[PATH_MAX + 256];
 	long line;
-	int rc;
+	int rc, records = holds_records(path);
 
+	if (records == 0) {
+		struct log_reader *lr = strcmp(path, "-") ? log_reader_open(path, err, sizeof(err))
+							  : log_reader_new(stdin, "(stdin)");
+		if (!lr) {
+			fprintf(stderr, "mrtrace explain: %s\n", err);
+			return -1;
+		}
+		memset(&run->repeats, 0, sizeof(run->repeats));
+		rc = one_log(run, lr, name);
+		log_reader_free(lr);
+		return rc;
+	}
 	if (!(s = replay_stream_open(path, err, sizeof(err)))) {
 		fprintf(stderr, "mrtrace explain: %s\n", err);
 		return -1;
@@ -349,6 +527,32 @@ static void print_tally(const struct tally *t)
 			t->harmless_hidden, t->harmless_hidden == 1 ? "" : "s");
 }
 
+/* One judged group of the logs, through the output filter. */
+static void logs_piece(void *arg, const char *s, size_t n)
+{
+	struct run *run = arg;
+
+	outfile_record(run->out, s, n);
+}
+
+/* Every log line in one bucket: nothing read is dropped unsaid. */
+static void print_log_tally(const struct run *run)
+{
+	const struct log_counts *c = &run->lc;
+
+	fprintf(stderr,
+		"mrtrace explain: log lines: %llu read: %llu failures, %llu not failures, "
+		"%llu unrecognised, %llu records\n",
+		(unsigned long long)c->lines, (unsigned long long)c->failures,
+		(unsigned long long)c->not_failures, (unsigned long long)c->unrecognised,
+		(unsigned long long)c->records);
+	if (c->first_unrecognised_line)
+		fprintf(stderr, "mrtrace explain: first unrecognised: %s:%ld: %s%s\n",
+			esc(run->lc_first_file), c->first_unrecognised_line, esc(c->first_unrecognised),
+			run->a->verbose ? "" : " (-v lists them all)");
+	explain_logs_tally(run->logs, stderr);
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	struct explain_args a = { 0 };
@@ -363,15 +567,19 @@ int cmd_explain(int argc, char **argv)
 		return 2;
 	}
 	run->a = &a;
-	char err[256];
-	if (a.jobs && !(run->jobs = jobs_new())) {
+	char err[PATH_MAX + 256];
+	struct explain_logs_opts lo = { .setting = a.setting, .unit = a.unit, .pid = a.pid,
+					.facts_file = a.facts, .verbose = a.verbose, .json = a.json };
+	if ((a.jobs && !(run->jobs = jobs_new())) || !(run->logs = explain_logs_new(&lo))) {
 		fprintf(stderr, "mrtrace explain: out of memory\n");
+		jobs_free(run->jobs);
 		free(run);
 		return 2;
 	}
 	if (!(run->out = outfile_open(NULL, a.json ? OUTFILE_JSON : OUTFILE_TEXT, err, sizeof(err)))) {
 		fprintf(stderr, "mrtrace explain: %s\n", err);
 		jobs_free(run->jobs);
+		explain_logs_free(run->logs);
 		free(run);
 		return 2;
 	}
@@ -381,12 +589,19 @@ int cmd_explain(int argc, char **argv)
 	if (run->jobs)
 		jobs_output(run);
 	jobs_free(run->jobs);
+	if (run->any_log && explain_logs_finish(run->logs, logs_piece, run, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mrtrace explain: %s\n", err);
+		ret = 2;
+	}
 	/* an explanation that did not reach its reader is none: said, exit 2 */
 	if (outfile_close(run->out, err, sizeof(err))) {
 		fprintf(stderr, "mrtrace explain: %s\n", err);
 		ret = 2;
 	}
 	print_tally(&run->t);
+	if (run->any_log)
+		print_log_tally(run);
+	explain_logs_free(run->logs);
 	if (run->t.malformed)
 		ret = 2;
 	free(run);

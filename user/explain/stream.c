@@ -5,6 +5,7 @@
  * without end is ever held whole (issue 24 row 3: `explain /dev/zero`
  * grew without bound, a 2 GiB line overflowed an int). */
 #include "explain/stream.h"
+#include "logs/logline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +29,7 @@ struct replay_stream {
 	long lineno; /* the line buf is (a part of) */
 	long start; /* line of the value being parsed, 0 when none */
 	size_t value_bytes; /* of the value being parsed, so far */
+	size_t value_nodes; /* '{', '[' and ',' given to json-c for it, so far */
 	bool resync; /* after an error: skip to a line that starts with '{' */
 	uint64_t skipped; /* bytes skipped in a row while resyncing */
 	bool ended; /* a read error, or junk past REPLAY_JUNK_MAX: nothing more */
@@ -75,12 +77,13 @@ struct replay_stream *replay_stream_open(const char *path, char *err, size_t err
 		snprintf(err, errlen, "%s: %s", path, why);
 		return NULL;
 	}
-	if (!(f = in ? stdin : fopen(path, "re"))) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	/* a rotated events.jsonl.1.gz reads like the plain file (user/logs/open.c) */
+	bool gz;
+	if (!(f = in ? stdin : log_input_open(path, &gz, err, errlen)))
 		return NULL;
-	}
-	/* again on what was opened: standard input, or a name that changed */
-	if (fstat(fileno(f), &st) || (why = refused(st.st_mode))) {
+	/* again on what was opened: standard input (log_input_open checked
+	 * the file it opened, a name that changed) */
+	if (in && (fstat(fileno(f), &st) || (why = refused(st.st_mode)))) {
 		snprintf(err, errlen, "%s: %s", in ? "standard input" : path,
 			 why ? why : strerror(errno));
 		if (!in)
@@ -148,6 +151,7 @@ static int fail(struct replay_stream *s, long *line, char *err, size_t errlen, c
 	}
 	s->start = 0;
 	s->value_bytes = 0;
+	s->value_nodes = 0;
 	return -1;
 }
 
@@ -219,6 +223,7 @@ int replay_stream_next(struct replay_stream *s, struct json_object **obj, long *
 		if (!s->start) {
 			s->start = s->lineno;
 			s->value_bytes = 0;
+			s->value_nodes = 0;
 		}
 		/* up to a NUL, which the tokener must never see (it would end
 		 * the text there): the loop refuses it above */
@@ -226,6 +231,18 @@ int replay_stream_next(struct replay_stream *s, struct json_object **obj, long *
 		const char *nul = memchr(s->buf + s->pos, '\0', n);
 		if (nul)
 			n = (size_t)(nul - (s->buf + s->pos));
+		/* counted before the tokener builds them: what a value may cost
+		 * is bounded by REPLAY_NODES_MAX, not by its bytes */
+		for (size_t i = 0; i < n; i++) {
+			char c = s->buf[s->pos + i];
+			s->value_nodes += c == '{' || c == '[' || c == ',';
+		}
+		if (s->value_nodes > REPLAY_NODES_MAX) {
+			char why[160];
+			snprintf(why, sizeof(why), "a JSON value of more than %u objects, arrays or "
+				 "elements: not a record", REPLAY_NODES_MAX);
+			return fail(s, line, err, errlen, why);
+		}
 		struct json_object *o = json_tokener_parse_ex(s->tok, s->buf + s->pos, (int)n);
 		enum json_tokener_error e = json_tokener_get_error(s->tok);
 		size_t used = e == json_tokener_success ? json_tokener_get_parse_end(s->tok) : n;

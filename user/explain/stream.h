@@ -23,6 +23,10 @@
  * input is given up (a pipe from /dev/zero never ends). */
 #define REPLAY_VALUE_MAX (4u << 20)
 #define REPLAY_JUNK_MAX (64u << 20)
+/* Objects, arrays and elements of one value ('{', '[' and ',' counted
+ * before json-c sees them, strings included): a 4 MiB value of tiny
+ * objects ([{},{},...]) costs json-c about 1 GB; a record has hundreds. */
+#define REPLAY_NODES_MAX 65536u
 
 struct replay_stream;
 

@@ -111,6 +111,17 @@ static void read_status(const char *root, int pid, struct proc_context *out)
 
 #define PF_KTHREAD_FLAG 0x00200000u	/* include/linux/sched.h */
 
+/* Field 22 (starttime) of a stat text: fields are counted from the last ')'
+ * (the state is field 3).  0 when it is not there. */
+static unsigned long long stat_start_ticks(const char *buf)
+{
+	const char *p = strrchr(buf, ')');
+
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoull(p + 1, NULL, 10) : 0;
+}
+
 /* "pid (comm) state ppid pgrp session tty tpgid flags ...": comm may hold
  * spaces and ')', so the fields start after the last ')'. */
 static void read_stat(const char *root, int pid, struct proc_context *out)
@@ -128,6 +139,25 @@ static void read_stat(const char *root, int pid, struct proc_context *out)
 	out->state = state;
 	out->kernel_thread = flags & PF_KTHREAD_FLAG;
 	out->have |= CTX_HAVE_STATE;
+	if ((out->start_ticks = stat_start_ticks(buf)))
+		out->have |= CTX_HAVE_START;
+}
+
+unsigned long long proc_start_ticks(const char *root, int pid)
+{
+	char buf[1024];
+
+	if (pid <= 0 || read_proc(root, pid, "stat", buf, sizeof(buf)) <= 0)
+		return 0;
+	return stat_start_ticks(buf);
+}
+
+/* The kernel's nsec_to_clock_t: whole ticks of USER_HZ, rounded down. */
+unsigned long long proc_ns_to_ticks(uint64_t ns)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return ns / (uint64_t)(1000000000L / (hz > 0 && hz <= 1000000000L ? hz : 100));
 }
 
 /* ---- /proc/PID/limits -------------------------------------------------- */
@@ -194,6 +224,11 @@ static void read_exe(const char *root, int pid, struct proc_context *out)
 		return;
 	}
 	out->have |= CTX_HAVE_EXE;
+	struct stat st;
+	if (!procfs_stat(root, pid, "exe", &st)) {
+		out->exe_ino = st.st_ino;
+		out->have |= CTX_HAVE_EXE_INO;
+	}
 }
 
 /* ---- user namespace ---------------------------------------------------- */
@@ -330,10 +365,31 @@ int proc_context_read(const char *root, int pid, struct proc_context *out)
 /* ---- exited processes: only what the event carried (the cgroup by id:
  * cgroup.c) --------------------------------------------------------------- */
 
+/* The launchers of a process that is gone, from its parent on: only while
+ * the parent is the one the kernel recorded (a launcher outlives its ranks
+ * by a moment; a reused pid is another process's ancestry). */
+static void launchers_from_parent(const char *root, const struct proc_context_event *ev,
+				  struct proc_context *out)
+{
+	if (ev->ppid <= 0 || !ev->pstart_ns ||
+	    proc_start_ticks(root, ev->ppid) != proc_ns_to_ticks(ev->pstart_ns))
+		return;
+	int nl = launchers_read(root, ev->pid, ev->ppid, out->launchers, CTX_MAX_LAUNCHERS,
+				&out->launchers_truncated);
+	if (nl < 0)
+		return;
+	out->n_launchers = nl;
+	out->ppid = ev->ppid;
+	out->have |= CTX_HAVE_LAUNCHERS | CTX_HAVE_PPID;
+}
+
 void proc_context_from_event(const char *root, const struct proc_context_event *ev,
 			     struct proc_context *out)
 {
 	proc_context_init(out, ev->pid);
+	out->unavailable = CTX_GONE;
+	if (root)
+		launchers_from_parent(root, ev, out);
 	if (ev->have & CTX_HAVE_UID) {
 		/* The event records one uid; we do not know the effective one apart. */
 		out->uid = out->euid = ev->uid;
@@ -359,6 +415,50 @@ void proc_context_from_event(const char *root, const struct proc_context_event *
 	char line[600];
 	snprintf(line, sizeof(line), "0::%s\n", rel);
 	proc_context_parse_cgroup(line, out);
+	refine_runtime(out);
+}
+
+enum ctx_unavailable proc_context_identity(const struct proc_context *c,
+					   const struct proc_context_event *ev)
+{
+	if (ev->start_ns && (c->have & CTX_HAVE_START) &&
+	    c->start_ticks != proc_ns_to_ticks(ev->start_ns))
+		return CTX_PID_REUSED;
+	if ((ev->have & CTX_HAVE_UID) && (c->have & CTX_HAVE_UID) && c->uid != ev->uid)
+		return ev->start_ns && (c->have & CTX_HAVE_START) ? CTX_EXECED : CTX_PID_REUSED;
+	if (ev->exe_ino && (c->have & CTX_HAVE_EXE_INO) && c->exe_ino != ev->exe_ino)
+		return CTX_EXECED;
+	return CTX_AVAILABLE;
+}
+
+const char *ctx_unavailable_text(enum ctx_unavailable u)
+{
+	switch (u) {
+	case CTX_AVAILABLE: return NULL;
+	case CTX_GONE: return "the process is gone";
+	case CTX_PID_REUSED: return "the process is gone, its pid reused";
+	case CTX_EXECED: return "the process runs another program since";
+	}
+	return NULL;
+}
+
+const char *ctx_unavailable_name(enum ctx_unavailable u)
+{
+	switch (u) {
+	case CTX_AVAILABLE: return NULL;
+	case CTX_GONE: return "process_gone";
+	case CTX_PID_REUSED: return "pid_reused";
+	case CTX_EXECED: return "exec";
+	}
+	return NULL;
+}
+
+enum ctx_unavailable ctx_unavailable_from_name(const char *name)
+{
+	for (enum ctx_unavailable u = CTX_GONE; u <= CTX_EXECED; u++)
+		if (!strcmp(name, ctx_unavailable_name(u)))
+			return u;
+	return CTX_AVAILABLE;
 }
 
 /* ---- derived setting ---------------------------------------------------- */

@@ -38,6 +38,8 @@
 #define CTX_HAVE_NSPID      (1u << 15)
 #define CTX_HAVE_NS_UID     (1u << 16) /* ns_uid (from uid_map) */
 #define CTX_HAVE_STATE      (1u << 17) /* state, kernel_thread (from stat) */
+#define CTX_HAVE_START      (1u << 18) /* start_ticks (from stat) */
+#define CTX_HAVE_EXE_INO    (1u << 19) /* exe_ino (stat of /proc/PID/exe) */
 
 /* The memlock value meaning "no limit" (RLIM_INFINITY), as in /proc/PID/limits. */
 #define CTX_UNLIMITED UINT64_MAX
@@ -74,6 +76,15 @@ enum ctx_setting {
 };
 
 
+/* Why a report's context is only what the kernel recorded (the identity
+ * check, proc_context_identity): /proc/PID was not that process. */
+enum ctx_unavailable {
+	CTX_AVAILABLE = 0,       /* read from /proc, and it was the process */
+	CTX_GONE,                /* the process had exited */
+	CTX_PID_REUSED,          /* another process has the pid now */
+	CTX_EXECED,              /* the process ran another program since */
+};
+
 /* Allow-listed environment: NCCL_* and the rank/launcher variables listed in
  * docs/context.md, nothing else (see proc_env_allowed()). */
 #define CTX_ENV_MAX      256     /* NCCL reads fewer than 300 variables */
@@ -104,6 +115,9 @@ struct proc_context {
 	int ppid;
 	char state;                  /* 'R', 'S', 'Z' (zombie), ... from /proc/PID/stat */
 	bool kernel_thread;          /* PF_KTHREAD: no user memory, no registrations */
+	unsigned long long start_ticks; /* its start: clock ticks after boot */
+	uint64_t exe_ino;            /* inode number of its executable */
+	enum ctx_unavailable unavailable; /* why only the record's fields are known */
 	int ns_pid;                  /* pid inside its pid namespace (what NCCL logs print) */
 	uint32_t uid, euid;          /* as the host sees them */
 	uint32_t ns_uid;             /* real uid inside its user namespace (what
@@ -149,7 +163,31 @@ struct proc_context_event {
 	uint64_t memlock_cur;        /* rlim_cur in bytes */
 	uint64_t cgroup_id;
 	char comm[16];
+	/* the identity the kernel read at the failure; 0: not known */
+	uint64_t start_ns;           /* the process's start, ns after boot */
+	uint64_t exe_ino;
+	int ppid;                    /* its parent, and the parent's start: */
+	uint64_t pstart_ns;          /* the launcher walk starts there */
 };
+
+/* Whether the context read from /proc is the process the event is about:
+ * its start time (pid reuse), its executable's inode (an exec since) and
+ * its uid, each compared where both sides know it.  CTX_AVAILABLE when
+ * nothing contradicts it. */
+enum ctx_unavailable proc_context_identity(const struct proc_context *ctx,
+					   const struct proc_context_event *ev);
+/* Kernel nanoseconds after boot as /proc/PID/stat's clock ticks. */
+unsigned long long proc_ns_to_ticks(uint64_t ns);
+/* Field 22 of <root>/proc/<pid>/stat (clock ticks after boot); 0 when the
+ * process is gone. */
+unsigned long long proc_start_ticks(const char *root, int pid);
+/* "the process is gone", "another process has the pid now", ...; NULL for
+ * CTX_AVAILABLE. */
+const char *ctx_unavailable_text(enum ctx_unavailable u);
+/* "process_gone", "pid_reused", "exec" for JSON; NULL for CTX_AVAILABLE. */
+const char *ctx_unavailable_name(enum ctx_unavailable u);
+/* Its inverse: CTX_AVAILABLE for a name it does not know. */
+enum ctx_unavailable ctx_unavailable_from_name(const char *name);
 
 /* Lightweight variant: fills `out` only from `ev`; every other field stays
  * missing.  If `root` is not NULL and the event has a cgroup id, the cgroup

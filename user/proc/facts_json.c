@@ -80,6 +80,10 @@ static struct json_object *gpu_to_json(const struct gpu_facts *f)
 	json_object_object_add(o, "devices", a);
 	put_str(o, "libcuda", f->libcuda);
 	put_str(o, "cuda_driver", f->cuda_driver);
+	if (f->dmabuf_fd_size) {
+		put_u64(o, "dmabuf_fd_size", f->dmabuf_fd_size);
+		put_str(o, "dmabuf_exporter", f->dmabuf_exporter);
+	}
 	if (f->probe.seen) {
 		struct json_object *p = json_object_new_object();
 		json_object_object_add(p, "errno", json_object_new_int(f->probe.err));
@@ -224,6 +228,8 @@ static void gpu_from_json(struct json_object *o, struct gpu_facts *f)
 		f->n_gpus = f->n_gpus_kept;
 	get_str(o, "libcuda", f->libcuda, sizeof(f->libcuda));
 	get_str(o, "cuda_driver", f->cuda_driver, sizeof(f->cuda_driver));
+	f->dmabuf_fd_size = get_u64(o, "dmabuf_fd_size");
+	get_str(o, "dmabuf_exporter", f->dmabuf_exporter, sizeof(f->dmabuf_exporter));
 	if ((p = member(o, "dmabuf_probe", json_type_object))) {
 		f->probe.seen = true;
 		f->probe.err = (int)get_u64(p, "errno");

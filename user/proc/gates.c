@@ -29,6 +29,7 @@
 
 #include "core/procfs.h"
 #include "proc/context.h"
+#include "proc/rdmares.h"
 
 #define CAP_SYS_PTRACE_BIT 19
 
@@ -298,6 +299,8 @@ static bool gid_valid(const char *root, const char *rel, const char *name, void 
 	return sysfs_read(root, r, g, sizeof(g)) > 0 && gid_nonzero(g);
 }
 
+static unsigned long ns_of(const char *root, int pid, const char *rel);
+
 static void port_facts(const char *root, const struct mrt_event *ev, struct gate_facts *f)
 {
 	char rel[256], buf[128];
@@ -324,8 +327,10 @@ static void port_facts(const char *root, const struct mrt_event *ev, struct gate
 	f->sgid_present = sysfs_read(root, rel, buf, sizeof(buf)) > 0 && gid_nonzero(buf);
 	snprintf(rel, sizeof(rel), "%s/ports/%u/pkeys", f->device, port);
 	f->pkey_table_len = count_dir(root, rel, NULL, NULL);
-	if (ev->op == MRT_OP_MODIFY_QP || ev->op == MRT_OP_CREATE_AH)
+	if (ev->op == MRT_OP_MODIFY_QP || ev->op == MRT_OP_CREATE_AH) {
 		f->have_gids = !gid_table_read(root, f->device, port, &f->gids);
+		f->host_netns = ns_of(root, 1, "ns/net");
+	}
 }
 
 /* `rdma -j res show [TYPE]` as JSON (iproute2 reads the kernel's resource
@@ -333,16 +338,12 @@ static void port_facts(const char *root, const struct mrt_event *ev, struct gate
  * Failure path only; absent tool or netlink: NULL. */
 static struct json_object *rdma_res(const char *type)
 {
-	char cmd[64], buf[1 << 16];
-	size_t n = 0;
-	snprintf(cmd, sizeof(cmd), "rdma -j res show%s%s 2>/dev/null", type ? " " : "", type ? type : "");
-	FILE *p = popen(cmd, "re");
-	if (!p)
+	const char *why;
+	char *buf = rdmares_read(type ? type : "", &why); /* whole: a cut one is no JSON */
+	if (!buf)
 		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, p);
-	pclose(p);
-	buf[n] = 0;
 	struct json_object *o = json_tokener_parse(buf);
+	free(buf);
 	if (o && !json_object_is_type(o, json_type_array)) {
 		json_object_put(o);
 		o = NULL;
@@ -437,14 +438,19 @@ static unsigned int host_shm_dev(const char *root)
 	return dev;
 }
 
-static unsigned long mntns_of(const char *root, int pid)
+static unsigned long ns_of(const char *root, int pid, const char *rel)
 {
 	char path[512];
 	struct stat st;
 
-	if (procfs_path(path, sizeof(path), root, pid, "ns/mnt") || stat(path, &st))
+	if (procfs_path(path, sizeof(path), root, pid, rel) || stat(path, &st))
 		return 0;
 	return (unsigned long)st.st_ino;
+}
+
+static unsigned long mntns_of(const char *root, int pid)
+{
+	return ns_of(root, pid, "ns/mnt");
 }
 
 /* Whose tmpfs: the kernel named its superblock (s_dev), the host's
@@ -611,6 +617,8 @@ void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct
 		if (gpu_record_wants_facts(ev)) {
 			gpu_facts_read_node(root, NULL, &out->gpu);
 			gpu_facts_read_process(root, pid, &out->gpu);
+			if (ev->dmabuf_fd >= 0)
+				gpu_facts_read_dmabuf_fd(root, pid, ev->dmabuf_fd, &out->gpu);
 		}
 		return;
 	}

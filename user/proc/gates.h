@@ -71,6 +71,10 @@ struct gate_facts {
 	 * could have named: evidence of an empty index or a missing GRH) */
 	bool have_gids;
 	struct gid_table gids;
+	/* the host's network namespace (pid 1's) inode, 0 unknown: a RoCE
+	 * address is resolved in its source GID netdev's namespace, which the
+	 * kernel names (MRT_SITE_ADDR_RESOLVE) */
+	unsigned long host_netns;
 
 	/* verbs objects held now, from the kernel's resource tracking (`rdma res`
 	 * over RDMA netlink); -1 unknown */

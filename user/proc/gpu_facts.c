@@ -369,3 +369,28 @@ bool gpu_record_wants_facts(const struct mrt_event *ev)
 	}
 	return false;
 }
+
+/* A dma-buf's fdinfo (drivers/dma-buf/dma-buf.c dma_buf_show_fdinfo, 5.x-7.x):
+ * "size:\t<bytes>" and "exp_name:\t<exporter>"; any other file has neither. */
+void gpu_facts_read_dmabuf_fd(const char *root, int pid, int fd, struct gpu_facts *f)
+{
+	char rel[48], buf[1024];
+	const char *p;
+	ssize_t n;
+	int dfd;
+
+	snprintf(rel, sizeof(rel), "fdinfo/%d", fd);
+	dfd = procfs_open(root, pid, rel);
+	if (dfd < 0)
+		return;
+	n = read(dfd, buf, sizeof(buf) - 1); /* bounded: the two lines come first */
+	close(dfd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	if (!(p = strstr(buf, "\nexp_name:")))
+		return;
+	sscanf(p + 10, " %31s", f->dmabuf_exporter);
+	if ((p = strstr(buf, "\nsize:")))
+		f->dmabuf_fd_size = strtoull(p + 6, NULL, 10);
+}

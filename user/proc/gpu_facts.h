@@ -87,6 +87,10 @@ struct gpu_facts {
 	/* the process */
 	char libcuda[256];          /* the libcuda.so it maps, "" none seen */
 	char cuda_driver[32];       /* the driver release in its file name (libcuda.so.550.90.07) */
+	/* the dma-buf fd the registration named, from /proc/PID/fdinfo/FD (a
+	 * dma-buf's shows size: and exp_name:); 0 / "" unknown or not a dma-buf */
+	unsigned long long dmabuf_fd_size;
+	char dmabuf_exporter[32];
 	struct gpu_probe probe;
 };
 
@@ -97,6 +101,8 @@ struct gpu_facts {
  * has it, else NULL (read from root's /proc/sys/kernel/osrelease).  NVML
  * is asked only on the live root. */
 void gpu_facts_read_node(const char *root, const char *kernel, struct gpu_facts *f);
+/* The size and exporter of the process's dma-buf fd (its fdinfo). */
+void gpu_facts_read_dmabuf_fd(const char *root, int pid, int fd, struct gpu_facts *f);
 /* The NVIDIA GPU functions under root/sys/bus/pci/devices (3D and VGA
  * controllers, vendor 0x10de), in PCI order: their names in *bdfs (free with
  * sr_free_names(*bdfs, n)), n >= 0, or -errno.  Shared with check's

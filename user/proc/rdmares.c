@@ -2,9 +2,11 @@
 /* rdmares.c - QP holders from the kernel's resource tracking (rdmares.h). */
 #include "proc/rdmares.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -15,15 +17,11 @@ static long member(struct json_object *o, const char *k)
 		       ? (long)json_object_get_int64(x) : -1;
 }
 
-int rdmares_parse_qp(const char *json, const char *device, unsigned port, struct rdma_qp_holders *out)
+/* The holders of device/port in a parsed `rdma -j res show qp` array. */
+static void holders_of(struct json_object *a, const char *device, unsigned port,
+		       struct rdma_qp_holders *out)
 {
-	struct json_object *a = json_tokener_parse(json);
-
 	memset(out, 0, sizeof(*out));
-	if (!a || !json_object_is_type(a, json_type_array)) {
-		json_object_put(a);
-		return -1;
-	}
 	for (size_t i = 0; i < json_object_array_length(a); i++) {
 		struct json_object *e = json_object_array_get_idx(a, i), *x;
 		long pid = member(e, "pid"), p = member(e, "port");
@@ -49,24 +47,125 @@ int rdmares_parse_qp(const char *json, const char *device, unsigned port, struct
 		}
 		out->h[j].qps++;
 	}
+}
+
+/* The array, or NULL when the text is not one. */
+static struct json_object *parse_array(const char *json)
+{
+	struct json_object *a = json_tokener_parse(json);
+
+	if (a && json_object_is_type(a, json_type_array))
+		return a;
+	json_object_put(a);
+	return NULL;
+}
+
+int rdmares_parse_qp(const char *json, const char *device, unsigned port, struct rdma_qp_holders *out)
+{
+	struct json_object *a = parse_array(json);
+
+	memset(out, 0, sizeof(*out));
+	if (!a) {
+		out->why = RDMARES_WHY_JSON;
+		return -1;
+	}
+	holders_of(a, device, port, out);
 	json_object_put(a);
 	return 0;
 }
 
+#define OUT_MAX (64u << 20) /* ~300,000 QPs of `rdma -j res show qp` */
+#define REUSE_NS 1000000000LL /* an answer serves the ports asked less than 1 s apart */
+#define REUSE_MAX_NS 10000000000LL /* and none asked 10 s after it */
+
+char *rdmares_read(const char *args, const char **why)
+{
+	char cmd[96];
+	size_t n = 0, cap = 1 << 16;
+	char *buf = malloc(cap);
+
+	snprintf(cmd, sizeof(cmd), "rdma -j res show%s%s 2>/dev/null", *args ? " " : "", args);
+	FILE *p = buf ? popen(cmd, "re") : NULL;
+	if (!p) {
+		*why = buf ? RDMARES_WHY_TOOL : RDMARES_WHY_MEMORY;
+		free(buf);
+		return NULL;
+	}
+	bool whole = true;
+	for (;;) {
+		if (whole && n + 1 == cap) {
+			char *nb = cap < OUT_MAX ? realloc(buf, cap * 2) : NULL;
+			if (!nb) {
+				*why = cap < OUT_MAX ? RDMARES_WHY_MEMORY : RDMARES_WHY_BIG;
+				whole = false;
+			} else {
+				buf = nb;
+				cap *= 2;
+			}
+		}
+		/* past the bound the rest is read and dropped: the tool must
+		 * not block on a full pipe while pclose waits for it */
+		char drop[4096];
+		size_t got = whole ? fread(buf + n, 1, cap - 1 - n, p) : fread(drop, 1, sizeof(drop), p);
+		if (!got)
+			break;
+		n += whole ? got : 0;
+	}
+	int st = pclose(p);
+	if (!whole) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = 0;
+	if (st != 0) {
+		*why = RDMARES_WHY_TOOL;
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 int rdmares_qp_holders(const char *device, unsigned port, struct rdma_qp_holders *out)
 {
-	static char buf[1 << 18];
-	size_t n;
-	FILE *p = popen("rdma -j res show qp 2>/dev/null", "re");
+	/* One run's answer, parsed once: every port of the burst is a walk of
+	 * it (a parse of a large answer per port made a burst of 8 ports
+	 * outlast the 10 s an answer is kept on a slow machine). */
+	static struct json_object *qps;
+	static bool answered, empty;
+	static const char *why;
+	static long long text_at, asked_at;
+	long long now = mono_ns();
 
+	if (!text_at || now - asked_at >= REUSE_NS || now - text_at >= REUSE_MAX_NS) {
+		json_object_put(qps);
+		qps = NULL;
+		why = NULL;
+		char *text = rdmares_read("qp", &why);
+		answered = text != NULL;
+		/* no QP at all prints nothing: that is an answer (the tool succeeded) */
+		empty = text && text[strspn(text, " \t\r\n")] == 0;
+		if (text && !empty && !(qps = parse_array(text))) {
+			answered = false;
+			why = RDMARES_WHY_JSON;
+		}
+		free(text);
+		text_at = mono_ns(); /* from its answer: a slow tool still serves the burst */
+	}
 	memset(out, 0, sizeof(*out));
-	if (!p)
+	if (!answered) {
+		out->why = why;
+		asked_at = mono_ns();
 		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, p);
-	int st = pclose(p);
-	buf[n] = 0;
-	/* no QP at all prints nothing: that is an answer when the tool succeeded */
-	if (st == 0 && buf[strspn(buf, " \t\r\n")] == 0)
-		return 0;
-	return rdmares_parse_qp(buf, device, port, out);
+	}
+	if (qps)
+		holders_of(qps, device, port, out);
+	asked_at = mono_ns(); /* the burst goes on while ports are asked */
+	return 0;
 }

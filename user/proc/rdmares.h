@@ -17,14 +17,28 @@ struct rdma_qp_holders {
 	int dropped;            /* holders beyond max */
 	int qps;                /* their QPs together */
 	struct rdma_qp_holder h[16];
+	const char *why;        /* when they could not be read: why (a static string) */
 };
+
+/* Why the holders could not be read (rdma_qp_holders.why). */
+#define RDMARES_WHY_TOOL "rdma (iproute2) failed or is missing"
+#define RDMARES_WHY_BIG "its output is over 64 MiB"
+#define RDMARES_WHY_JSON "its output is not the JSON expected"
+#define RDMARES_WHY_MEMORY "out of memory"
 
 /* The holders of QPs on device/port (port 0: every port) in the JSON
  * `rdma -j res show qp` prints.  0, or -1 when it is not that JSON. */
 int rdmares_parse_qp(const char *json, const char *device, unsigned port, struct rdma_qp_holders *out);
 
 /* The same, asked of the running kernel.  -1 when the tool or the kernel
- * cannot answer (no iproute2, no RDMA netlink). */
+ * cannot answer (no iproute2, no RDMA netlink), with out->why.  One
+ * answer of the tool serves the ports asked less than a second apart (for
+ * at most 10 s): a burst of port events (a switch reboot) runs it once,
+ * not once per port. */
 int rdmares_qp_holders(const char *device, unsigned port, struct rdma_qp_holders *out);
+
+/* `rdma -j res show ARGS` read to its end (at most 64 MiB, not cut): the
+ * text (caller frees), or NULL with *why.  Cold paths only. */
+char *rdmares_read(const char *args, const char **why);
 
 #endif

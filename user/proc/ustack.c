@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* ustack.c - map user stack addresses to the libraries that hold them. */
 #include "proc/ustack.h"
-#include "core/slurp.h"
+#include "proc/execmaps.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,10 +52,12 @@ void ustack_attribute(int pid, const uint64_t *ips, int n, struct ustack_attr *o
 {
 	char p[64];
 	char *maps;
+	bool cut;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(p, sizeof(p), "/proc/%d/maps", pid);
-	if (!(maps = slurp_file(p, NULL)))
+	/* return addresses lie in code: the executable mappings, bounded */
+	if (!(maps = execmaps_read(p, &cut)))
 		return;
 	ustack_attribute_maps(maps, ips, n, out);
 	free(maps);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "verdict/explain.h"
+#include "verdict/remote_addr.h"
 #include "proc/facts_json.h"
 
 /* here an empty string is no value: null */
@@ -191,6 +192,8 @@ static struct json_object *gates_to_json(const struct gate_facts *g)
 		jput_i64(o, "ports", g->ports);
 		if (g->have_gids)
 			json_object_object_add(o, "gids", gids_to_json(&g->gids));
+		if (g->host_netns)
+			jput_u64(o, "host_netns", g->host_netns);
 	}
 	if (g->have_counts) {
 		jput_i64(o, "device_pds", g->dev_pd);
@@ -290,6 +293,7 @@ static bool gates_from_json(struct json_object *o, struct gate_facts *g)
 		g->sgid_present = get_b(o, "sgid_present");
 		g->pkey_table_len = (int)get_i(o, "pkey_table_len", -1);
 		g->ports = (int)get_i(o, "ports", -1);
+		g->host_netns = (unsigned long)get_i(o, "host_netns", 0);
 		if (has(o, "gids", json_type_array, &x)) {
 			g->have_gids = true;
 			snprintf(g->gids.device, sizeof(g->gids.device), "%s", g->device);
@@ -334,6 +338,27 @@ static bool gates_from_json(struct json_object *o, struct gate_facts *g)
 	return g->have_node || g->have_port || g->have_shm || g->have_fd || g->have_rdmacg;
 }
 
+/* evidence.remote: the RoCE address the kernel could not resolve (written
+ * only; a replay re-reads it from the raw step) */
+static void remote_addr_evidence_add(struct json_object *e, const struct mrt_event *ev)
+{
+	struct remote_addr r;
+	struct json_object *o;
+
+	if (!remote_addr_of(ev, &r))
+		return;
+	o = json_object_new_object();
+	put_str(o, "gid", r.gid_text);
+	put_str(o, "ip", r.ip);
+	put_str(o, "netdev", r.netdev);
+	jput_u64(o, "ifindex", r.ifindex);
+	jput_u64(o, "netns", r.netns);
+	put_str(o, "errno_name", errno_name(r.err));
+	put_str(o, "route", r.route);
+	put_str(o, "neighbour", r.neighbour);
+	json_object_object_add(e, "remote", o);
+}
+
 void gates_evidence_add(struct json_object *e, const struct mrt_event *ev,
 			  const struct gate_facts *g)
 {
@@ -364,6 +389,7 @@ void gates_evidence_add(struct json_object *e, const struct mrt_event *ev,
 	for (int i = 0; i < 4; i++)
 		if (lim_names[ev->op][i] && ev->op_limits[i])
 			jput_u64(e, lim_names[ev->op][i], ev->op_limits[i]);
+	remote_addr_evidence_add(e, ev);
 	if (g)
 		json_object_object_add(e, "gates", gates_to_json(g));
 }

@@ -12,7 +12,7 @@
 extern const struct record_kind record_kind_start, record_kind_reg_failure, record_kind_nccl_probe,
 	record_kind_storm, record_kind_user_call, record_kind_mlock_failure, record_kind_failure,
 	record_kind_rlimit, record_kind_library, record_kind_modules, record_kind_port_change,
-	record_kind_stop;
+	record_kind_stop, record_kind_inferred_failure;
 
 /* In the order docs/json.md lists them. */
 static const struct record_kind *const kinds[] = {
@@ -28,6 +28,7 @@ static const struct record_kind *const kinds[] = {
 	&record_kind_modules,
 	&record_kind_port_change,
 	&record_kind_stop,
+	&record_kind_inferred_failure, /* made by explain from logs */
 };
 #define NKINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
 

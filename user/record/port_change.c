@@ -4,7 +4,9 @@
 #include "record/port_change.h"
 #include "record/kind.h"
 #include "record/json_util.h"
+#include "proc/rdmares.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,10 +39,16 @@ static void why_down(const struct record_port_change *c, char *buf, size_t len)
 		buf[0] = 0;
 }
 
+/* Why the holders could not be read (proc/rdmares.h): the words a record
+ * may carry back. */
+static const char *const affected_whys[] = { RDMARES_WHY_TOOL, RDMARES_WHY_BIG, RDMARES_WHY_JSON,
+					      RDMARES_WHY_MEMORY, "another reason" };
+
 static void held(const struct record_port_change *c, bool now, char *buf, size_t len)
 {
 	if (!c->affected_known)
-		snprintf(buf, len, "; the QPs on it could not be read (rdma res)");
+		snprintf(buf, len, "; the QPs on it could not be read (rdma res: %s)",
+			 c->affected_why ? c->affected_why : "not said");
 	else if (!c->naffected)
 		snprintf(buf, len, "; no process %s QPs on it", now ? "holds" : "held");
 	else
@@ -190,6 +198,8 @@ static struct json_object *port_change_to_json(const struct record *rec)
 		json_object_object_add(o, !strcmp(c->reason, "lid_change") ? "lid" : "sm_lid", x);
 	}
 	jput_bool(o, "affected_known", c->affected_known);
+	if (!c->affected_known && c->affected_why)
+		jput_str(o, "affected_unknown_reason", c->affected_why);
 	jput_i64(o, "affected_processes", c->naffected + c->affected_dropped);
 	jput_i64(o, "affected_qps", c->affected_qps);
 	json_object_object_add(o, "affected", affected_json(c));
@@ -335,6 +345,16 @@ int port_change_from_json(struct json_object *o, struct record_port_change *c, c
 	}
 	if (jget_bool(o, "affected_known", &c->affected_known, &w) < 0)
 		return -1;
+	if (member(o, "affected_unknown_reason", json_type_string, &x, &w) < 0)
+		return -1;
+	c->affected_why = NULL;
+	/* the reasons are static strings: a recorded one this build does not
+	 * know reads as another's words would (kept out of the struct) */
+	for (size_t i = 0; x && i < sizeof(affected_whys) / sizeof(affected_whys[0]); i++)
+		if (!strcmp(json_object_get_string(x), affected_whys[i]))
+			c->affected_why = affected_whys[i];
+	if (x && !c->affected_why)
+		c->affected_why = "another reason";
 	if (member(o, "affected_qps", json_type_int, &x, &w) < 0)
 		return -1;
 	if (x)
@@ -379,8 +399,11 @@ int port_change_from_json(struct json_object *o, struct record_port_change *c, c
 	}
 	if (member(o, "affected_processes", json_type_int, &x, &w) < 0)
 		return -1;
+	/* a crafted count is clamped: naffected + affected_dropped is an int */
 	if (x && json_object_get_int64(x) > c->naffected)
-		c->affected_dropped = (int)json_object_get_int64(x) - c->naffected;
+		c->affected_dropped = json_object_get_int64(x) - c->naffected > INT_MAX - c->naffected ?
+					      INT_MAX - c->naffected :
+					      (int)(json_object_get_int64(x) - c->naffected);
 	if (member(o, "counters", json_type_object, &x, &w) < 0)
 		return -1;
 	if (x) {

@@ -62,6 +62,7 @@ struct record_port_change {
 	/* the processes holding QPs on the port (the port's at the down for a
 	 * return); affected_known false: the tracking could not be read */
 	bool affected_known;
+	const char *affected_why; /* !affected_known: why (a static string; NULL: not said) */
 	int naffected, affected_dropped, affected_qps;
 	struct port_affected affected[PORT_AFFECTED_MAX];
 	int ncounters;

@@ -44,6 +44,8 @@ struct json_object *process_to_json(const struct proc_context *c, long slurm_job
 			jput_i64(o, "slurm_job", c->slurm_job);
 	}
 	jput_str(o, "setting", ctx_setting_name(proc_context_setting(c)));
+	if (c->unavailable)
+		jput_str(o, "context_unavailable", ctx_unavailable_name(c->unavailable));
 	if (c->have & CTX_HAVE_LAUNCHERS)
 		jput_str(o, "launchers", proc_context_launcher_chain(c, chain, sizeof(chain)));
 	/* proctrack/linuxproc and task/none leave no job cgroup: the step's
@@ -168,6 +170,10 @@ int process_from_json(struct json_object *p, const struct mrt_event *ev, struct 
 		setting[0] = '\0';
 	if (rc >= 0)
 		rc = read_cgroup(p, c, setting, w);
+	/* why only the record's own fields are known: read back, so explain
+	 * says it again (an unknown name from a newer writer is dropped) */
+	if (rc >= 0 && (rc = jget_str(p, "context_unavailable", chain, sizeof(chain), w)) == 1)
+		c->unavailable = ctx_unavailable_from_name(chain);
 	if (rc >= 0 && (rc = jget_str(p, "launchers", chain, sizeof(chain), w)) == 1)
 		read_launchers(chain, c);
 	c->cgroup_id = ev->cgroup_id;

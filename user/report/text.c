@@ -38,6 +38,9 @@ static void print_context(FILE *out, const struct report *r)
 	}
 	if (c->have & CTX_HAVE_CMDLINE)
 		fprintf(out, "  process: %s\n", esc(c->cmdline));
+	if (c->unavailable)
+		fprintf(out, "  context not available: %s (placed by what the kernel recorded)\n",
+			ctx_unavailable_text(c->unavailable));
 	fprintf(out, "  runs as: %s", ctx_setting_name(proc_context_setting(c)));
 	if (c->systemd_unit[0])
 		fprintf(out, ", unit %s", esc(c->systemd_unit));

@@ -4,30 +4,51 @@
  * file offset (for a return address the kernel found). */
 #include "tracer/elfsym.h"
 
+#include "core/beneath.h"
+
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+int tracer_elf_open(const char *path, bool follow, unsigned long long ino)
+{
+	int pfd = open(path, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+	if (pfd < 0)
+		return -errno;
+	struct stat st;
+	int fd = fstat(pfd, &st) ? -errno : !S_ISREG(st.st_mode) ? -EINVAL
+		 : ino && st.st_ino != ino ? -ESTALE : beneath_reopen_regular(pfd);
+	close(pfd);
+	return fd;
+}
 
 /* ---- ELF: symbol -> file offset ------------------------------------------- */
 
 uint64_t tracer_elf_symbol_offset(const char *path, const char *sym)
 {
-	uint64_t vaddr = 0, off = 0;
-	bool found_default = false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
+	int fd = tracer_elf_open(path, true, 0);
 	if (fd < 0)
 		return 0;
+	uint64_t off = tracer_elf_symbol_offset_fd(fd, sym);
+	close(fd);
+	return off;
+}
+
+uint64_t tracer_elf_symbol_offset_fd(int fd, const char *sym)
+{
+	uint64_t vaddr = 0, off = 0;
+	bool found_default = false;
+
 	elf_version(EV_CURRENT);
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e) {
-		close(fd);
+	if (!e)
 		return 0;
-	}
 	Elf_Scn *scn = NULL, *dynsym = NULL, *versym = NULL;
 	GElf_Shdr sh, dynsh = { 0 };
 	while ((scn = elf_nextscn(e, scn))) {
@@ -76,7 +97,6 @@ uint64_t tracer_elf_symbol_offset(const char *path, const char *sym)
 		}
 	}
 	elf_end(e);
-	close(fd);
 	return off;
 }
 
@@ -84,17 +104,22 @@ uint64_t tracer_elf_symbol_offset(const char *path, const char *sym)
 
 const char *tracer_elf_symbol_at(const char *path, uint64_t file_off, char *buf, size_t len)
 {
-	const char *found = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
+	int fd = tracer_elf_open(path, true, 0);
 	if (fd < 0)
 		return NULL;
+	const char *found = tracer_elf_symbol_at_fd(fd, file_off, buf, len);
+	close(fd);
+	return found;
+}
+
+const char *tracer_elf_symbol_at_fd(int fd, uint64_t file_off, char *buf, size_t len)
+{
+	const char *found = NULL;
+
 	elf_version(EV_CURRENT);
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e) {
-		close(fd);
+	if (!e)
 		return NULL;
-	}
 	uint64_t vaddr = 0;
 	bool mapped = false;
 	size_t nph = 0;
@@ -129,6 +154,5 @@ const char *tracer_elf_symbol_at(const char *path, uint64_t file_off, char *buf,
 		}
 	}
 	elf_end(e);
-	close(fd);
 	return found;
 }

@@ -28,21 +28,25 @@ static const char *const shared_names[SHARED_MAPS] = {
 	[SHARED_FOLD_NOTES] = "fold_notes",
 };
 
-/* Every object carries one (MRT_FORK_FOLLOWER, bpf/common.bpf.h). */
-#define FORK_SEC "tracepoint/sched/sched_process_fork"
+/* Every object carries one pair (MRT_FORK_FOLLOWER, bpf/common.bpf.h). */
+#define FORK_SEC "raw_tracepoint/sched_process_fork"
+#define EXIT_SEC "tracepoint/sched/sched_process_exit"
 
 void tracer_shared_init(struct tracer_shared *s, const struct tracer_opts *o)
 {
 	for (int i = 0; i < SHARED_MAPS; i++)
 		s->fd[i] = -1;
 	s->fork = NULL;
+	s->exit = NULL;
 	s->opts = o;
 }
 
 void tracer_shared_close(struct tracer_shared *s)
 {
 	bpf_link__destroy(s->fork);
+	bpf_link__destroy(s->exit);
 	s->fork = NULL;
+	s->exit = NULL;
 	for (int i = 0; i < SHARED_MAPS; i++) {
 		if (s->fd[i] >= 0)
 			close(s->fd[i]);
@@ -58,14 +62,19 @@ bool tracer_shared_is(const char *name)
 	return false;
 }
 
-static struct bpf_program *fork_follower(struct bpf_object *obj)
+static struct bpf_program *program_in(struct bpf_object *obj, const char *sec)
 {
 	struct bpf_program *p;
 
 	bpf_object__for_each_program(p, obj)
-		if (!strcmp(bpf_program__section_name(p), FORK_SEC))
+		if (!strcmp(bpf_program__section_name(p), sec))
 			return p;
 	return NULL;
+}
+
+static struct bpf_program *fork_follower(struct bpf_object *obj)
+{
+	return program_in(obj, FORK_SEC);
 }
 
 int tracer_rodata_set(struct bpf_object *obj, const char *var, const void *val, size_t len)
@@ -118,11 +127,13 @@ static void common_rodata(struct bpf_object *obj, const struct tracer_opts *o)
 int tracer_shared_prepare(struct tracer_shared *s, struct bpf_object *obj)
 {
 	bool owner = s->fd[SHARED_EVENTS] < 0;
-	struct bpf_program *fork = fork_follower(obj);
+	struct bpf_program *fork = fork_follower(obj), *exit = program_in(obj, EXIT_SEC);
 
 	common_rodata(obj, s->opts);
 	if (fork)
 		bpf_program__set_autoload(fork, owner && s->opts->follow_pid);
+	if (exit)
+		bpf_program__set_autoload(exit, owner && s->opts->follow_pid);
 	if (owner)
 		return 0;
 	for (int i = 0; i < SHARED_MAPS; i++) {
@@ -194,11 +205,17 @@ int tracer_shared_adopt(struct tracer_shared *s, struct bpf_object *obj, char *e
 	if (s->opts->cgroup && set_cgroup_filter(s->fd[SHARED_CGROUP], s->opts->cgroup, err, errlen))
 		return -1;
 	if (s->opts->follow_pid) {
-		struct bpf_program *fork = fork_follower(obj);
+		struct bpf_program *fork = fork_follower(obj), *exit = program_in(obj, EXIT_SEC);
 		s->fork = fork ? bpf_program__attach(fork) : NULL;
 		if (!s->fork) {
 			snprintf(err, errlen, "cannot follow forks (sched_process_fork): %s",
 				 strerror(fork ? errno : ENOENT));
+			return -1;
+		}
+		s->exit = exit ? bpf_program__attach(exit) : NULL;
+		if (!s->exit) {
+			snprintf(err, errlen, "cannot follow exits (sched_process_exit): %s",
+				 strerror(exit ? errno : ENOENT));
 			return -1;
 		}
 	}

@@ -30,6 +30,7 @@ enum tracer_shared_map {
 struct tracer_shared {
 	int fd[SHARED_MAPS]; /* -1 until an object has loaded */
 	struct bpf_link *fork; /* the fork follower (-- CMD), NULL: none */
+	struct bpf_link *exit; /* its exit side: a process leaves the tree */
 	const struct tracer_opts *opts;
 };
 

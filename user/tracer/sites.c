@@ -117,6 +117,9 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	  NULL, "kretprobe_dmabuf_pin", .hot = HOT_DMABUF },
 	{ "dmabuf_map", "dma_buf_map_attachment", "dma-buf map failure", false, NULL,
 	  "fexit_dmabuf_map", NULL, "kretprobe_dmabuf_map", .hot = HOT_DMABUF },
+	{ "addr_resolve", "rdma_addr_find_l2_eth_by_grh",
+	  "RoCE remote GID to route and neighbour: errno, remote GID, source netdev and netns",
+	  false, NULL, "fexit_addr_resolve", "kprobe_addr_resolve", "kretprobe_addr_resolve" },
 	/* the refusals beyond registration (bpf/verbs_ops.bpf.h): each records its
 	 * own failure, so it stays armed without a registration entry site */
 #define OP_SITE(id, fn, what)                                                             \

@@ -137,6 +137,11 @@ const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long in
 	return NULL;
 }
 
+unsigned long tracer_uprobe_libs_full(const struct tracer *t)
+{
+	return t ? t->up.libs_full : 0;
+}
+
 bool tracer_waiting_for_rdma(const struct tracer *t)
 {
 	return !tracer_plan_armed(&t->ld.plan, true) && !tracer_plan_rdma_present(&t->ld.plan);

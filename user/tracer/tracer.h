@@ -42,6 +42,9 @@ const struct tracer_site *tracer_site(const struct tracer *t, int i);
 bool tracer_kernel_calls(const struct tracer *t);
 /* The path of a libibverbs file the tracer has seen, by inode number, or NULL. */
 const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long ino);
+/* libibverbs files left unprobed: the uprobes' table was full of mapped
+ * ones (tracer/uprobes.h, libs_full). */
+unsigned long tracer_uprobe_libs_full(const struct tracer *t);
 bool tracer_site_armed(const struct tracer *t, const char *name);
 /* A kernel without RDMA (no uverbs, no umem functions): nothing of the
  * registration path, nothing per syscall (with --syscalls=auto) is armed,

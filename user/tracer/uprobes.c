@@ -78,6 +78,8 @@ static double now_s(void)
 
 static struct bpf_program *entry_prog(struct libibverbs_bpf *s, const char *sym)
 {
+	if (!s)
+		return NULL;
 	if (!strcmp(sym, "ibv_reg_mr"))
 		return s->progs.up_reg_mr;
 	if (!strcmp(sym, "ibv_reg_mr_iova"))
@@ -95,6 +97,8 @@ static struct bpf_program *entry_prog(struct libibverbs_bpf *s, const char *sym)
 
 static struct bpf_program *return_prog(struct libibverbs_bpf *s, const char *sym)
 {
+	if (!s)
+		return NULL;
 	if (!strcmp(sym, "ibv_get_device_list"))
 		return s->progs.uret_get_device_list;
 	if (!strcmp(sym, "ibv_open_device"))
@@ -102,23 +106,35 @@ static struct bpf_program *return_prog(struct libibverbs_bpf *s, const char *sym
 	return s->progs.uret_reg;
 }
 
-static int attach_one(struct tracer_uprobes *u, struct bpf_program *p, const char *path,
-		      uint64_t off, bool ret)
+/* A free place in links (or mfds): one a library gave up, else the next. */
+static int free_slot(struct tracer_uprobes *u)
+{
+	int n = u->multi ? u->nmfds : u->nlinks;
+	for (int i = 0; i < n; i++)
+		if (u->multi ? u->mfds[i] < 0 : !u->links[i])
+			return i;
+	return n < UPROBE_LINKS_MAX ? n : -1;
+}
+
+static int attach_one(struct tracer_uprobes *u, struct tracer_uprobe_lib *lib,
+		      struct bpf_program *p, const char *path, uint64_t off, bool ret)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = ret);
 	struct bpf_link *l;
+	int at = free_slot(u);
 
+	if (!p || at < 0 || lib->nat >= UPROBE_LIB_LINKS)
+		return -1;
 	if (u->multi) {
-		if (u->nmfds >= UPROBE_LINKS_MAX)
-			return -1;
 		int fd = umulti_attach(bpf_program__fd(p), path, off, ret);
 		if (fd < 0)
 			return -1;
-		u->mfds[u->nmfds++] = fd;
+		u->mfds[at] = fd;
+		if (at == u->nmfds)
+			u->nmfds++;
+		lib->at[lib->nat++] = at;
 		return 0;
 	}
-	if (u->nlinks >= UPROBE_LINKS_MAX)
-		return -1;
 	/* a failure shows in the site's note ("no entry point could be attached") */
 	tracer_log_expect(true);
 	l = bpf_program__attach_uprobe_opts(p, -1, path, off, &o);
@@ -127,8 +143,52 @@ static int attach_one(struct tracer_uprobes *u, struct bpf_program *p, const cha
 	errno = e;
 	if (!l)
 		return -1;
-	u->links[u->nlinks++] = l;
+	u->links[at] = l;
+	if (at == u->nlinks)
+		u->nlinks++;
+	lib->at[lib->nat++] = at;
 	return 0;
+}
+
+/* A library's uprobes detached, its slot emptied. */
+static void give_up(struct tracer_uprobes *u, struct tracer_uprobe_lib *lib)
+{
+	struct bpf_link *links[UPROBE_LIB_LINKS];
+	int fds[UPROBE_LIB_LINKS], n = 0;
+	for (int i = 0; i < lib->nat; i++) {
+		int at = lib->at[i];
+		if (u->multi) {
+			fds[n++] = u->mfds[at];
+			u->mfds[at] = -1;
+		} else {
+			links[n++] = u->links[at];
+			u->links[at] = NULL;
+		}
+	}
+	tracer_detach(links, u->multi ? 0 : n, fds, u->multi ? n : 0);
+	memset(lib, 0, sizeof(*lib));
+}
+
+/* The slot for a new library: a free one, else the one no process has
+ * mapped the longest if that is over UPROBE_STALE_S (given up), else none
+ * (counted in libs_full). */
+static struct tracer_uprobe_lib *lib_slot(struct tracer_uprobes *u, double now)
+{
+	if (u->nlibs < UPROBE_LIBS_MAX)
+		return &u->libs[u->nlibs++];
+	struct tracer_uprobe_lib *stale = NULL;
+	for (int i = 0; i < u->nlibs; i++) {
+		struct tracer_uprobe_lib *l = &u->libs[i];
+		if (!l->host && now - l->last_seen > UPROBE_STALE_S &&
+		    (!stale || l->last_seen < stale->last_seen))
+			stale = l;
+	}
+	if (!stale) {
+		u->libs_full++;
+		return NULL;
+	}
+	give_up(u, stale);
+	return stale;
 }
 
 /* An ELF file for the machine mrtrace runs on: the arm64 libibverbs that a
@@ -157,7 +217,7 @@ static bool elf_native(int fd)
  * `shown`); returns 1 when something attached.  The uprobes are given
  * /proc/self/fd/N, so the kernel attaches to exactly the file that was
  * checked, not to whatever a path names by then. */
-static int attach_lib(struct tracer_uprobes *u, int fd, const char *shown)
+int tracer_uprobes_attach_fd(struct tracer_uprobes *u, int fd, const char *shown, double now)
 {
 	struct tracer_uprobe_lib *lib;
 	struct stat st;
@@ -167,33 +227,35 @@ static int attach_lib(struct tracer_uprobes *u, int fd, const char *shown)
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 		return 0;
 	for (int i = 0; i < u->nlibs; i++)
-		if (u->libs[i].dev == st.st_dev && u->libs[i].ino == st.st_ino)
+		if (u->libs[i].dev == st.st_dev && u->libs[i].ino == st.st_ino) {
+			u->libs[i].last_seen = now; /* still mapped: kept */
 			return 0;
-	if (u->nlibs >= UPROBE_LIBS_MAX || !elf_native(fd))
+		}
+	if (!elf_native(fd) || !(lib = lib_slot(u, now)))
 		return 0;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	lib = &u->libs[u->nlibs];
 	for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++) {
 		if (u->kernel_calls && points[i].kernel_gives)
 			continue;
-		uint64_t off = tracer_elf_symbol_offset(path, points[i].sym);
+		uint64_t off = tracer_elf_symbol_offset_fd(fd, points[i].sym);
 		if (!off)
 			continue;
 		if (points[i].ret_only) {
-			if (!attach_one(u, u->skel->progs.uret_cmd, path, off, true))
+			if (!attach_one(u, lib, u->skel ? u->skel->progs.uret_cmd : NULL, path, off,
+					true))
 				n++;
 			continue;
 		}
-		if (!attach_one(u, entry_prog(u->skel, points[i].sym), path, off, false) &&
-		    !attach_one(u, return_prog(u->skel, points[i].sym), path, off, true))
+		if (!attach_one(u, lib, entry_prog(u->skel, points[i].sym), path, off, false) &&
+		    !attach_one(u, lib, return_prog(u->skel, points[i].sym), path, off, true))
 			n++;
 	}
 	/* remember the inode even when nothing attached: don't retry every scan */
 	lib->dev = st.st_dev;
 	lib->ino = st.st_ino;
 	lib->nfuncs = n;
+	lib->last_seen = now;
 	snprintf(lib->path, sizeof(lib->path), "%s", shown);
-	u->nlibs++;
 	if (!n)
 		snprintf(u->error, sizeof(u->error), "%.120s: no libibverbs entry point could be attached "
 			 "as %s (%s)", esc(shown), u->multi ? UPROBE_KIND_MULTI : UPROBE_KIND_PERF,
@@ -201,14 +263,17 @@ static int attach_lib(struct tracer_uprobes *u, int fd, const char *shown)
 	return n ? 1 : 0;
 }
 
-/* The host's own copies: a regular file, opened without following a
- * symlink at the end (those are the distribution's paths, checked once). */
+/* The host's own copies: the distribution's paths (libibverbs.so.1 is a
+ * symlink to the versioned file), opened only if they end at a regular
+ * file. */
 static int attach_path(struct tracer_uprobes *u, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = tracer_elf_open(path, true, 0);
 	if (fd < 0)
 		return 0;
-	int n = attach_lib(u, fd, path);
+	int before = u->nlibs, n = tracer_uprobes_attach_fd(u, fd, path, now_s());
+	if (u->nlibs > before)
+		u->libs[before].host = true;
 	close(fd);
 	return n;
 }
@@ -237,7 +302,7 @@ static int scan_pid(struct tracer_uprobes *u, int pid)
 			continue;
 		char shown[600];
 		snprintf(shown, sizeof(shown), "/proc/%d/root%s", pid, path);
-		added += attach_lib(u, fd, shown);
+		added += tracer_uprobes_attach_fd(u, fd, shown, now_s());
 		close(fd);
 	}
 	fclose(f);

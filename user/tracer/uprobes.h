@@ -17,11 +17,19 @@ struct tracer_site;
 
 #define UPROBE_LIBS_MAX 32
 #define UPROBE_LINKS_MAX (UPROBE_LIBS_MAX * 8)
+#define UPROBE_LIB_LINKS 16 /* a library's uprobes: 8 entry points, entry and return */
+/* A library no scanned process has mapped for this long (two full scans)
+ * gives its slot to a new one: any user can map copies of libibverbs, and
+ * a table filled for good would leave a container started later unprobed. */
+#define UPROBE_STALE_S 65.0
 
 struct tracer_uprobe_lib {
 	uint64_t dev, ino; /* the library file: one attach per inode */
 	char path[512]; /* as attached (may be /proc/PID/root/...) */
 	int nfuncs; /* entry points found and attached */
+	bool host; /* the distribution's own: never given up */
+	double last_seen; /* when a scanned process last mapped it (monotonic s) */
+	int nat, at[UPROBE_LIB_LINKS]; /* its uprobes: indices in links (or mfds) */
 };
 
 struct tracer_uprobes {
@@ -44,6 +52,9 @@ struct tracer_uprobes {
 	 * (nothing on the success path of a registration). */
 	bool kernel_calls;
 	double last_scan, last_full_scan;
+	/* libraries not attached: the table held UPROBE_LIBS_MAX that
+	 * processes still mapped (in the stop record, uprobe_libs_full) */
+	unsigned long libs_full;
 	struct seen_table seen; /* when each live process was first seen */
 };
 
@@ -57,5 +68,10 @@ int tracer_uprobes_scan(struct tracer_uprobes *u);
  * the libraries (or why none) in the note. */
 void tracer_uprobes_describe(const struct tracer_uprobes *u, struct tracer_site *s);
 void tracer_uprobes_close(struct tracer_uprobes *u);
+/* The library open at fd (a regular file), attached as a scan finds it,
+ * shown as `shown`; 1 when something attached.  With no object loaded
+ * (u->skel NULL: the unit tests) nothing attaches but the table is kept
+ * the same way. */
+int tracer_uprobes_attach_fd(struct tracer_uprobes *u, int fd, const char *shown, double now);
 
 #endif

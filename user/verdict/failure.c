@@ -20,6 +20,7 @@
 #include "verdict/failure_facts.h"
 #include "verdict/memlock.h"
 #include "verdict/rdma_cgroup.h"
+#include "verdict/remote_addr.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 
@@ -171,6 +172,53 @@ static void port_gids_said(const struct gate_facts *g, char *buf, size_t len)
 	}
 }
 
+/* The kernel could not turn the remote GID into a route and a neighbour
+ * (remote_addr.c says what each errno means).  A port that is down loses
+ * its routes too: that is port_not_active, decided before this. */
+static bool explain_unreachable(const struct mrt_event *ev, const struct gate_facts *g,
+				struct verdict *v, const char *to)
+{
+	struct remote_addr r;
+	const struct gid_entry *src = g && g->have_gids ? gid_table_entry(&g->gids, (int)ev->op_args[3]) : NULL;
+	char ns[96] = "";
+
+	if (!remote_addr_of(ev, &r))
+		return false;
+	v->cause = CAUSE_GID_UNREACHABLE;
+	if (r.netns && g && g->host_netns && r.netns != g->host_netns)
+		snprintf(ns, sizeof(ns), " in network namespace %u, not the host's (%lu)", r.netns,
+			 g->host_netns);
+	else if (r.netns)
+		snprintf(ns, sizeof(ns), " (network namespace %u)", r.netns);
+	if (r.err == ETIMEDOUT)
+		verdict_say(v->summary, "%s towards GID %s (%s): the route leads out of %s%s, but "
+					"no neighbour answered for %s within the resolver's 1 s (%s)",
+			    to, r.gid_text, r.ip, r.netdev[0] ? r.netdev : "the GID's netdev", ns, r.ip,
+			    errno_name(r.err));
+	else if (r.err == ENETUNREACH || r.err == EHOSTUNREACH)
+		verdict_say(v->summary, "%s towards GID %s: no route to %s from %s%s (%s)", to,
+			    r.gid_text, r.ip, r.netdev[0] ? r.netdev : "the GID's netdev", ns,
+			    errno_name(r.err));
+	else
+		verdict_say(v->summary, "%s towards GID %s (%s): the source GID's netdev %s%s could "
+					"not be used to reach it (%s)",
+			    to, r.gid_text, r.ip, r.netdev[0] ? r.netdev : "(none)", ns, errno_name(r.err));
+	if (src && src->populated)
+		str_appendf(v->summary, VERDICT_TEXT_MAX, "; source GID index %llu is %s (%s%s%s)",
+			    ev->op_args[3], src->text, src->type[0] ? src->type : "type ?",
+			    src->netdev[0] ? ", " : "", src->netdev);
+	verdict_say(v->explanation,
+		    "On RoCE the kernel turns the peer's GID into an IP route and a neighbour's MAC "
+		    "address before the QP may connect (ib_resolve_eth_dmac -> "
+		    "rdma_addr_find_l2_eth_by_grh), in the network namespace of the source GID's "
+		    "netdev. No route (ENETUNREACH, EHOSTUNREACH) means that interface cannot reach "
+		    "the peer's subnet: a GID of another interface or address family, or a "
+		    "cross-rail address on a rail-only fabric. ETIMEDOUT means the route exists but "
+		    "no neighbour answered ARP/ND within 1 s: the peer is down or the address is "
+		    "nobody's. The port itself is up.");
+	return true;
+}
+
 static bool explain_modify(const struct mrt_event *ev, const struct gate_facts *g,
 			   struct verdict *v, int err)
 {
@@ -193,6 +241,8 @@ static bool explain_modify(const struct mrt_event *ev, const struct gate_facts *
 					    "have; the core refuses them before the driver sees them.");
 		return true;
 	}
+	if (!(have_port && !g->port_active) && explain_unreachable(ev, g, v, to))
+		return true;
 	if (err == ENETUNREACH || (have_port && !g->port_active && (mask & QPM_STATE) && a[1] >= 2)) {
 		v->cause = CAUSE_PORT_NOT_ACTIVE;
 		verdict_say(v->summary, "%s on %s port %llu, which is %s (%s)", to, dev,

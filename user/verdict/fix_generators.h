@@ -19,6 +19,7 @@ void fixes_memlock(const struct fix_input *in, struct fix_list *out);
 void fixes_pin_device_memory(const struct fix_input *in, struct fix_list *out);
 void fixes_dmabuf_unsupported(const struct fix_input *in, struct fix_list *out);
 void fixes_dmabuf_attach(const struct fix_input *in, struct fix_list *out);
+void fixes_dmabuf_range(const struct fix_input *in, struct fix_list *out);
 void fixes_gpu_bar1_exhausted(const struct fix_input *in, struct fix_list *out);
 
 /* fixes_registration.c: the causes of a failed registration past memlock */
@@ -38,6 +39,7 @@ void fixes_device_permission(const struct fix_input *in, struct fix_list *out);
 void fixes_device_cgroup(const struct fix_input *in, struct fix_list *out);
 void fixes_hca_resource_limit(const struct fix_input *in, struct fix_list *out);
 void fixes_port_not_active(const struct fix_input *in, struct fix_list *out);
+void fixes_gid_unreachable(const struct fix_input *in, struct fix_list *out);
 void fixes_bad_gid_index(const struct fix_input *in, struct fix_list *out);
 void fixes_bad_pkey_index(const struct fix_input *in, struct fix_list *out);
 void fixes_qp_attr_invalid(const struct fix_input *in, struct fix_list *out);

@@ -38,6 +38,8 @@ static const fix_generator generators[CAUSE__COUNT] = {
 	[CAUSE_SHM_EXHAUSTED] = fixes_shm_exhausted,
 	[CAUSE_FD_IMPORT_DENIED] = fixes_fd_import_denied,
 	[CAUSE_GPU_BAR1_EXHAUSTED] = fixes_gpu_bar1_exhausted,
+	[CAUSE_GID_UNREACHABLE] = fixes_gid_unreachable,
+	[CAUSE_DMABUF_RANGE] = fixes_dmabuf_range,
 };
 
 int fixes_for(const struct fix_input *in, struct fix_list *out)

@@ -5,8 +5,11 @@
  * (a container passes a device or a capability differently from a unit or
  * a Slurm job); the rest name the device, port or mount from the record and
  * its gates (failure_facts.h). */
+#include <errno.h>
+
 #include "verdict/fix_generators.h"
 #include "verdict/failure_facts.h"
+#include "verdict/remote_addr.h"
 #include "nccl/gidselect.h"
 
 /* ---- the uverbs device ------------------------------------------------------ */
@@ -151,6 +154,56 @@ void fixes_bad_gid_index(const struct fix_input *in, struct fix_list *out)
 			"non-zero GID of the RoCE version you use: gid_attrs/types/N), or leave it "
 			"unset so NCCL picks one.", qp_port(in->ev));
 	}
+}
+
+/* The route and neighbour the kernel could not find, from the node's facts:
+ * which netdev and namespace it looked in, which GID index the process used
+ * and which NCCL's own search would take. */
+void fixes_gid_unreachable(const struct fix_input *in, struct fix_list *out)
+{
+	const struct gate_facts *g = in->gates;
+	const struct gid_entry *e = NULL;
+	struct remote_addr r;
+	const char *nd;
+	int idx;
+
+	if (!in->ev || !remote_addr_of(in->ev, &r)) {
+		fix_add(out, FIX_PRIMARY,
+			"Check that the source GID's interface reaches the peer's address (`ip route "
+			"get PEER-IP`, `ip neigh`, in that interface's network namespace), or use a GID "
+			"index whose address is on the peer's subnet (NCCL_IB_GID_INDEX); on rail-only "
+			"fabrics NCCL_CROSS_NIC=0 keeps connections on one rail.");
+		return;
+	}
+	nd = r.netdev[0] ? r.netdev : "the source GID's interface";
+	if (r.netns && g && g->host_netns && r.netns != g->host_netns)
+		fix_add(out, FIX_PRIMARY,
+			"%s is in network namespace %u, not the host's: the kernel looks the route to "
+			"%s up there. Give that namespace the route and neighbour (`nsenter --net=... "
+			"ip route get %s`), or use a GID whose interface is in a namespace that reaches "
+			"the peer.", nd, r.netns, r.ip, r.ip);
+	if (r.err == ETIMEDOUT)
+		fix_add(out, FIX_PRIMARY,
+			"%s never answered ARP/ND on %s: check that the peer is up and owns that "
+			"address (the GID it advertised), that both ends share the VLAN/subnet, and "
+			"`ip neigh show %s dev %s` (FAILED or INCOMPLETE: nobody answered).",
+			r.ip, nd, r.ip, nd);
+	else
+		fix_add(out, FIX_PRIMARY,
+			"Add a route to %s on %s (`ip route get %s` shows none), or use a GID index "
+			"whose address is on the peer's subnet: each RoCE v2 GID is one IP address of "
+			"one interface (`mrtrace check` lists them).", r.ip, nd, r.ip);
+	idx = nccl_would_choose(in, &e);
+	if (idx >= 0 && (unsigned long long)idx != in->ev->op_args[3])
+		fix_add(out, FIX_ALTERNATIVE,
+			"NCCL: the index NCCL's own search takes on %s port %llu is %d (%s%s%s); the "
+			"process used %llu: leave NCCL_IB_GID_INDEX unset (NCCL 2.21 and later) or set "
+			"NCCL_IB_GID_INDEX=%d.", g->device, qp_port(in->ev), idx, e->text,
+			e->netdev[0] ? " on " : "", e->netdev, in->ev->op_args[3], idx);
+	fix_add(out, FIX_ALTERNATIVE,
+		"On rail-optimized fabrics where the NICs of different rails do not reach each "
+		"other, NCCL_CROSS_NIC=0 keeps every connection on one rail; NCCL_IB_HCA limits NCCL "
+		"to the NICs that reach their peers.");
 }
 
 void fixes_bad_pkey_index(const struct fix_input *in, struct fix_list *out)

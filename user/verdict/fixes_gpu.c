@@ -255,3 +255,16 @@ void fixes_gpu_bar1_exhausted(const struct fix_input *in, struct fix_list *out)
 		"BAR / above-4G decoding in the server firmware).");
 	gdr_off_stopgap(in, out);
 }
+
+/* The range of a dma-buf MR past the exported buffer. */
+void fixes_dmabuf_range(const struct fix_input *in, struct fix_list *out)
+{
+	fix_add(out, FIX_PRIMARY,
+		"Register within the exported buffer: with CUDA virtual memory (PyTorch "
+		"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, cuMemMap) export and register "
+		"each physical allocation separately, or turn expandable segments off.");
+	fix_add(out, FIX_ALTERNATIVE,
+		"NCCL: NCCL_DMABUF_ENABLE=0 registers GPU memory through the peer-memory client "
+		"(nvidia_peermem) instead of dma-buf, where that is loaded.");
+	(void)in;
+}

@@ -43,6 +43,14 @@ struct facts {
 	char limit_s[32], hard_s[32], need_s[32];
 	char nums[160];      /* "; needs at least 24.0 MiB (limit 8 MiB)" */
 	long host_uid;       /* from user-UID.slice / user@UID.service, else -1 */
+	/* the limits.conf domain of the user the record knows: ":UID", pam_limits'
+	 * exact-uid form (limits.conf(5)), which needs no name lookup and so holds
+	 * wherever the fix is read (explain runs on another host); "<user>" when no
+	 * uid is known */
+	char user[24];
+	/* the `ulimit -l` that works under the hard limit: "unlimited" only
+	 * where the hard limit is, else the hard limit itself in KiB */
+	char ulimit[48];
 };
 
 static long uid_from_cgroup(const char *path)
@@ -76,6 +84,17 @@ static void gather(const struct fix_input *in, struct facts *f)
 	}
 	if (in->ctx && (in->ctx->have & CTX_HAVE_CGROUP))
 		f->host_uid = uid_from_cgroup(in->ctx->cgroup_path);
+	if (f->host_uid >= 0)
+		snprintf(f->user, sizeof(f->user), ":%ld", f->host_uid);
+	else if (in->ctx && (in->ctx->have & CTX_HAVE_UID))
+		snprintf(f->user, sizeof(f->user), ":%u", in->ctx->uid);
+	else
+		snprintf(f->user, sizeof(f->user), "<user>");
+	if (f->have_hard && f->hard != CTX_UNLIMITED)
+		snprintf(f->ulimit, sizeof(f->ulimit), "ulimit -l %llu",
+			 (unsigned long long)(f->hard >> 10));
+	else
+		snprintf(f->ulimit, sizeof(f->ulimit), "ulimit -l unlimited");
 	f->need = fixes_needed_bytes(in);
 	fmt_bytes(f->limit, f->limit_s, sizeof(f->limit_s));
 	fmt_bytes(f->hard, f->hard_s, sizeof(f->hard_s));
@@ -283,12 +302,12 @@ static void fix_userns(const struct facts *f, struct fix_list *out)
 		snprintf(unit, sizeof(unit), "user@%ld.service", f->host_uid);
 		fix_add(out, FIX_PRIMARY,
 			"Raise the limit on the host side, for uid %ld: inside a user namespace no one can "
-			"go above the hard limit its creator had%s%s%s. Add `<user> hard memlock unlimited` "
+			"go above the hard limit its creator had%s%s%s. Add `%s hard memlock unlimited` "
 			"(and soft) in /etc/security/limits.d/ and log in again, and if the runtime runs "
 			"under systemd --user, `LimitMEMLOCK=infinity` via `systemctl edit %s`; then run "
 			"the container with `--ulimit memlock=-1:-1` (podman: or `--ulimit host`)%s.",
 			f->host_uid, f->have_hard ? " (now " : "", f->have_hard ? f->hard_s : "",
-			f->have_hard ? ")" : "", unit, f->nums);
+			f->have_hard ? ")" : "", f->user, unit, f->nums);
 	}
 	fix_add(out, FIX_NOTE,
 		"CAP_IPC_LOCK inside a user namespace does not count: ib_umem_get checks "
@@ -318,9 +337,9 @@ static void fix_slurm(const struct facts *f, struct fix_list *out)
 		"the submitted value is above its own hard limit.");
 	if (f->have_hard && (f->hard == CTX_UNLIMITED || (f->need && f->hard >= f->need)))
 		fix_add(out, FIX_ALTERNATIVE,
-			"For this job only: `ulimit -l unlimited` at the top of the batch script works, "
+			"For this job only: `%s` at the top of the batch script works, "
 			"since the step's hard limit is %s.",
-			f->hard_s);
+			f->ulimit, f->hard_s);
 	else
 		fix_add(out, FIX_NOTE,
 			"`ulimit -l unlimited` inside the batch script cannot exceed the hard limit the "
@@ -349,10 +368,10 @@ static void fix_mpi(const struct facts *f, struct fix_list *out)
 	} else {
 		fix_add(out, FIX_PRIMARY,
 			"Ranks that mpirun starts on this node inherit the limit of the shell that ran "
-			"mpirun: `ulimit -l unlimited` there before mpirun (works up to the hard limit%s%s%s, "
+			"mpirun: `%s` there before mpirun (works up to the hard limit%s%s%s, "
 			"beyond that limits.conf and a new login)%s.",
-			f->have_hard ? ", " : "", f->have_hard ? f->hard_s : "", f->have_hard ? " now" : "",
-			f->nums);
+			f->ulimit, f->have_hard ? ", " : "", f->have_hard ? f->hard_s : "",
+			f->have_hard ? " now" : "", f->nums);
 		fix_add(out, FIX_ALTERNATIVE,
 			"Ranks on other nodes run under orted/prted started over ssh: they get the ssh "
 			"session's limit there, so raise it in /etc/security/limits.d/ on every node.");
@@ -367,18 +386,19 @@ static void fix_shell(const struct facts *f, struct fix_list *out)
 	bool hard_ok = f->have_hard && (f->hard == CTX_UNLIMITED || (f->need && f->hard >= f->need));
 	if (hard_ok) {
 		fix_add(out, FIX_PRIMARY,
-			"Run `ulimit -l unlimited` (the hard limit is %s, so this is allowed) in the shell "
+			"Run `%s` (the hard limit is %s, so this is allowed) in the shell "
 			"that starts the job, then start it again%s.",
-			f->hard_s, f->nums);
+			f->ulimit, f->hard_s, f->nums);
 		fix_add(out, FIX_ALTERNATIVE,
-			"To make it permanent: `<user> soft memlock unlimited` in /etc/security/limits.d/ "
-			"and a new login.");
+			"To make it permanent: `%s soft memlock unlimited` in /etc/security/limits.d/ "
+			"(and `%s hard memlock unlimited` where the hard limit is finite) and a new login.",
+			f->user, f->user);
 	} else {
 		fix_add(out, FIX_PRIMARY,
-			"Add `<user> soft memlock unlimited` and `<user> hard memlock unlimited` to "
+			"Add `%s soft memlock unlimited` and `%s hard memlock unlimited` to "
 			"/etc/security/limits.d/99-memlock.conf and log in again (pam_limits sets them at "
 			"login)%s.",
-			f->nums);
+			f->user, f->user, f->nums);
 		fix_add(out, FIX_NOTE,
 			"`ulimit -l unlimited` alone fails here: an unprivileged shell cannot raise its "
 			"soft limit above the hard limit%s%s%s.",

@@ -40,6 +40,8 @@ static const char *const cause_names[CAUSE__COUNT] = {
 	[CAUSE_SHM_EXHAUSTED] = "shm_exhausted",
 	[CAUSE_FD_IMPORT_DENIED] = "fd_import_denied",
 	[CAUSE_GPU_BAR1_EXHAUSTED] = "gpu_bar1_exhausted",
+	[CAUSE_GID_UNREACHABLE] = "gid_unreachable",
+	[CAUSE_DMABUF_RANGE] = "dmabuf_range",
 };
 
 const char *cause_name(enum cause c)
@@ -84,6 +86,7 @@ const char *site_name(unsigned int site)
 		[MRT_SITE_SHM_FALLOCATE] = "shmem_fallocate",
 		[MRT_SITE_PIDFD_GETFD] = "pidfd_getfd",
 		[MRT_SITE_OPEN_DEVICE] = "ibv_open_device",
+		[MRT_SITE_ADDR_RESOLVE] = "rdma_addr_find_l2_eth_by_grh",
 	};
 	return site < MRT_SITE_MAX && names[site] ? names[site] : "?";
 }

@@ -142,6 +142,47 @@ static bool explain_validation(const struct mrt_event *ev, struct verdict *v, in
 
 /* ---- dma-buf --------------------------------------------------------------- */
 
+/* EINVAL from ib_umem_dmabuf_get before any attach: its checks are the
+ * range (offset + length overflowing, or past the dma-buf's size) and the
+ * fd being a dma-buf at all (dma_buf_get).  The fd's size from its fdinfo
+ * tells them apart; without it the range is only inferred. */
+static bool explain_dmabuf_range(const struct mrt_event *ev, const struct gate_facts *g, int get,
+				 struct verdict *v)
+{
+	const struct mrt_step *s = &ev->steps[get];
+	unsigned long long off = s->a0, len = s->a1, end = off + len;
+	unsigned long long size = g ? g->gpu.dmabuf_fd_size : 0;
+	bool wraps = end < off;
+
+	if (trail_find(ev, MRT_SITE_DMABUF_ATTACH) >= 0 || (size && !wraps && end <= size))
+		return false;
+	v->cause = CAUSE_DMABUF_RANGE;
+	v->decisive_step = get;
+	if (size)
+		verdict_say(v->summary,
+			    "the dma-buf MR asks bytes %llu..%llu of dma-buf fd %d, which holds %llu "
+			    "bytes (exporter %s): past its end by %llu (EINVAL)",
+			    off, end, ev->dmabuf_fd, size,
+			    g->gpu.dmabuf_exporter[0] ? g->gpu.dmabuf_exporter : "?", end - size);
+	else if (wraps)
+		verdict_say(v->summary, "the dma-buf MR's offset %llu + length %llu overflows (EINVAL)",
+			    off, len);
+	else {
+		v->certainty = CERT_INFERRED;
+		verdict_say(v->summary,
+			    "ib_umem_dmabuf_get refused offset %llu + length %llu of fd %d with EINVAL "
+			    "before attaching: a range past the dma-buf's end, or an fd that is no "
+			    "dma-buf (its size could not be read)", off, len, ev->dmabuf_fd);
+	}
+	verdict_say(v->explanation,
+		    "ib_umem_dmabuf_get checks that offset + length lies inside the exported "
+		    "dma-buf before it attaches to it. With CUDA virtual memory (PyTorch's "
+		    "expandable segments, cuMemMap) one virtual range is backed by several "
+		    "physical chunks, and the dma-buf exported for an address covers only its "
+		    "chunk: a registration of the whole range runs past its end.");
+	return true;
+}
+
 static bool explain_dmabuf(const struct mrt_event *ev, const struct gate_facts *g,
 			   struct verdict *v, int err)
 {
@@ -169,6 +210,8 @@ static bool explain_dmabuf(const struct mrt_event *ev, const struct gate_facts *
 		    "GPU and NIC is not possible as configured.");
 		return true;
 	}
+	if (get >= 0 && ev->steps[get].ret == -EINVAL && explain_dmabuf_range(ev, g, get, v))
+		return true;
 	if (err == EBADF || (get >= 0 && ev->steps[get].ret == -EBADF)) {
 		v->cause = CAUSE_DMABUF_BAD_FD;
 		v->decisive_step = get;

@@ -45,6 +45,12 @@ enum cause {
 	CAUSE_FD_IMPORT_DENIED,
 	/* a GPU-memory registration refused while the GPU's BAR1 is full */
 	CAUSE_GPU_BAR1_EXHAUSTED,
+	/* RoCE: the remote GID resolved to no route or no neighbour (modify_qp
+	 * to RTR, create_ah; MRT_SITE_ADDR_RESOLVE) */
+	CAUSE_GID_UNREACHABLE,
+	/* a dma-buf MR whose offset + length lies past the dma-buf's end
+	 * (ib_umem_dmabuf_get's range check) */
+	CAUSE_DMABUF_RANGE,
 	CAUSE__COUNT
 };
 

@@ -30,6 +30,9 @@ struct corr_proc {
 	 * first sight and ctx holds what its first record carried (with the
 	 * cgroup path looked up once by id), when fallback_ready. */
 	bool have_ctx, fallback_ready;
+	/* read at the first device context (corr_contact): read again at the
+	 * first failure if the process still lives */
+	bool snapshot;
 	struct proc_context ctx;
 	bool have_nccl;
 	struct nccl_info nccl;
@@ -116,6 +119,31 @@ int corr_pending(const struct corr *c)
 
 /* ---- the process cache ---------------------------------------------------- */
 
+/* What the record says of its process, for the cgroup lookup, the launcher
+ * walk from the parent and the identity check (proc_context_identity). */
+static void event_identity(const struct mrt_event *ev, struct proc_context_event *pe)
+{
+	memset(pe, 0, sizeof(*pe));
+	pe->pid = ev->pid;
+	pe->have = CTX_HAVE_UID | CTX_HAVE_COMM | CTX_HAVE_CGROUP_ID |
+		   (record_has_memlock(ev) ? CTX_HAVE_MEMLOCK : 0);
+	pe->uid = ev->uid;
+	pe->memlock_cur = ev->ml.limit_cur;
+	pe->cgroup_id = ev->cgroup_id;
+	memcpy(pe->comm, ev->comm, sizeof(pe->comm) - 1);
+	pe->start_ns = ev->start_ns;
+	pe->exe_ino = ev->exe_ino;
+	pe->ppid = (int)ev->ppid;
+	pe->pstart_ns = ev->pstart_ns;
+}
+
+/* Whether the cached entry is another process than the record's: the
+ * kernel's start time says so at once, without waiting for the recheck. */
+static bool other_process(const struct corr_proc *p, const struct mrt_event *ev)
+{
+	return ev && ev->start_ns && p->start && p->start != proc_ns_to_ticks(ev->start_ns);
+}
+
 static void proc_read(struct corr *c, struct corr_proc *p, int pid, double now)
 {
 	proc_drop(p);
@@ -129,6 +157,10 @@ static void proc_read(struct corr *c, struct corr_proc *p, int pid, double now)
 		return;
 	}
 	p->have_ctx = true;
+	/* read as it exited (a zombie, or its memory released): a user process
+	 * without an executable or a command line is gone, whatever is left */
+	if (!(p->ctx.have & (CTX_HAVE_EXE | CTX_HAVE_CMDLINE)) && !p->ctx.kernel_thread)
+		p->ctx.unavailable = CTX_GONE;
 	c->st.nccl_reads++;
 	p->have_nccl = c->ops.read_nccl(c->ops.arg, &p->ctx, &p->nccl) == 0;
 }
@@ -139,13 +171,17 @@ static void proc_refresh(struct corr *c, struct corr_proc *p, double now)
 {
 	p->read_at = now;
 	c->st.context_reads++;
-	if (!c->ops.read_context(c->ops.arg, p->pid, &c->scratch))
-		p->ctx = c->scratch; /* gone in between: keep the last reading */
+	/* gone in between, or exiting (no executable, no command line left):
+	 * keep the last reading */
+	if (!c->ops.read_context(c->ops.arg, p->pid, &c->scratch) &&
+	    (c->scratch.have & (CTX_HAVE_EXE | CTX_HAVE_CMDLINE)))
+		p->ctx = c->scratch;
 }
 
-/* The cache entry for pid: found (identity checked at most every
- * CORR_RECHECK_S), or read into a free or the least recently used slot. */
-static struct corr_proc *proc_of(struct corr *c, int pid)
+/* The cache entry for the record's process: found (identity checked at
+ * most every CORR_RECHECK_S, and against the record's start time), or read
+ * into a free or the least recently used slot.  ev NULL: by pid alone. */
+static struct corr_proc *proc_of(struct corr *c, int pid, const struct mrt_event *ev)
 {
 	double now = now_of(c);
 	struct corr_proc *p = NULL, *victim = NULL;
@@ -164,13 +200,21 @@ static struct corr_proc *proc_of(struct corr *c, int pid)
 		return victim;
 	}
 	p->used = now;
-	if (now - p->checked < CORR_RECHECK_S)
+	if (p->snapshot && ev && ev->kind != MRT_EV_CONTACT) {
+		/* its first failure: the numbers as of now, if it still lives */
+		p->snapshot = false;
+		if (p->have_ctx && !other_process(p, ev) &&
+		    c->ops.start_time(c->ops.arg, pid) == p->start)
+			proc_refresh(c, p, now);
+		return p;
+	}
+	if (now - p->checked < CORR_RECHECK_S && !other_process(p, ev))
 		return p;
 	p->checked = now;
 	unsigned long long st = c->ops.start_time(c->ops.arg, pid);
 	if (!st)
 		return p; /* gone: what we kept is the best there is for its records */
-	if (p->have_ctx && st == p->start) {
+	if (p->have_ctx && st == p->start && !other_process(p, ev)) {
 		if (now - p->read_at >= CORR_REFRESH_S)
 			proc_refresh(c, p, now);
 		return p;
@@ -197,29 +241,42 @@ static void graft_cgroup(struct proc_context *to, const struct proc_context *fro
 	to->have |= CTX_HAVE_CGROUP;
 }
 
-/* A process that exited before /proc could be read: the report is built
- * from the record's own fields. */
-static const struct proc_context *context_from_record(struct corr *c, struct corr_proc *p,
-						      const struct mrt_event *ev)
+/* The launchers found from the parent for the first record, as above. */
+static void graft_launchers(struct proc_context *to, const struct proc_context *from)
 {
-	struct proc_context_event pe = {
-		.pid = ev->pid,
-		.have = CTX_HAVE_UID | CTX_HAVE_COMM | CTX_HAVE_CGROUP_ID |
-			(record_has_memlock(ev) ? CTX_HAVE_MEMLOCK : 0),
-		.uid = ev->uid,
-		.memlock_cur = ev->ml.limit_cur,
-		.cgroup_id = ev->cgroup_id,
-	};
+	if (!(from->have & CTX_HAVE_LAUNCHERS))
+		return;
+	to->n_launchers = from->n_launchers;
+	to->launchers_truncated = from->launchers_truncated;
+	memcpy(to->launchers, from->launchers, sizeof(to->launchers));
+	to->ppid = from->ppid;
+	to->have |= from->have & (CTX_HAVE_LAUNCHERS | CTX_HAVE_PPID);
+}
 
-	memcpy(pe.comm, ev->comm, sizeof(pe.comm) - 1);
-	if (!p->fallback_ready || p->ctx.cgroup_id != ev->cgroup_id) {
-		proc_context_from_event(c->cfg.cgroup_root, &pe, &p->ctx);
+/* A process that exited before /proc could be read, or whose /proc is
+ * another process's now (why: pe's identity check): the report is built
+ * from the record's own fields, the cgroup found by its id and the
+ * launchers from the parent it recorded.  Never another program's. */
+static const struct proc_context *context_from_record(struct corr *c, struct corr_proc *p,
+						      const struct proc_context_event *pe,
+						      enum ctx_unavailable why)
+{
+	struct proc_context *ctx = &c->scratch;
+
+	if (p->have_ctx) {
+		/* the entry is the other process's: nothing of it to keep */
+		proc_context_from_event(c->cfg.cgroup_root, pe, ctx);
+	} else if (!p->fallback_ready || p->ctx.cgroup_id != pe->cgroup_id) {
+		proc_context_from_event(c->cfg.cgroup_root, pe, &p->ctx);
 		p->fallback_ready = true;
-		return &p->ctx;
+		ctx = &p->ctx;
+	} else {
+		proc_context_from_event(NULL, pe, ctx);
+		graft_cgroup(ctx, &p->ctx);
+		graft_launchers(ctx, &p->ctx);
 	}
-	proc_context_from_event(NULL, &pe, &c->scratch);
-	graft_cgroup(&c->scratch, &p->ctx);
-	return &c->scratch;
+	ctx->unavailable = why;
+	return ctx;
 }
 
 static bool load_maps(struct corr *c, struct corr_proc *p, double now)
@@ -292,16 +349,18 @@ static unsigned int api_of_stack(struct corr *c, struct corr_proc *p, const stru
 		/* elsewhere: mapped, to another file than libibverbs */
 		bool elsewhere = false, named = false;
 		for (const char *line = c->ops.symbol_at ? p->maps : NULL; line && *line;) {
-			unsigned long long lo, hi, off;
+			unsigned long long lo, hi, off, ino;
 			char path[256] = "";
 			const char *eol = strchr(line, '\n');
-			if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %255[^\n]", &lo, &hi, &off, path) == 4 &&
+			if (sscanf(line, "%llx-%llx %*s %llx %*s %llu %255[^\n]", &lo, &hi, &off, &ino,
+				   path) == 5 &&
 			    ev->ustack[i] >= lo && ev->ustack[i] < hi) {
 				const char *b = strrchr(path, '/');
 				b = b ? b + 1 : path;
 				/* the return address is after the call: the call is in the function */
 				elsewhere = strncmp(b, "libibverbs", 10) != 0;
-				named = !elsewhere && c->ops.symbol_at(c->ops.arg, ev->pid, path,
+				struct corr_mapping m = { lo, hi, ino, path };
+				named = !elsewhere && c->ops.symbol_at(c->ops.arg, ev->pid, &m,
 								    ev->ustack[i] - 1 - lo + off,
 								    name, sizeof(name));
 				break;
@@ -324,7 +383,7 @@ static unsigned int api_of_stack(struct corr *c, struct corr_proc *p, const stru
  * read them, its errno, the user stack the kernel took. */
 static void kernel_call(struct corr *c, const struct mrt_event *ev, struct mrt_event *u)
 {
-	struct corr_proc *p = proc_of(c, ev->pid);
+	struct corr_proc *p = proc_of(c, ev->pid, ev);
 	double now = now_of(c);
 
 	*u = *ev;
@@ -396,17 +455,22 @@ static void storm_keep(struct corr *c, const struct mrt_event *ev, const struct 
 static void report_as(struct corr *c, const struct mrt_event *ev, const struct mrt_event *uev,
 		      const struct report *storm)
 {
-	struct corr_proc *p = proc_of(c, ev->pid);
+	struct corr_proc *p = proc_of(c, ev->pid, ev);
 	const struct proc_context *ctx;
 	const struct nccl_info *nccl = NULL;
 	struct report *r = &c->r;
 	unsigned long nth = 0;
+	struct proc_context_event pe;
+	enum ctx_unavailable why = CTX_GONE;
 
-	if (p->have_ctx) {
+	event_identity(ev, &pe);
+	if (p->have_ctx && !(why = proc_context_identity(&p->ctx, &pe))) {
 		ctx = &p->ctx;
 		nccl = p->have_nccl ? &p->nccl : NULL;
 	} else {
-		ctx = context_from_record(c, p, ev);
+		if (p->have_ctx)
+			c->st.mismatched++;
+		ctx = context_from_record(c, p, &pe, why);
 	}
 	struct gate_facts *g = NULL;
 	/* a failure's gates; a registration's only when it can be GPU memory */
@@ -519,6 +583,14 @@ static bool open_already_explained(struct corr *c, const struct mrt_event *ev)
 	return false;
 }
 
+void corr_contact(struct corr *c, const struct mrt_event *ev)
+{
+	struct corr_proc *p = proc_of(c, (int)ev->pid, ev);
+
+	c->st.contacts++;
+	p->snapshot = p->have_ctx;
+}
+
 void corr_push(struct corr *c, const struct mrt_event *ev)
 {
 	const struct record_kind *k = record_kind_of_ring(ev->kind);
@@ -540,7 +612,7 @@ void corr_push(struct corr *c, const struct mrt_event *ev)
 		report(c, ev, ev);
 		return;
 	case RECORD_WAITS_FOR_CALL:
-		proc_of(c, ev->pid); /* now, while the process most likely still exists */
+		proc_of(c, ev->pid, ev); /* now, while the process most likely still exists */
 		if (c->cfg.kernel_calls && ev->opener != MRT_SITE_UVERBS_REG_DMABUF) {
 			struct mrt_event *u = &c->kcall;
 			kernel_call(c, ev, u);

@@ -45,6 +45,14 @@
 #define CORR_RECHECK_S 1.0
 #define CORR_REFRESH_S 10.0
 
+/* One line of a process's maps: the range, the inode the kernel lists and
+ * the path as the process named it (hostile input: it may end in
+ * " (deleted)", name a FIFO, or have been swapped since). */
+struct corr_mapping {
+	unsigned long long lo, hi, ino;
+	const char *path;
+};
+
 struct corr_ops {
 	/* monotonic seconds */
 	double (*now)(void *arg);
@@ -61,10 +69,11 @@ struct corr_ops {
 	void (*read_gates)(void *arg, int pid, const struct mrt_event *ev, struct gate_facts *g);
 	/* the text of /proc/PID/maps (malloc'd, the correlator frees it), or NULL */
 	char *(*read_maps)(void *arg, int pid);
-	/* The name of the function of the ELF file `path` (as the process maps
-	 * it) that holds file offset off: buf, or NULL.  NULL op: none. */
-	const char *(*symbol_at)(void *arg, int pid, const char *path, uint64_t off, char *buf,
-				 size_t len);
+	/* The name of the function of the ELF file mapped at m (a line of the
+	 * process's maps) that holds file offset off: buf, or NULL.  NULL op:
+	 * none. */
+	const char *(*symbol_at)(void *arg, int pid, const struct corr_mapping *m, uint64_t off,
+				 char *buf, size_t len);
 	/* The same by the inode number of a libibverbs file the tracer knows,
 	 * for a process gone before its maps were read.  NULL op: none. */
 	const char *(*symbol_of_inode)(void *arg, unsigned long long ino, uint64_t off, char *buf,
@@ -102,6 +111,10 @@ struct corr_stats {
 	unsigned long nccl_reads;
 	unsigned long maps_reads;
 	unsigned long gone; /* processes first seen after they exited */
+	/* records whose /proc/PID was another process (pid reused) or another
+	 * program (exec): reported with the record's own context */
+	unsigned long mismatched;
+	unsigned long contacts; /* first device contexts: snapshots taken */
 	unsigned long summaries; /* storm summaries given to the sink (in reported) */
 	unsigned long folded; /* failures those summaries stand for */
 	unsigned long summaries_unmatched; /* ...of which without their first record */
@@ -124,6 +137,12 @@ void corr_set_kernel_calls(struct corr *c, bool on);
  * for it, the others are explained alone; a kind that is not a failure is
  * ignored. */
 void corr_push(struct corr *c, const struct mrt_event *ev);
+
+/* A process's first device context (MRT_EV_CONTACT): its context and NCCL
+ * are read now, while it lives, into the process cache; its failures use
+ * them should it exit the instant a call fails (a live one is read again
+ * at its first failure).  No report. */
+void corr_contact(struct corr *c, const struct mrt_event *ev);
 
 /* Reports the kernel records that waited CORR_PENDING_WAIT_S in vain. */
 void corr_tick(struct corr *c);
@@ -162,10 +181,14 @@ struct corr_live {
 	struct {
 		int pid;
 		uint64_t off;
+		unsigned long long ino;
 		char path[256], name[128];
 		bool found;
 	} syms[32];
 	unsigned int next_sym;
+	/* maps read in part: a line too long or too many mappings
+	 * (proc/execmaps.h); in the stop record */
+	unsigned long maps_cut;
 };
 void corr_live_ops(struct corr_ops *ops, struct corr_live *live);
 

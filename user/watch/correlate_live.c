@@ -4,15 +4,19 @@
 #include "watch/correlate.h"
 #include "proc/gates.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/clock.h"
 #include "core/procfs.h"
 #include "core/redact.h"
-#include "core/slurp.h"
+#include "proc/execmaps.h"
+#include "proc/jobfile.h"
 #include "tracer/elfsym.h"
 #include "tracer/tracer.h"
 
@@ -27,19 +31,8 @@ static double live_now(void *arg)
  * state is field 3, starttime field 22. */
 static unsigned long long live_start_time(void *arg, int pid)
 {
-	char path[64], buf[1024];
-	unsigned long long t = 0;
-
 	(void)arg;
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (pid <= 0 || procfs_read(path, buf, sizeof(buf)) <= 0)
-		return 0;
-	char *p = strrchr(buf, ')');
-	for (int field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		t = strtoull(p + 1, NULL, 10);
-	return t;
+	return proc_start_ticks("/", pid);
 }
 
 static const char *root_of(void *arg)
@@ -57,8 +50,11 @@ static int live_read_context(void *arg, int pid, struct proc_context *ctx)
 	const struct corr_live *l = arg;
 	int rc = proc_context_read(root_of(arg), pid, ctx);
 
-	if (!rc && l && l->redact)
+	if (!rc && l && l->redact) {
 		redact_cmdline(ctx->cmdline, sizeof(ctx->cmdline));
+		/* process.exe is argv[0]'s file: masked as argv[0] is */
+		redact_text(ctx->exe, sizeof(ctx->exe));
+	}
 	return rc;
 }
 
@@ -90,66 +86,129 @@ static int live_read_nccl(void *arg, const struct proc_context *ctx, struct nccl
 	return rc;
 }
 
-/* Only the executable mappings: return addresses lie in code, and the
- * stack attribution scans the text once per frame of every record (a
- * PyTorch process maps thousands of data regions). */
-static char *live_read_maps(void *arg, int pid)
+/* With --redact the mapped files' paths are masked as argv[0] is: a
+ * record's user_call.caller is one of them.  The maps are taken (freed);
+ * NULL when out of memory. */
+static char *redact_maps(char *maps)
 {
-	char path[64], *maps, *w, *line, *next;
+	char *out = NULL, raw[EXECMAPS_LINE_MAX + 1], line[2 * EXECMAPS_LINE_MAX];
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
 
-	(void)arg;
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	if (!(maps = slurp_file(path, NULL)))
-		return NULL;
-	for (w = line = maps; *line; line = next) {
-		/* "lo-hi perms offset dev inode path": perms is "r-xp" */
-		char *perms = strchr(line, ' ');
-		char *eol = strchr(line, '\n');
-		next = eol ? eol + 1 : line + strlen(line);
-		if (perms && perms < next && perms[1] && perms[2] && perms[3] == 'x') {
-			memmove(w, line, (size_t)(next - line));
-			w += next - line;
-		}
+	for (char *p = maps, *eol; f && *p; p = eol) {
+		eol = p + strcspn(p, "\n");
+		/* "lo-hi perms offset dev inode path": the path is the sixth field */
+		snprintf(raw, sizeof(raw), "%.*s", (int)(eol - p), p);
+		int at = 0;
+		sscanf(raw, "%*s %*s %*s %*s %*s %n", &at);
+		if (at <= 0)
+			at = (int)strlen(raw);
+		snprintf(line, sizeof(line), "%s", raw + at);
+		redact_text(line, sizeof(line));
+		fprintf(f, "%.*s%s\n", at, raw, line);
+		if (*eol)
+			eol++;
 	}
-	*w = '\0';
-	return maps;
+	free(maps);
+	if (f && fclose(f)) {
+		free(out);
+		out = NULL;
+	}
+	return out;
 }
 
-/* The library as the process maps it (through its root: a container's own
- * libibverbs).  Names are cached (struct corr_live). */
-static const char *live_symbol_at(void *arg, int pid, const char *path, uint64_t off, char *buf,
-				  size_t len)
+/* Only the executable mappings: return addresses lie in code, and the
+ * stack attribution scans the text once per frame of every record (a
+ * PyTorch process maps thousands of data regions).  Bounded (a process
+ * shapes its maps as it likes: proc/execmaps.h); a cut is counted. */
+static char *live_read_maps(void *arg, int pid)
 {
 	struct corr_live *l = arg;
-	const char *root = root_of(arg);
-	char full[600];
+	char path[64];
+	bool cut;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	char *maps = execmaps_read(path, &cut);
+	if (cut && l)
+		l->maps_cut++;
+	return maps && l && l->redact ? redact_maps(maps) : maps;
+}
+
+/* The library exactly as the process maps it, opened safely: the maps
+ * line is the process's to write (a FIFO, a symlink to a device, a file
+ * swapped since, " (deleted)").  First the mapping itself,
+ * /proc/PID/map_files/LO-HI (the kernel's link to the mapped file, even
+ * deleted or replaced since; needs CAP_SYS_ADMIN), else the path through
+ * the process's root as the process would open it (proc/jobfile.h).  Both
+ * only if a regular file with the inode the maps line lists: root never
+ * waits on a FIFO, opens a device, or parses another file. */
+static int open_mapping(const char *root, int pid, const struct corr_mapping *m)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/proc/%d/map_files/%llx-%llx", strcmp(root, "/") ? root : "", pid,
+		 m->lo, m->hi);
+	int fd = tracer_elf_open(p, true, m->ino);
+	if (fd >= 0 || fd == -EINVAL || fd == -ESTALE)
+		return fd;
+	size_t n = strlen(m->path);
+	static const char deleted[] = " (deleted)";
+	if (n >= sizeof(deleted) - 1 && !strcmp(m->path + n - (sizeof(deleted) - 1), deleted))
+		return -ENOENT; /* whatever bears that name now is another file */
+	if ((fd = jobfile_open(root, pid, m->path)) < 0)
+		return fd;
+	struct stat st;
+	if (fstat(fd, &st) || (m->ino && st.st_ino != m->ino)) {
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
+/* Names are cached (struct corr_live). */
+static const char *live_symbol_at(void *arg, int pid, const struct corr_mapping *m, uint64_t off,
+				  char *buf, size_t len)
+{
+	struct corr_live *l = arg;
 
 	for (unsigned i = 0; i < 32; i++)
-		if (l->syms[i].pid == pid && l->syms[i].off == off && !strcmp(l->syms[i].path, path)) {
+		if (l->syms[i].pid == pid && l->syms[i].off == off && l->syms[i].ino == m->ino &&
+		    !strcmp(l->syms[i].path, m->path)) {
 			snprintf(buf, len, "%s", l->syms[i].name);
 			return l->syms[i].found ? buf : NULL;
 		}
-	snprintf(full, sizeof(full), "%s/proc/%d/root%s", strcmp(root, "/") ? root : "", pid, path);
-	const char *name = tracer_elf_symbol_at(full, off, buf, len);
-	/* a file that no longer opens (the process exited) is no answer to
-	 * keep: the caller names the frame by its inode instead */
-	if (!name && access(full, R_OK))
+	int fd = open_mapping(root_of(arg), pid, m);
+	/* a file that does not open (the process exited, or it is no regular
+	 * file) is no answer to keep: the caller names the frame by its inode
+	 * instead */
+	if (fd < 0)
 		return NULL;
+	const char *name = tracer_elf_symbol_at_fd(fd, off, buf, len);
+	close(fd);
 	unsigned i = l->next_sym++ % 32;
 	l->syms[i].pid = pid;
 	l->syms[i].off = off;
-	snprintf(l->syms[i].path, sizeof(l->syms[i].path), "%s", path);
+	l->syms[i].ino = m->ino;
+	snprintf(l->syms[i].path, sizeof(l->syms[i].path), "%s", m->path);
 	snprintf(l->syms[i].name, sizeof(l->syms[i].name), "%s", name ? name : "");
 	l->syms[i].found = name != NULL;
 	return name;
 }
 
+/* The tracer's libibverbs files (tracer_libibverbs_path): a host path (the
+ * distribution's libibverbs.so.1 is a symlink), or /proc/PID/root/<path
+ * from a process's maps> - opened only if still a regular file with the
+ * inode the kernel found. */
 static const char *live_symbol_of_inode(void *arg, unsigned long long ino, uint64_t off, char *buf,
 					size_t len)
 {
 	const struct corr_live *l = arg;
 	const char *path = l && l->path_of ? l->path_of(l->path_arg, ino) : NULL;
-	return path ? tracer_elf_symbol_at(path, off, buf, len) : NULL;
+	int fd = path ? tracer_elf_open(path, true, ino) : -ENOENT;
+	if (fd < 0)
+		return NULL;
+	const char *name = tracer_elf_symbol_at_fd(fd, off, buf, len);
+	close(fd);
+	return name;
 }
 
 void corr_live_ops(struct corr_ops *ops, struct corr_live *live)

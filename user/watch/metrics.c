@@ -41,6 +41,8 @@ static struct {
 		double ts;
 	} last[CAUSES_MAX];
 	unsigned long long probes, regs, drops, untracked, overflows;
+	unsigned long long maps_cut, uprobe_libs_full;
+	unsigned long long watched_full, stale_contexts;
 	unsigned long long output_errors[OUTPUTS];
 } m;
 
@@ -143,6 +145,22 @@ void metrics_counters(unsigned long long regs, unsigned long long drops,
 	m.overflows = overflows;
 }
 
+void metrics_user_tables(unsigned long long maps_cut, unsigned long long uprobe_libs_full)
+{
+	if (maps_cut != m.maps_cut || uprobe_libs_full != m.uprobe_libs_full)
+		m.dirty = true;
+	m.maps_cut = maps_cut;
+	m.uprobe_libs_full = uprobe_libs_full;
+}
+
+void metrics_losses(unsigned long long watched_full, unsigned long long stale_contexts)
+{
+	if (watched_full != m.watched_full || stale_contexts != m.stale_contexts)
+		m.dirty = true;
+	m.watched_full = watched_full;
+	m.stale_contexts = stale_contexts;
+}
+
 char *metrics_render(bool final, size_t *len)
 {
 	char *text = NULL;
@@ -193,6 +211,18 @@ char *metrics_render(bool final, size_t *len)
 	prom_family(f, "mrtrace_watch_trail_overflows_total", "counter",
 		    "Kernel steps beyond what one failure record holds.");
 	prom_sample(f, "mrtrace_watch_trail_overflows_total", NULL, (double)m.overflows);
+	prom_family(f, "mrtrace_watch_maps_cut_total", "counter",
+		    "Process maps read in part (a line too long, too many executable mappings).");
+	prom_sample(f, "mrtrace_watch_maps_cut_total", NULL, (double)m.maps_cut);
+	prom_family(f, "mrtrace_watch_uprobe_libs_full_total", "counter",
+		    "libibverbs files left unprobed: the uprobes' table held 32 still mapped.");
+	prom_sample(f, "mrtrace_watch_uprobe_libs_full_total", NULL, (double)m.uprobe_libs_full);
+	prom_family(f, "mrtrace_watch_unfollowed_processes_total", "counter",
+		    "Processes of the watched tree not followed: 8,192 of them alive at once.");
+	prom_sample(f, "mrtrace_watch_unfollowed_processes_total", NULL, (double)m.watched_full);
+	prom_family(f, "mrtrace_watch_stale_contexts_total", "counter",
+		    "Registrations not reported: their context's exit never came (a missed kretprobe).");
+	prom_sample(f, "mrtrace_watch_stale_contexts_total", NULL, (double)m.stale_contexts);
 
 	prom_family(f, "mrtrace_watch_output_errors_total", "counter",
 		    "Writes to an output that failed (journal entries, the metrics file itself).");

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "core/args.h"
+#include "core/config.h"
+#include "mrtrace_docdir.h" /* MRTRACE_DOCDIR: where the docs are installed */
 
 static const char watch_doc[] =
 	"Trace failed RDMA memory registrations and explain each one.\n"
@@ -28,7 +30,7 @@ static const char watch_doc[] =
 	"\n"
 	"Exit status: the command's status with -- CMD (2 when it cannot be run); otherwise "
 	"0, or 1 when nothing could be armed.  SIGINT, SIGTERM and SIGQUIT stop with the "
-	"stop record, SIGHUP reopens -o FILE.\v"
+	"stop record, SIGHUP reopens -o FILE (or standard output appending to a file).\v"
 	"Needs root (or CAP_BPF+CAP_PERFMON) and a kernel with BTF. Overhead: nothing per "
 	"syscall unless syscall tracepoints are armed (see --syscalls), and nothing for work "
 	"that registers no memory unless --hot-sites is given.";
@@ -42,16 +44,18 @@ static const struct argp_option watch_opts[] = {
 	  "Only processes in this cgroup v2 directory or below (path, or relative to "
 	  "/sys/fs/cgroup)", 0 },
 	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 },
-	{ "json", OPT_JSON, NULL, 0, "One JSON object per line (docs/json.md)", 0 },
+	{ "json", OPT_JSON, NULL, 0, "One JSON object per line (" MRTRACE_DOCDIR "/json.md)", 0 },
 	{ "output", 'o', "FILE", 0,
 	  "Append the records to FILE instead of stdout (keeps a command's own output out "
 	  "of the JSON stream with -- CMD); SIGHUP reopens it (log rotation)", 0 },
-	{ "verbose", 'v', NULL, 0, "Show each event's kernel trail", 0 },
+	{ "verbose", 'v', NULL, 0, "Show each event's kernel trail, and at start the table of sites (as --list-probes)", 0 },
 	{ "list-probes", OPT_LIST, NULL, 0,
 	  "Print every site, whether it is armed and how, then exit", 0 },
 	{ "syscalls", OPT_SYSCALLS, "auto|on|off", 0,
 	  "mlock/setrlimit syscall tracepoints (costly: every syscall slows while armed). "
-	  "auto = only when no registration site can be armed (default)", 0 },
+	  "auto (default): only on a kernel with RDMA whose registration path cannot be "
+	  "armed; on a kernel without RDMA nothing is armed per syscall: watch waits for "
+	  "an RDMA module and arms the registration path then; on: always", 0 },
 	{ "hot-sites", OPT_HOT, NULL, 0,
 	  "Also probe the kernel functions every process calls (capable, pin_user_pages_fast, "
 	  "DMA mapping, IOVA, dma-buf, page migration): exact answers where ib_umem_get's own "
@@ -79,13 +83,13 @@ static error_t watch_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'p':
 		if (args_pid(arg, &a->pid))
-			argp_error(state, "invalid PID '%s' (1..%d)", arg, ARGS_PID_MAX);
+			cfg_argp_error(state, "invalid PID '%s' (1..%d)", arg, ARGS_PID_MAX);
 		break;
 	case 'c': a->cgroup = arg; break;
 	case 'o': a->output = arg; break;
 	case 'd':
 		if (args_seconds(arg, &a->duration))
-			argp_error(state, "invalid duration '%s' (seconds, a finite number > 0)", arg);
+			cfg_argp_error(state, "invalid duration '%s' (seconds, a finite number > 0)", arg);
 		break;
 	case 'v': a->verbose = true; break;
 	case OPT_JSON: a->json = true; break;
@@ -104,7 +108,7 @@ static error_t watch_parse(int key, char *arg, struct argp_state *state)
 		else if (!strcmp(arg, "off"))
 			a->syscalls = SYSCALLS_OFF;
 		else
-			argp_error(state, "--syscalls takes auto, on or off, not '%s'", arg);
+			cfg_argp_error(state, "--syscalls takes auto, on or off, not '%s'", arg);
 		break;
 	case ARGP_KEY_ARG:
 		/* the command after "--" (argp stops option parsing there) */

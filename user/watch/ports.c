@@ -221,10 +221,11 @@ static void attribute_proc(const char *root, struct port_affected *a)
 
 static void affected_into(struct port_monitor *m, const struct port_snap *s, struct record_port_change *c)
 {
-	struct rdma_qp_holders h;
+	struct rdma_qp_holders h = { 0 };
 	int rc = m->io.holders ? m->io.holders(s->dev, s->port, &h) : rdmares_qp_holders(s->dev, s->port, &h);
 
 	c->affected_known = rc == 0;
+	c->affected_why = rc ? (h.why ? h.why : RDMARES_WHY_TOOL) : NULL;
 	c->naffected = c->affected_dropped = c->affected_qps = 0;
 	if (rc)
 		return;
@@ -416,6 +417,7 @@ static void state_changed(struct port_monitor *m, struct port_snap *s, const cha
 		c->down_ms = (long long)((now - s->down_at) * 1000.0 + 0.5);
 		snprintf(c->previous, sizeof(c->previous), "%s", s->down.state);
 		c->affected_known = s->down.affected_known;
+		c->affected_why = s->down.affected_why;
 		c->naffected = s->down.naffected;
 		c->affected_dropped = s->down.affected_dropped;
 		c->affected_qps = s->down.affected_qps;
@@ -495,6 +497,7 @@ static void check_gids(struct port_monitor *m, struct port_snap *s, double now, 
 		if (s->held_at > 0 && now - s->held_at < 10 && s->held.affected_known &&
 		    s->held.naffected > c->naffected) {
 			c->affected_known = true;
+			c->affected_why = NULL;
 			c->naffected = s->held.naffected;
 			c->affected_dropped = s->held.affected_dropped;
 			c->affected_qps = s->held.affected_qps;

@@ -78,6 +78,14 @@ void watch_sites_by_mech(const struct watch *w, int armed[WATCH_MECHS])
 				armed[k]++;
 }
 
+int watch_armed_sites(const struct watch *w)
+{
+	int n = 0;
+	for (int i = 0; i < w->nsites; i++)
+		n += w->sites[i].armed;
+	return n;
+}
+
 void watch_print_consequences(const struct tracer *t, FILE *out)
 {
 	if (!tracer_armed_count(t, true)) {

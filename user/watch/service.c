@@ -85,7 +85,7 @@ static error_t service_parse(int key, char *arg, struct argp_state *state)
 		else if (!strcmp(arg, "auto"))
 			S->journal = JOURNAL_AUTO;
 		else
-			argp_error(state, "--journal takes yes, no or auto, not '%s'", arg);
+			cfg_argp_error(state, "--journal takes yes, no or auto, not '%s'", arg);
 		break;
 	case OPT_JOURNAL_SOCKET: S->journal_socket = arg; break;
 	case OPT_METRICS: S->metrics_path = arg[0] ? arg : NULL; break;
@@ -94,11 +94,11 @@ static error_t service_parse(int key, char *arg, struct argp_state *state)
 		 * everything), and at most the minute the file's age promises */
 		if (args_seconds(arg, &S->metrics_interval) || S->metrics_interval < 0.1 ||
 		    S->metrics_interval > 60)
-			argp_error(state, "invalid --metrics-interval '%s' (seconds, 0.1 to 60)", arg);
+			cfg_argp_error(state, "invalid --metrics-interval '%s' (seconds, 0.1 to 60)", arg);
 		break;
 	case OPT_HOST_ROOT:
 		if (access(arg, R_OK | X_OK))
-			argp_error(state, "--host-root %s: %s", arg, strerror(errno));
+			cfg_argp_error(state, "--host-root %s: %s", arg, strerror(errno));
 		S->host_root = arg;
 		break;
 	default: return ARGP_ERR_UNKNOWN;

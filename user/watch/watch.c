@@ -111,6 +111,10 @@ static int on_event(void *cookie, void *data, size_t size)
 	const struct mrt_event *ev = data;
 	const struct record_kind *k;
 
+	if (size >= sizeof(*ev) && ev->kind == MRT_EV_CONTACT) {
+		corr_contact(w->corr, ev); /* not a record: the context, read now */
+		return 0;
+	}
 	if (size < sizeof(*ev) || !(k = record_kind_of_ring(ev->kind)))
 		return 0;
 	if (k->explained) {
@@ -243,9 +247,13 @@ static void emit_start(struct watch *w)
 	FILE *h = stderr;
 
 	watch_emit(w, &rec);
-	fprintf(h, "mrtrace: kernel %s, %d of %d sites armed\n", tracer_kernel(w->t),
-		tracer_armed_count(w->t, false), tracer_site_count(w->t));
-	if (!w->a.json || w->a.verbose) {
+	/* one count everywhere: the kernel's sites and watch's own (port
+	 * events), as the table, the start record, sd_notify and the metrics
+	 * have them; the table itself only with -v (and --list-probes) */
+	fprintf(h, "mrtrace: kernel %s, %d of %d sites armed%s\n", tracer_kernel(w->t),
+		watch_armed_sites(w), w->nsites,
+		w->a.verbose ? "" : " (-v or --list-probes: each site)");
+	if (w->a.verbose) {
 		watch_print_sites(w->t, h);
 		watch_print_own_sites(w, h);
 	}
@@ -272,6 +280,8 @@ static void emit_stop(struct watch *w, double secs)
 		.harmless_probes = cs->harmless,
 		.join_table_full = cs->flushed_early,
 		.storm_summaries = cs->summaries,
+		.maps_cut = w->live.maps_cut,
+		.uprobe_libs_full = tracer_uprobe_libs_full(w->t),
 	};
 	struct record rec = { .kind = &record_kind_stop, .data = &s };
 	const unsigned long long *c = s.counters;
@@ -310,7 +320,7 @@ static void list_probes(struct watch *w)
 		json_object_put(s);
 	} else {
 		fprintf(m, "kernel %s: %d of %d sites armed\n", tracer_kernel(w->t),
-			tracer_armed_count(w->t, false), tracer_site_count(w->t));
+			watch_armed_sites(w), w->nsites);
 		watch_print_sites(w->t, m);
 		watch_print_own_sites(w, m);
 		watch_print_consequences(w->t, m);

@@ -152,5 +152,8 @@ void watch_print_consequences(const struct tracer *t, FILE *out);
 #define WATCH_MECHS 4 /* fentry, kprobe, tracepoint, uprobe */
 extern const char *const watch_mech_names[WATCH_MECHS];
 void watch_sites_by_mech(const struct watch *w, int armed[WATCH_MECHS]);
+/* Sites armed, the kernel's and watch's own: the one count the start line,
+ * the table and the metrics share. */
+int watch_armed_sites(const struct watch *w);
 
 #endif

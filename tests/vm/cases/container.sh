@@ -41,5 +41,26 @@ else
 	jq_true api_from_kernel_stack "$ev" '.user_call.api=="ibv_reg_mr_iova2" and .api=="ibv_reg_mr_iova2" and .user_call.reached_kernel and .user_call.via_nccl and .user_call.stack_frames>0'
 fi
 jq_true cause "$ev" '.cause=="memlock_limit"'
+
+# issue 34 item 1: a user's private copy of libibverbs, deleted and replaced
+# by FIFOs (under its name and under "NAME (deleted)", as maps then shows
+# it) while the process maps it; a failed registration must still be
+# reported at once - watch never opens a FIFO its maps name (it would wait
+# forever in open(2), one loop for every process)
+PRIV=/run/mrt-private-lib
+rm -rf $PRIV && mkdir -p $PRIV && cp "$REAL" $PRIV/libibverbs.so.1 && chmod -R a+rX $PRIV
+with_memlock 65536 env LD_LIBRARY_PATH=$PRIV NCCL_JOB_DELAY=4 setpriv --reuid=nobody --regid=nogroup \
+	--clear-groups -- "$JOB" "$LIBNCCL" rxe0 16777216 > "$CASE_OUT/job-fifo.txt" 2>&1 &
+jobpid=$!
+sleep 2
+priv_mapped() { grep -qs "$PRIV/libibverbs.so.1" /proc/[0-9]*/maps; }
+check private_copy_mapped priv_mapped
+rm -f $PRIV/libibverbs.so.1 && mkfifo $PRIV/libibverbs.so.1 "$PRIV/libibverbs.so.1 (deleted)"
+wait $jobpid
+cat "$CASE_OUT/job-fifo.txt"
+fpid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$CASE_OUT/job-fifo.txt")
+check fifo_job_failed grep -q 'result=FAIL errno=12' "$CASE_OUT/job-fifo.txt"
+check fifo_lib_not_stalled mrt_wait_event "$fpid" 10
+rm -rf $PRIV
 check watch_stops mrt_stop
 check copy_attached grep -q "/proc/[0-9]*/root$REAL" "$MRT_OUT.err"

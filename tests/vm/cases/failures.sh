@@ -10,6 +10,10 @@
 #     ibv_rc_pingpong under rdma.max hca_object=2                -> rdma_cgroup_limit (create_cq)
 #     ibv_rc_pingpong server + client given an empty GID index:
 #       RTR without a GRH on RoCE                                -> bad_gid_index
+#     ibv_rc_pingpong client whose peer (tests/helpers/rc_peer) advertises a
+#       GID the kernel cannot resolve at RTR:                    -> gid_unreachable
+#       an IPv6 address with no route from dummy0 (ENETUNREACH),
+#       an address on dummy0's subnet that nobody owns (ARP on: ETIMEDOUT)
 #     fallocate(1) of 4 MiB on a 1 MiB /dev/shm                  -> shm_exhausted
 #   tests/helpers/verbs_ops for attribute values no client lets one choose:
 #     a CQ larger than max_cqe                                   -> hca_resource_limit
@@ -124,6 +128,76 @@ wait "$nogrh_srv"
 note "nogrh: $(tr '\n' ' ' < "$CASE_OUT/nogrh-client.out")"
 expect nogrh ibv_rc_pingpong modify_qp bad_gid_index \
 	'.errno_name=="EINVAL" and .evidence.is_global==0 and .evidence.qp_state==2 and .evidence.gates.link_layer=="Ethernet" and (.evidence.gates.gids|length)>=1 and (.evidence.gates.gids[0].type|test("RoCE")) and (.summary|test("no GRH")) and (.summary|test("found no GID at the index it was given")) and .class=="infiniband"'
+# --- RoCE address resolution: the real client, a peer GID the kernel cannot
+# turn into a route and a neighbour ----------------------------------------------
+PEER=$TOP/build/tests/helpers/rc_peer
+PORTDIR=/sys/class/infiniband/rxe0/ports/1
+# gid_index GID TYPE: the first index of rxe0 port 1 holding GID (sysfs form) as TYPE
+gid_index() {
+	local f i
+	for f in "$PORTDIR"/gids/*; do
+		i=${f##*/}
+		[ "$(cat "$f" 2>/dev/null)" = "$1" ] &&
+			[ "$(cat "$PORTDIR/gid_attrs/types/$i" 2>/dev/null)" = "$2" ] && { echo "$i"; return; }
+	done
+}
+# wait_gid GID: its RoCE v2 index once the GID cache has it (up to 10 s)
+wait_gid() {
+	local i x
+	for i in $(seq 50); do
+		x=$(gid_index "$1" "RoCE v2")
+		[ -n "$x" ] && { echo "$x"; return; }
+		sleep 0.2
+	done
+}
+# unreach NAME GIDX PEERGID32: ibv_rc_pingpong -g GIDX against rc_peer
+# advertising PEERGID32; the record is then expected as gid_unreachable
+unreach() {
+	local name=$1 gidx=$2 port=$((18600 + RANDOM % 200)) pid
+	mark
+	"$PEER" "$port" "$3" > "$CASE_OUT/$name-peer.out" 2>&1 &
+	pid=$!
+	for _ in $(seq 25); do ss -ltn 2>/dev/null | grep -q ":$port " && break; sleep 0.1; done
+	timeout 20 ibv_rc_pingpong -d rxe0 -p "$port" -g "$gidx" 127.0.0.1 > "$CASE_OUT/$name-client.out" 2>&1
+	wait "$pid"
+	note "$name: -g $gidx, peer $3 ($(( $(date +%s) - t0 )) s in): $(tr '\n' ' ' < "$CASE_OUT/$name-client.out")"
+}
+t0=$(date +%s)
+# 5.10: the addr_resolve programs do not load against its external BTF
+# (2026-12-03: invalid CO-RE relocation net_device.ifindex), so no record
+# there can carry the resolution
+if kernel_older_than 5.11; then
+	skip_check noroute_cause "5.10: the addr_resolve site does not load (external BTF)"
+	skip_check neigh_cause "5.10: the addr_resolve site does not load (external BTF)"
+else
+	ND_JQ='.evidence.remote.netdev=="dummy0" and .evidence.remote.netns==.evidence.gates.host_netns'
+	ll=$(cat "$PORTDIR/gids/0")
+	llidx=$(gid_index "$ll" "RoCE v2")
+	# 2001:db8::2: dummy0 holds only its link-local IPv6 address, no route there
+	unreach noroute "${llidx:-1}" 20010db8000000000000000000000002
+	expect noroute ibv_rc_pingpong modify_qp gid_unreachable \
+		'.errno_name=="ENETUNREACH" and .certainty=="proven" and .class=="infiniband" and
+		 .evidence.remote.ip=="2001:db8::2" and .evidence.remote.route=="none" and
+		 '"$ND_JQ"' and .evidence.gates.port_active==true and (.summary|test("no route to 2001:db8::2 from dummy0")) and
+		 ([.fixes[]|test("ip route get 2001:db8::2")]|any) and ([.fixes[]|test("NCCL_CROSS_NIC")]|any)'
+	# 10.57.0.99 on dummy0's own subnet, owned by nobody: a dummy device does not
+	# ARP (IFF_NOARP), so ARP is turned on for the neighbour to go unanswered
+	ip addr add 10.57.0.1/24 dev dummy0
+	ip link set dummy0 arp on
+	v4idx=$(wait_gid 0000:0000:0000:0000:0000:ffff:0a39:0001)
+	unreach neigh "${v4idx:-2}" 00000000000000000000ffff0a390063
+	expect neigh ibv_rc_pingpong modify_qp gid_unreachable \
+		'.errno_name=="ETIMEDOUT" and .evidence.remote.ip=="10.57.0.99" and .evidence.remote.route=="found" and
+		 .evidence.remote.neighbour=="unanswered" and '"$ND_JQ"' and
+		 (.summary|test("no neighbour answered for 10.57.0.99"))'
+	ip link set dummy0 arp off
+	ip addr del 10.57.0.1/24 dev dummy0
+fi
+# (a VLAN of dummy0 moved into another network namespace: its GID appears in
+# rxe0's table and is gone again before a client can use it (6.12, 2026-12-03:
+# the client saw "::" at that index and the kernel refused the empty index,
+# bad_gid_index); the namespace evidence is proven by test_failure only)
+note "gid_unreachable: $(( $(date +%s) - t0 )) s"
 mark
 "$OPS" badmask > /dev/null
 expect mask verbs_ops modify_qp qp_attr_invalid '.errno_name=="EINVAL" and .evidence.qp_state==3'

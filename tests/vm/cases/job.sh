@@ -6,7 +6,10 @@
 # NCCL's version, the rank, the settings (and the variable that no NCCL
 # reads), the thread, the launcher, and must not leak other variables.  Then
 # a rootless-container-style registration: root inside a user namespace holds
-# CAP_IPC_LOCK there, which the kernel does not count.
+# CAP_IPC_LOCK there, which the kernel does not count.  And ranks that exit
+# the instant their registration fails (issue 31 item 2), 20 in a row, in a
+# cgroup of their own: each record placed all the same (launcher, unit, NCCL
+# version and rank from the snapshot taken at the rank's device open).
 # vm-timeout: 240
 . "$TOP/tests/vm/mrt-lib.sh"
 JOB=$TOP/build/tests/helpers/nccl_job
@@ -39,6 +42,31 @@ jq_true job_via_nccl "$ev" '.user_call.via_nccl==true and (.user_call.caller|tes
 jq_true job_launcher "$ev" '.process.launchers|test("torchrun")'
 jq_true job_fixes "$ev" '(.fixes|length)>0'
 check job_no_secret sh -c "! grep -q hunter2 '$MRT_OUT'"
+
+# ranks that exit at once, under the launcher, in a named cgroup (a unit)
+mkdir -p /sys/fs/cgroup/mrt-ranks.service
+fast_pids=
+for i in $(seq 0 19); do
+	# into the cgroup as root, then the launcher as nobody; NCCL_JOB_DELAY:
+	# NCCL's init between the device open and the first registration
+	sh -c 'echo $$ > /sys/fs/cgroup/mrt-ranks.service/cgroup.procs && exec "$@"' sh \
+		prlimit --memlock=65536:65536 -- setpriv --reuid=nobody --regid=nogroup --clear-groups -- \
+		env -i PATH=/usr/bin:/bin RANK=$i LOCAL_RANK=$i WORLD_SIZE=20 NCCL_JOB_EXIT_AT_ONCE=1 NCCL_JOB_DELAY=0.3 NCCL_DEBUG=INFO \
+		/tmp/torchrun -c "$JOB $LIBNCCL rxe0 16777216; rc=\$?; sleep 0.5; exit \$rc" \
+		> "$CASE_OUT/fast.txt" 2>&1
+	fast_pids="$fast_pids${fast_pids:+,}$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$CASE_OUT/fast.txt")"
+done
+last=${fast_pids##*,}
+check fast_last_reported mrt_wait_event "$last"
+fast=$(jq -sc --argjson p "[$fast_pids]" '[.[] | select(.event=="reg_failure" and (.pid as $x | $p | index($x)))]' "$MRT_OUT")
+note "fast exit: $(printf '%s' "$fast" | jq -r 'length') records of 20; launcher $(printf '%s' "$fast" | jq '[.[] | select(.process.launchers // "" | test("torchrun"))] | length'), unit $(printf '%s' "$fast" | jq '[.[] | select(.process.systemd_unit=="mrt-ranks.service")] | length'), nccl version $(printf '%s' "$fast" | jq '[.[] | select(.nccl.version // "" | startswith("2.21.5"))] | length'), rank $(printf '%s' "$fast" | jq '[.[] | select(.nccl.rank != null)] | length'), gone before /proc $(printf '%s' "$fast" | jq '[.[] | select(.process.context_unavailable)] | length')"
+jq_true fast_every_rank_reported "$fast" 'length==20'
+jq_true fast_every_launcher "$fast" 'all(.[]; .process.launchers // "" | test("torchrun"))'
+jq_true fast_every_unit "$fast" 'all(.[]; .process.systemd_unit=="mrt-ranks.service" and .process.setting=="systemd_service")'
+jq_true fast_every_nccl_version "$fast" 'all(.[]; .nccl.version // "" | startswith("2.21.5"))'
+jq_true fast_every_rank "$fast" '[.[] | .nccl.rank] | sort == [range(20)]'
+jq_true fast_never_another_context "$fast" 'all(.[]; (.process.context_unavailable // "process_gone")=="process_gone")'
+rmdir /sys/fs/cgroup/mrt-ranks.service 2>/dev/null
 
 # text output of the same event, as a person sees it
 spawn "$MRTRACE" watch > "$CASE_OUT/text.txt" 2>&1

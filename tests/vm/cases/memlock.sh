@@ -81,3 +81,15 @@ check watch_stops mrt_stop
 check rootcap_no_report test -z "$(mrt_event "$ROOTCAP_PID")"
 stop=$(grep -m1 '"event":"stop"' "$MRT_OUT")
 jq_true no_drops "$stop" '.drops==0 and .reported>=4'
+
+# 6. a process tree (-- CMD): the command's child (sh forks the probe, which
+#    fails as in 1) is followed by the fork hook, which takes processes, not
+#    threads (issue 34 item 2); nothing was left unfollowed
+"$MRTRACE" watch --json -o "$CASE_OUT/tree.jsonl" -- sh -c "prlimit --memlock=65536:65536 \
+	setpriv --reuid=nobody --regid=nogroup --clear-groups -- '$MRPROBE' -d rxe0 --json --size 16M \
+	> '$CASE_OUT/tree.probe.jsonl'; true" > /dev/null 2> "$CASE_OUT/tree.err"
+tp=$(jq -r 'select(.event=="setup") | .pid' "$CASE_OUT/tree.probe.jsonl" 2>/dev/null | head -1)
+ev=$(jq -c "select(.event==\"reg_failure\" and .pid==${tp:-0})" "$CASE_OUT/tree.jsonl" 2>/dev/null)
+jq_true tree_child_followed "${ev:-null}" '.cause=="memlock_limit" and .errno==12'
+jq_true tree_nothing_unfollowed "$(grep -m1 '"event":"stop"' "$CASE_OUT/tree.jsonl")" \
+	'.watched_table_full==0 and .stale_contexts==0'

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* fuzz_logs.c - libFuzzer harness: any bytes as a log a user hands
+ * `mrtrace explain` (user/logs): read line by line through the reader
+ * (NUL bytes, lines past LOG_LINE_MAX, JSON that json-c takes or refuses,
+ * formats matched with backtracking), and each event checked:
+ *
+ *   - every line lands in exactly one bucket, and the counts add up;
+ *   - the strings of the event are terminated within their arrays;
+ *   - a failure with a call names a known op or none, never garbage. */
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "logs/logline.h"
+
+static struct log_event ev;
+
+#define TERMINATED(a) assert(memchr((a), 0, sizeof(a)) != NULL)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	FILE *f = fmemopen((void *)data, size ? size : 1, "r");
+	if (!f)
+		return 0;
+	if (!size) {
+		fclose(f);
+		return 0;
+	}
+	struct log_reader *r = log_reader_new(f, "fuzz");
+	uint64_t n = 0;
+	while (r && log_reader_next(r, &ev) == 1) {
+		n++;
+		assert(ev.kind <= LOG_RECORD);
+		assert(ev.kind != LOG_RECORD || ev.json);
+		TERMINATED(ev.raw);
+		TERMINATED(ev.host);
+		TERMINATED(ev.call);
+		TERMINATED(ev.err_text);
+		TERMINATED(ev.device);
+		TERMINATED(ev.shm_path);
+		TERMINATED(ev.mlx5.cmd);
+		TERMINATED(ev.nccl_version);
+		TERMINATED(ev.setting_value);
+		assert(ev.err >= 0);
+		assert(!ev.shape || ev.source == LOG_SRC_NCCL);
+		assert(!(ev.no_errno && ev.err));
+	}
+	if (r) {
+		const struct log_counts *k = log_reader_counts(r);
+		assert(k->lines == n);
+		assert(k->lines == k->failures + k->not_failures + k->unrecognised + k->records);
+		assert(k->context <= k->not_failures);
+		assert(!k->unrecognised || k->first_unrecognised_line > 0);
+	}
+	log_reader_free(r);
+	fclose(f);
+	/* the whole input as one line, too */
+	log_line_parse((const char *)data, size, &ev);
+	json_object_put(ev.json);
+	return 0;
+}

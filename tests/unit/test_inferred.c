@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* test_inferred.c - failures read from logs, judged without a kernel site
+ * (verdict/inferred.h), and their record read back (record/inferred_failure.h):
+ * the leading cause for each call and errno, how a node's facts rank the
+ * candidates, the errno note of a release that prints none, the failures no
+ * kernel refusal explains, the rerun under each setting, and a check
+ * document reduced to facts (explain/facts.h). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "explain/facts.h"
+#include "record/inferred_failure.h"
+#include "record/kind.h"
+#include "verdict/inferred.h"
+#include "verdict/names.h"
+
+static struct inferred_in call(const char *c, int err, const char *version)
+{
+	struct inferred_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.kind = INF_CALL;
+	in.status = -1;
+	snprintf(in.call, sizeof(in.call), "%s", c);
+	in.err = err;
+	snprintf(in.nccl_version, sizeof(in.nccl_version), "%s", version);
+	snprintf(in.host, sizeof(in.host), "node01");
+	return in;
+}
+
+static bool has_cand(const struct inferred *o, const char *cause)
+{
+	for (int i = 0; i < o->ncand; i++)
+		if (!strcmp(o->cand[i].cause, cause))
+			return true;
+	return false;
+}
+
+static bool rests_on(const struct inferred *o, const char *needle)
+{
+	for (int i = 0; i < o->nrests; i++)
+		if (strstr(o->rests_on[i], needle))
+			return true;
+	return false;
+}
+
+static struct inferred_facts slurm64k(void)
+{
+	struct inferred_facts f;
+
+	memset(&f, 0, sizeof(f));
+	f.have = true;
+	snprintf(f.host, sizeof(f.host), "node01");
+	f.memlock_known = true;
+	f.memlock_soft = 64 << 10;
+	snprintf(f.memlock_of, sizeof(f.memlock_of), "slurmd's jobs");
+	f.slurm_propagates = -1;
+	return f;
+}
+
+/* NCCL 2.21's ENOMEM under slurmd's 64 KiB: memlock_limit, resting on both */
+static void test_reg_mr_enomem_slurm(void **state)
+{
+	(void)state;
+	struct inferred_in in = call("ibv_reg_mr_iova2", ENOMEM, "2.21.5");
+	struct inferred_facts f = slurm64k();
+	static struct inferred o;
+
+	in.channels = 4;
+	in.buffsize = 8 << 20;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_false(o.no_kernel_refusal);
+	assert_string_equal(o.cand[0].cause, "memlock_limit");
+	assert_true(has_cand(&o, "dma_map_iova"));
+	assert_true(has_cand(&o, "mlx5_firmware"));
+	assert_true(rests_on(&o, "the log says ENOMEM from ibv_reg_mr_iova2 (NCCL 2.21.5)"));
+	assert_true(rests_on(&o, "slurmd's jobs get 64 KiB"));
+	assert_string_equal(o.rerun, "srun -N1 -n1 -w node01 mrprobe --nccl-channels 4 "
+				     "--nccl-peers 1 --nccl-buffsize 8388608");
+	assert_non_null(strstr(o.watch, "mrtrace watch"));
+	assert_string_equal(o.errno_note, "");
+	/* every candidate of a refused call is a cause of docs/causes.md */
+	for (int i = 0; i < o.ncand; i++)
+		assert_int_not_equal(cause_from_name(o.cand[i].cause), CAUSE__COUNT);
+}
+
+/* An unlimited limit moves memlock_limit down: another candidate leads */
+static void test_reg_mr_enomem_unlimited(void **state)
+{
+	(void)state;
+	struct inferred_in in = call("ibv_reg_mr_iova2", ENOMEM, "2.21.5");
+	struct inferred_facts f = slurm64k();
+	static struct inferred o;
+
+	f.memlock_soft = UINT64_MAX;
+	snprintf(f.iommu, sizeof(f.iommu), "translated");
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_not_equal(o.cand[0].cause, "memlock_limit");
+	assert_string_equal(o.cand[0].cause, "dma_map_iova");
+	assert_true(rests_on(&o, "unlimited"));
+}
+
+static void test_reg_mr_errnos(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_in in = call("ibv_reg_mr", EPERM, "");
+
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "memlock_zero");
+	assert_true(rests_on(&o, "judged from the log alone"));
+	in = call("ibv_reg_mr_iova2", EFAULT, "2.19.3");
+	struct inferred_facts f = slurm64k();
+	snprintf(f.peermem, sizeof(f.peermem), "no_client");
+	snprintf(f.dmabuf, sizeof(f.dmabuf), "nic_driver");
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "pin_device_memory");
+	assert_true(has_cand(&o, "pin_fault"));
+	in = call("ibv_reg_dmabuf_mr", EOPNOTSUPP, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "dmabuf_unsupported");
+	in = call("ibv_reg_mr_iova2", EINVAL, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "bad_access_flags");
+	assert_true(has_cand(&o, "iova_misaligned"));
+}
+
+/* NCCL 2.8 prints no errno for ibv_create_qp: said, every candidate listed */
+static void test_create_qp_no_errno(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_in in = call("ibv_create_qp", 0, "2.8.4");
+
+	in.release_no_errno = true;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.errno_note, "NCCL 2.8.4 prints no errno for ibv_create_qp; ENOMEM, "
+					  "EINVAL and EAGAIN are all possible here");
+	assert_true(has_cand(&o, "hca_resource_limit"));
+	assert_true(has_cand(&o, "qp_attr_invalid"));
+	assert_true(has_cand(&o, "rdma_cgroup_limit"));
+	in = call("ibv_create_qp", EAGAIN, "2.21.5");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "rdma_cgroup_limit");
+}
+
+static void test_modify_qp_and_open(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_facts f = slurm64k();
+	struct inferred_in in = call("ibv_modify_qp", EINVAL, "2.21.5");
+
+	f.ports = 2;
+	f.ports_down = 1;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "port_not_active");
+	assert_true(has_cand(&o, "bad_gid_index"));
+	f.ports_down = 0;
+	f.roce_ports = 1;
+	f.gids = 2;
+	f.roce_v2_gids = 0;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "bad_gid_index");
+	in = call("ibv_open_device", ENOENT, "");
+	inferred_judge(&in, NULL, INF_SET_DOCKER, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "device_missing");
+	assert_non_null(strstr(o.rerun, "docker run"));
+	in = call("ibv_open_device", EACCES, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "device_permission");
+	assert_true(has_cand(&o, "device_cgroup"));
+	in = call("posix_fallocate", ENOSPC, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "shm_exhausted");
+}
+
+/* A completion error, an async event, GPUDirect off: no kernel refusal,
+ * what to check next, no mrprobe rerun */
+static void test_no_kernel_refusal(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_in in = call("", 0, "2.21.5");
+
+	in.kind = INF_COMPLETION;
+	in.status = 12;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_true(o.no_kernel_refusal);
+	assert_string_equal(o.cand[0].cause, "fabric_retry");
+	assert_non_null(strstr(o.what, "transport retry counter exceeded"));
+	assert_true(o.nnext > 0);
+	assert_string_equal(o.rerun, "");
+	in.kind = INF_ASYNC;
+	snprintf(in.detail, sizeof(in.detail), "GID table change");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "gid_change");
+	in.kind = INF_GDR_OFF;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "gdr_disabled");
+}
+
+/* The kernel's CREATE_MKEY line leads with mlx5_firmware, and makes it
+ * lead for the registration NCCL saw fail */
+static void test_kernel_mkey(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_in in = call("CREATE_MKEY", 0, "");
+
+	in.kind = INF_KERNEL_LOG;
+	in.status = 8;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "mlx5_firmware");
+	assert_non_null(strstr(o.what, "LIM_ERR"));
+	in = call("ibv_reg_mr_iova2", ENOMEM, "2.21.5");
+	in.mkey_failed = true;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "mlx5_firmware");
+}
+
+/* A setting's limit from the facts: the rerun runs mrprobe under it */
+static void test_rerun_settings(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_in in = call("ibv_reg_mr", ENOMEM, "");
+	struct inferred_facts f = slurm64k();
+
+	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.rerun, "sudo mrprobe --nccl-channels 2 --nccl-peers 1 --memlock 64K "
+				     "--as-nobody");
+	inferred_judge(&in, &f, INF_SET_SYSTEMD, "trainer.service", &o);
+	assert_string_equal(o.rerun, "systemd-run --wait --pipe -p LimitMEMLOCK=64K mrprobe "
+				     "--nccl-channels 2 --nccl-peers 1");
+	inferred_judge(&in, &f, INF_SET_K8S, NULL, &o);
+	assert_non_null(strstr(o.rerun, "kubectl exec"));
+	assert_int_equal(inferred_setting_from_name("kubernetes"), INF_SET_K8S);
+	assert_int_equal(inferred_setting_from_name("nope"), INF_SET_UNKNOWN);
+}
+
+/* A check document reduced: slurmd's limit, GPUDirect, ports */
+static void test_facts_from_check(void **state)
+{
+	(void)state;
+	struct inferred_facts f;
+	struct json_object *doc = json_tokener_parse(
+		"{\"host\":{\"hostname\":\"node7\"},"
+		"\"memlock\":{\"units\":{\"slurmd.service\":{\"effective_soft_bytes\":65536}},"
+		"\"this_shell\":{\"soft_bytes\":\"unlimited\"},\"slurm_propagates_memlock\":true},"
+		"\"gpudirect\":{\"peer_memory\":{\"state\":\"no_client\"},\"dmabuf\":{\"state\":\"unknown\"}},"
+		"\"iommu\":{\"mode\":\"passthrough\"},"
+		"\"rdma\":{\"devices\":[{\"dev_node\":{\"open\":\"EACCES\"},\"ports\":["
+		"{\"state\":\"DOWN\",\"link_layer\":\"InfiniBand\"},"
+		"{\"state\":\"ACTIVE\",\"link_layer\":\"Ethernet\",\"gid_count\":4,\"roce_v2_gids\":2}]}]}}");
+
+	assert_non_null(doc);
+	explain_facts_from_check(doc, INF_SET_SLURM, NULL, &f);
+	assert_true(f.have);
+	assert_string_equal(f.host, "node7");
+	assert_true(f.memlock_known);
+	assert_int_equal(f.memlock_soft, 65536);
+	assert_string_equal(f.memlock_of, "slurmd's jobs");
+	assert_int_equal(f.slurm_propagates, 1);
+	assert_string_equal(f.peermem, "no_client");
+	assert_string_equal(f.dmabuf, "");
+	assert_int_equal(f.ports, 2);
+	assert_int_equal(f.ports_down, 1);
+	assert_int_equal(f.roce_v2_gids, 2);
+	assert_int_equal(f.uverbs_bad, 1);
+	assert_string_equal(f.uverbs_err, "EACCES");
+	explain_facts_from_check(doc, INF_SET_SHELL, NULL, &f);
+	assert_int_equal(f.memlock_soft, UINT64_MAX);
+	json_object_put(doc);
+}
+
+/* Written and read back: the same verdict */
+static void test_record_round_trip(void **state)
+{
+	(void)state;
+	static struct record_inferred r, back;
+	struct inferred_facts f = slurm64k();
+	char err[256] = "";
+
+	memset(&r, 0, sizeof(r));
+	r.in = call("ibv_reg_mr_iova2", ENOMEM, "2.21.5");
+	r.pid = 5005;
+	r.rank = 5;
+	r.same_ranks = 63;
+	r.nhosts = 1;
+	snprintf(r.hosts[0], sizeof(r.hosts[0]), "node02");
+	snprintf(r.file, sizeof(r.file), "slurm.out");
+	r.line = 18;
+	inferred_judge(&r.in, &f, INF_SET_SLURM, NULL, &r.v);
+	struct record rec = { .kind = &record_kind_inferred_failure, .data = &r };
+	struct json_object *o = record_to_json(&rec);
+	struct json_object *x;
+	assert_true(json_object_object_get_ex(o, "certainty", &x));
+	assert_string_equal(json_object_get_string(x), "inferred");
+	assert_int_equal(inferred_failure_from_json(o, &back, err, sizeof(err)), 0);
+	assert_string_equal(back.v.cand[0].cause, "memlock_limit");
+	assert_int_equal(back.v.ncand, r.v.ncand);
+	assert_int_equal(back.in.err, ENOMEM);
+	assert_int_equal(back.same_ranks, 63);
+	assert_string_equal(back.hosts[0], "node02");
+	assert_string_equal(back.v.rerun, r.v.rerun);
+	assert_int_equal(back.rank, 5);
+	json_object_put(o);
+	o = json_tokener_parse("{\"event\":\"inferred_failure\"}");
+	assert_int_equal(inferred_failure_from_json(o, &back, err, sizeof(err)), -1);
+	json_object_put(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reg_mr_enomem_slurm),
+		cmocka_unit_test(test_reg_mr_enomem_unlimited),
+		cmocka_unit_test(test_reg_mr_errnos),
+		cmocka_unit_test(test_create_qp_no_errno),
+		cmocka_unit_test(test_modify_qp_and_open),
+		cmocka_unit_test(test_no_kernel_refusal),
+		cmocka_unit_test(test_kernel_mkey),
+		cmocka_unit_test(test_rerun_settings),
+		cmocka_unit_test(test_facts_from_check),
+		cmocka_unit_test(test_record_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* test_logread.c - the log reader (user/logs, issue 32):
+ *
+ *  - every NCCL shape of the table, filled with values (a generator over
+ *    the format strings: the fields column says what each conversion is),
+ *    behind each launcher decoration and with and without NCCL's prefix,
+ *    comes back as its shape with those values; the lines that print no
+ *    errno say so with their release range;
+ *  - the compiled table equals a checked-in excerpt (a hand edit shows);
+ *  - handwritten kernel-log, UCX, libfabric, aws-ofi-nccl, rdma-core,
+ *    framework, journald-json and mrtrace-record lines;
+ *  - a whole input: .gz read by its magic, every line in one bucket, the
+ *    first unrecognised line kept, a 10,000-char line and NUL bytes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cmocka.h>
+
+#include "fixture_path.h"
+#include "explain/stream.h"
+#include "logs/logline.h"
+
+static struct log_event ev;
+
+/* a value for a conversion, by what the fields column says it is */
+static const char *value(const char *field, char conv)
+{
+	static const struct {
+		const char *f, *v;
+	} vals[] = {
+		{ "err_text", "Cannot allocate memory" }, { "err", "12" }, { "device", "mlx5_3" },
+		{ "port", "1" }, { "cur_state", "INIT" }, { "next_state", "RTR" }, { "gid_index", "3" },
+		{ "local_gid", "::ffff:10.0.0.1" }, { "remote_gid", "::ffff:10.0.0.2" },
+		{ "wc_status", "12" }, { "wc_status_name", "IBV_WC_RETRY_EXC_ERR" }, { "wc_opcode", "0" },
+		{ "wc_opcode_name", "IBV_WC_SEND" }, { "wc_len", "4096" }, { "wc_vendor_err", "129" },
+		{ "wc_peer", "10.0.0.2<4242>" }, { "wc_hca", "mlx5_3" }, { "wc_req_type", "Send" },
+		{ "async_event", "port error" }, { "async_code", "10" }, { "shm_path", "/dev/shm/nccl-AbCd" },
+		{ "shm_size", "9637888" }, { "cuda_error", "out of memory" }, { "result_code", "2" },
+		{ "gdr_state", "Disabled" },
+		{ "qp_detail", "on dev mlx5_3:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2" },
+	};
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+		if (!strcmp(vals[i].f, field))
+			return vals[i].v;
+	return conv == 's' ? "IB" : conv == 'p' ? "0x5555deadbeef" : "7";
+}
+
+/* the generator: fmt with every conversion filled */
+static void fill(const struct log_shape *sh, char *out, size_t cap)
+{
+	const char *f = sh->fmt, *fl = sh->fields ? sh->fields : "";
+	size_t n = 0;
+
+	while (*f && n + 1 < cap) {
+		if (*f == '\n') {
+			f++;
+			continue;
+		}
+		if (*f != '%' || f[1] == '%') {
+			out[n++] = *f;
+			f += *f == '%' ? 2 : 1;
+			continue;
+		}
+		f++;
+		while (*f && strchr("-+ #0123456789.hlLqjzt", *f))
+			f++;
+		char conv = *f ? *f++ : 's';
+		char name[32] = "-";
+		size_t k = 0;
+		while (*fl && *fl != ',' && k + 1 < sizeof(name))
+			name[k++] = *fl++;
+		if (k)
+			name[k] = 0;
+		if (*fl == ',')
+			fl++;
+		n += (size_t)snprintf(out + n, cap - n, "%s", value(name, conv));
+	}
+	out[n < cap ? n : cap - 1] = 0;
+}
+
+/* name is one of the comma-separated fields */
+static bool has_field(const char *fields, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = fields; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+static void parse(const char *line)
+{
+	log_line_parse(line, strlen(line), &ev);
+}
+
+static const char *const decorations[] = {
+	"", "[1,12]<stdout>: ", "node01: ", "2026-12-01T10:00:00.123Z ", "12: ",
+	"Dec  1 10:00:00 node01 python[4242]: ", "[1,12]<stderr>:2026-12-01 10:00:00,5 ",
+};
+
+static void every_shape_every_decoration(void **state)
+{
+	(void)state;
+	char msg[1024], line[2048];
+	int checked = 0;
+
+	assert_true(log_nccl_shapes_n >= 50);
+	for (size_t i = 0; i < log_nccl_shapes_n; i++) {
+		const struct log_shape *sh = &log_nccl_shapes[i];
+		if (sh->level == 'D')
+			continue;
+		fill(sh, msg, sizeof(msg));
+		for (size_t d = 0; d < sizeof(decorations) / sizeof(decorations[0]); d++)
+			for (int prefix = 0; prefix < 3; prefix++) {
+				const char *lvl = sh->level == 'W' ? "WARN" : "INFO";
+				if (prefix == 0)
+					snprintf(line, sizeof(line), "%s%s", decorations[d], msg);
+				else if (prefix == 1)
+					snprintf(line, sizeof(line), "%sgpu-a7:4242:4250 [3] %sNCCL %s %s",
+						 decorations[d], sh->level == 'W' ? "misc/ibvwrap.cc:187 " : "",
+						 lvl, msg);
+				else
+					snprintf(line, sizeof(line), "%s[2026-12-01 10:00:00] gpu-a7:4242:4250 [3] %sNCCL %s %s",
+						 decorations[d], sh->level == 'W' ? "transport/net_ib.cc:1047 (ncclIbRegMr) " : "",
+						 lvl, msg);
+				parse(line);
+				/* the shape that matched prints this very line (two rows may
+				 * print the same text, e.g. %d and %u of the same value) */
+				if (!ev.shape)
+					fail_msg("no shape for %s (%s)", line, sh->id);
+				char again[1024];
+				fill(ev.shape, again, sizeof(again));
+				if (strcmp(again, msg))
+					fail_msg("%s: matched %s, not %s", line, ev.shape->id, sh->id);
+				assert_int_equal(ev.source, LOG_SRC_NCCL);
+				if (d == 1 || d == 4 || d == 6)
+					assert_int_equal(ev.rank, 12);
+				if (d == 2)
+					assert_string_equal(ev.host, prefix ? "gpu-a7" : "node01");
+				if (d == 3 || d == 6)
+					assert_true(ev.has_time);
+				if (prefix) {
+					assert_string_equal(ev.host, "gpu-a7");
+					assert_int_equal(ev.pid, 4242);
+					assert_int_equal(ev.tid, 4250);
+					assert_int_equal(ev.cuda_dev, 3);
+				}
+				if (prefix && sh->level == 'W')
+					assert_int_equal(ev.src_line, prefix == 1 ? 187 : 1047);
+				const char *fl = sh->fields ? sh->fields : "";
+				if (has_field(fl, "err_text") || has_field(fl, "err")) {
+					if (ev.err != 12 || ev.no_errno)
+						fail_msg("%s (%s): err %d", line, ev.shape->id, ev.err);
+				}
+				if (ev.kind == LOG_FAILURE_CALL && sh->how == LOG_ERRNO_NONE)
+					assert_true(ev.no_errno);
+				if (has_field(fl, "device"))
+					assert_string_equal(ev.device, "mlx5_3");
+				if (has_field(fl, "qp_detail")) {
+					assert_string_equal(ev.qp.next_state, "RTR");
+					assert_int_equal(ev.qp.gid_index, 3);
+					assert_string_equal(ev.qp.remote_gid, "::ffff:10.0.0.2");
+				}
+				if (has_field(fl, "wc_status"))
+					assert_int_equal(ev.wc.status, 12);
+				if (has_field(fl, "shm_size"))
+					assert_int_equal(ev.shm_size, 9637888);
+				checked++;
+			}
+	}
+	assert_true(checked > 50 * 7 * 3);
+}
+
+static void no_errno_release_range(void **state)
+{
+	(void)state;
+	parse("gpu-a7:4242:4250 [0] misc/ibvwrap.cc:128 NCCL WARN Call to ibv_create_qp failed");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.call, "ibv_create_qp");
+	assert_string_equal(ev.op, "create_qp");
+	assert_true(ev.no_errno);
+	assert_int_equal(ev.err, 0);
+	assert_string_equal(ev.shape->first_tag, "v2.4.2-1");
+	assert_string_equal(ev.shape->last_tag, "v2.13.4-1");
+	parse("gpu-a7:4242:4250 [0] misc/ibvwrap.cc:187 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory");
+	assert_int_equal(ev.err, 12);
+	assert_string_equal(ev.op, "reg_mr");
+	assert_string_equal(ev.shape->first_tag, "v2.13.4-1");
+	parse("gpu-a7:4242:4250 [0] misc/ibvwrap.cc:100 NCCL WARN Call to ibv_open_device failed");
+	assert_true(ev.no_errno);
+	assert_string_equal(ev.op, "open_device");
+}
+
+/* tests/fixtures/logs/nccl_shapes_excerpt.tsv: rows as tools/nccl-shapes.py wrote them */
+static void table_matches_excerpt(void **state)
+{
+	(void)state;
+	FILE *f = fopen(fixture_path("logs", "nccl_shapes_excerpt.tsv"), "r");
+	char line[2048];
+	int rows = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		char *col[11];
+		char *p = line;
+		for (int i = 0; i < 11; i++) {
+			col[i] = p;
+			p = strchr(p, '\t');
+			if (i < 10) {
+				assert_non_null(p);
+				*p++ = 0;
+			}
+		}
+		const struct log_shape *sh = NULL;
+		for (size_t i = 0; i < log_nccl_shapes_n; i++)
+			if (!strcmp(log_nccl_shapes[i].id, col[0]))
+				sh = &log_nccl_shapes[i];
+		if (!sh)
+			fail_msg("shape %s is gone from the table", col[0]);
+		assert_string_equal(sh->first_tag, col[2]);
+		assert_string_equal(sh->last_tag, col[3]);
+		assert_string_equal(sh->fields ? sh->fields : "-", col[9]);
+		assert_string_equal(sh->fmt, col[10]);
+		rows++;
+	}
+	fclose(f);
+	assert_true(rows >= 8);
+}
+
+static void other_sources(void **state)
+{
+	(void)state;
+	parse("[Mon Dec  1 10:00:00 2026] mlx5_core 0000:08:00.0: mlx5_cmd_out_err:838:(pid 4242): CREATE_MKEY(0x200) op_mod(0x0) failed, status limits exceeded(0x8), syndrome (0x7f3a21), err(-12)");
+	assert_int_equal(ev.source, LOG_SRC_KERNEL);
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.mlx5.cmd, "CREATE_MKEY");
+	assert_int_equal(ev.mlx5.opcode, 0x200);
+	assert_string_equal(ev.mlx5.status, "limits exceeded");
+	assert_int_equal(ev.mlx5.status_code, 8);
+	assert_int_equal(ev.mlx5.syndrome, 0x7f3a21);
+	assert_int_equal(ev.err, 12);
+	assert_string_equal(ev.op, "reg_mr");
+	assert_string_equal(ev.mlx5.pci, "0000:08:00.0");
+
+	parse("[  123.456789] mlx5_core 0000:08:00.0: create_mkey_callback:135:(pid 0): async reg mr failed. status -12");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_true(ev.has_boot_time);
+	assert_int_equal(ev.boot_ns, 123456789000LL);
+
+	parse("Dec 01 10:00:00 node07 kernel: mlx5_core 0000:08:00.0: poll_health:800:(pid 0): Fatal error 1 detected");
+	assert_int_equal(ev.kind, LOG_FAILURE_NOCALL);
+	assert_int_equal(ev.nocall, LOG_NC_KERNEL_EVENT);
+	assert_string_equal(ev.host, "node07");
+
+	parse("Dec 01 10:00:00 node07 kernel: EXT4-fs (sda1): mounted filesystem");
+	assert_int_equal(ev.kind, LOG_NOT_FAILURE);
+	assert_int_equal(ev.source, LOG_SRC_KERNEL);
+
+	parse("[1700000000.123456] [gpu-a7:4242:0]          ib_md.c:309  UCX  ERROR ibv_reg_mr(address=0x7f0000000000, length=1048576, access=0xf) failed: Cannot allocate memory : Please set max locked memory (ulimit -l) to 'unlimited'");
+	assert_int_equal(ev.source, LOG_SRC_UCX);
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.call, "ibv_reg_mr");
+	assert_int_equal(ev.err, 12);
+	assert_int_equal(ev.length, 1048576);
+	assert_int_equal(ev.access, 0xf);
+	assert_string_equal(ev.host, "gpu-a7");
+
+	parse("[1700000000.123456] [gpu-a7:4242:0]          ib_iface.c:600  UCX  ERROR ibv_create_cq(cqe=4096) failed: Cannot allocate memory");
+	assert_string_equal(ev.op, "create_cq");
+
+	parse("libfabric:4242:1700000000::verbs:mr:vrb_mr_reg_common():84<warn> ibv_reg_mr: Cannot allocate memory(12)");
+	assert_int_equal(ev.source, LOG_SRC_LIBFABRIC);
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_int_equal(ev.err, 12);
+	assert_string_equal(ev.op, "reg_mr");
+
+	parse("gpu-a7:4242:4250 [0] nccl_net_ofi_rdma.c:1893 NCCL WARN NET/OFI Unable to register memory (type = 0) for device 0. RC: -12, Error: Cannot allocate memory");
+	assert_int_equal(ev.source, LOG_SRC_OFI_NCCL);
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_int_equal(ev.rc, -12);
+	assert_int_equal(ev.err, 12);
+
+	parse("libibverbs: Warning: RLIMIT_MEMLOCK is 65536 bytes.");
+	assert_int_equal(ev.kind, LOG_CONTEXT);
+	assert_string_equal(ev.setting_value, "65536");
+
+	parse(" Couldn't allocate MR");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_true(ev.no_errno);
+
+	parse("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1691, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.1");
+	assert_int_equal(ev.kind, LOG_FAILURE_SUMMARY);
+	assert_string_equal(ev.result, "ncclSystemError");
+	assert_string_equal(ev.nccl_version, "2.18.1");
+	parse("ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. ");
+	assert_int_equal(ev.kind, LOG_FAILURE_SUMMARY);
+	assert_int_equal(ev.result_code, 2);
+
+	parse("gpu-a7:4242:4242 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5_0,mlx5_3");
+	assert_int_equal(ev.ctx, LOG_CTX_SETTING);
+	assert_string_equal(ev.setting_value, "mlx5_0,mlx5_3");
+	parse("gpu-a7:4242:4242 [0] NCCL INFO comm 0x5581b0 rank 12 nranks 64 cudaDev 0 nvmlDev 0 busId 18000 commId 0x6f1b2c3d4e5f - Init START");
+	assert_int_equal(ev.ctx, LOG_CTX_RANK);
+	assert_int_equal(ev.comm.rank, 12);
+	assert_int_equal(ev.comm.nranks, 64);
+	assert_string_equal(ev.comm.comm_id, "0x6f1b2c3d4e5f");
+	parse("gpu-a7:4242:4250 [0] NCCL INFO transport/net_ib.cc:640 -> 2");
+	assert_int_equal(ev.ctx, LOG_CTX_RETURN);
+	assert_int_equal(ev.result_code, 2);
+	parse("NCCL version 2.21.5+cuda12.4");
+	assert_int_equal(ev.ctx, LOG_CTX_NCCL_VERSION);
+	assert_string_equal(ev.nccl_version, "2.21.5+cuda12.4");
+	parse("gpu-a7:4242:4250 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'");
+	assert_int_equal(ev.kind, LOG_FAILURE_NOCALL);
+	assert_int_equal(ev.nocall, LOG_NC_GDR_DISABLED);
+	parse("gpu-a7:4242:4250 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'");
+	assert_int_equal(ev.kind, LOG_NOT_FAILURE);
+
+	parse("{\"__REALTIME_TIMESTAMP\":\"1764583200000000\",\"_TRANSPORT\":\"kernel\",\"_HOSTNAME\":\"node07\",\"MESSAGE\":\"mlx5_core 0000:08:00.0: mlx5_cmd_out_err:838:(pid 4242): CREATE_QP(0x500) op_mod(0x0) failed, status bad parameter(0x3), syndrome (0x1), err(-22)\"}");
+	assert_int_equal(ev.source, LOG_SRC_KERNEL);
+	assert_string_equal(ev.op, "create_qp");
+	assert_int_equal(ev.err, 22);
+	assert_string_equal(ev.host, "node07");
+	assert_true(ev.has_time);
+	parse("{\"MESSAGE\":\"mrtrace: reg_mr failed\",\"MRTRACE_EVENT\":\"reg_failure\",\"MRTRACE_CAUSE\":\"memlock_limit\"}");
+	assert_int_equal(ev.kind, LOG_RECORD);
+	assert_int_equal(ev.source, LOG_SRC_JOURNALD);
+	assert_non_null(ev.json);
+	json_object_put(ev.json);
+	parse("{\"event\":\"reg_failure\",\"schema\":\"mrtrace-watch/1\",\"host\":\"node07\"}");
+	assert_int_equal(ev.kind, LOG_RECORD);
+	assert_int_equal(ev.source, LOG_SRC_MRTRACE);
+	json_object_put(ev.json);
+}
+
+static void whole_input_gz_buckets(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_logread_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	gzFile z = gzdopen(fd, "wb");
+	gzprintf(z, "gpu-a7:4242:4242 [0] NCCL INFO NCCL version 2.12.12+cuda11.6\n");
+	gzprintf(z, "gpu-a7:4242:4250 [0] misc/ibvwrap.cc:128 NCCL WARN Call to ibv_reg_mr_iova2 failed\n");
+	gzprintf(z, "some application output\n");
+	gzprintf(z, "more application output\n");
+	gzprintf(z, "{\"event\":\"stop\",\"schema\":\"mrtrace-watch/1\"}\n");
+	for (int i = 0; i < 10000; i++)
+		gzputc(z, 'x');
+	gzputc(z, '\n');
+	gzwrite(z, "Call to ibv_create_qp failed\0junk\n", 34);
+	gzprintf(z, "\n");
+	gzclose(z);
+
+	char err[256];
+	struct log_reader *r = log_reader_open(path, err, sizeof(err));
+	assert_non_null(r);
+	int n = 0, rc;
+	while ((rc = log_reader_next(r, &ev)) == 1) {
+		n++;
+		if (n == 2) {
+			assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+			assert_true(ev.no_errno);
+			assert_string_equal(ev.nccl_version, "2.12.12+cuda11.6");
+			assert_string_equal(ev.shape->last_tag, "v2.12.12-1");
+		}
+		if (n == 6) {
+			assert_true(ev.raw_cut);
+			assert_int_equal(strlen(ev.raw), LOG_RAW_MAX);
+		}
+		if (n == 7)
+			assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	}
+	assert_int_equal(rc, 0);
+	const struct log_counts *k = log_reader_counts(r);
+	assert_true(k->gzip);
+	assert_int_equal(k->lines, 8);
+	assert_int_equal(k->lines, k->failures + k->not_failures + k->unrecognised + k->records);
+	assert_int_equal(k->failures, 2);
+	assert_int_equal(k->records, 1);
+	assert_int_equal(k->unrecognised, 3);
+	assert_int_equal(k->first_unrecognised_line, 3);
+	assert_string_equal(k->first_unrecognised, "some application output");
+	assert_int_equal(k->cut_lines, 1);
+	assert_int_equal(k->nul_lines, 1);
+	assert_string_equal(k->nccl_version, "2.12.12+cuda11.6");
+	log_reader_free(r);
+	unlink(path);
+}
+
+/* explain's record stream reads a rotated events.jsonl.1.gz as it reads the file */
+static void replay_reads_gz(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_logread_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	gzFile z = gzdopen(fd, "wb");
+	gzprintf(z, "{\"event\":\"start\",\"schema\":\"mrtrace-watch/1\"}\n{\"event\":\"stop\"}\n");
+	gzclose(z);
+	char err[256];
+	struct replay_stream *s = replay_stream_open(path, err, sizeof(err));
+	assert_non_null(s);
+	struct json_object *o;
+	long line;
+	int n = 0;
+	while (replay_stream_next(s, &o, &line, err, sizeof(err)) == 1) {
+		n++;
+		assert_int_equal(line, n);
+		json_object_put(o);
+	}
+	assert_int_equal(n, 2);
+	replay_stream_free(s);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_shape_every_decoration),
+		cmocka_unit_test(no_errno_release_range),
+		cmocka_unit_test(table_matches_excerpt),
+		cmocka_unit_test(other_sources),
+		cmocka_unit_test(whole_input_gz_buckets),
+		cmocka_unit_test(replay_reads_gz),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

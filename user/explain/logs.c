@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* logs.c - the failures of a job's logs, grouped and judged (logs.h).
+ *
+ * A group is one failure as the log says it (the call, its errno, or the
+ * no-refusal kind with its status or event): 64 ranks that all print the
+ * same ENOMEM are one group, led by the first in time (the line's own
+ * time when it has one, else the input order), and "the same on 63 other
+ * ranks" with their hosts.  The job's NCCL settings the lines before it
+ * named (NCCL_BUFFSIZE, NCCL_MIN/MAX_NCHANNELS, the channels it built) go
+ * with the leading event to the rerun. */
+#include "explain/logs.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "explain/facts.h"
+#include "record/inferred_failure.h"
+#include "record/kind.h"
+#include "record/record.h"
+
+#define SEEN_MAX 256 /* identities (host, pid, rank) and hosts hashed per group */
+#define WATCH_MAX 64 /* watch records remembered for the comparison */
+
+struct group {
+	char key[160];
+	bool has_time;
+	int64_t time_ns;
+	unsigned long order;  /* input order of the leading event */
+	struct record_inferred r;
+	unsigned long lines;  /* all its lines, the leader's included */
+	int nseen, nhosts_seen;
+	uint64_t seen[SEEN_MAX], hosts_seen[SEEN_MAX];
+	unsigned long seen_dropped;
+};
+
+struct explain_logs {
+	struct explain_logs_opts o;
+	struct group *groups[EXPLAIN_LOG_GROUPS];
+	int ngroups;
+	unsigned long failures, not_judged, summaries, order;
+	char summary_example[LOG_RAW_MAX + 1];
+	/* the job's settings, as the lines so far named them */
+	unsigned long long buffsize;
+	unsigned min_ch, max_ch, built_ch;
+	bool gdr, slurm;
+	int nwatch;
+	struct {
+		char host[64], cause[32];
+		long pid;
+	} watch[WATCH_MAX];
+};
+
+struct explain_logs *explain_logs_new(const struct explain_logs_opts *o)
+{
+	struct explain_logs *l = calloc(1, sizeof(*l));
+
+	if (l)
+		l->o = *o;
+	return l;
+}
+
+void explain_logs_free(struct explain_logs *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->ngroups; i++)
+		free(l->groups[i]);
+	free(l);
+}
+
+/* FNV-1a: identities are only compared, never shown */
+static uint64_t hash(const char *s, long a, long b)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	h = (h ^ (uint64_t)a) * 1099511628211ull;
+	return (h ^ (uint64_t)b) * 1099511628211ull;
+}
+
+static bool seen_add(uint64_t *set, int *n, uint64_t h)
+{
+	for (int i = 0; i < *n; i++)
+		if (set[i] == h)
+			return false;
+	if (*n < SEEN_MAX)
+		set[(*n)++] = h;
+	return true;
+}
+
+/* The reader's event as the judge reads it. */
+static void to_inferred(const struct explain_logs *l, const struct log_event *ev,
+			struct inferred_in *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->status = -1;
+	snprintf(in->call, sizeof(in->call), "%s", ev->call[0] ? ev->call : ev->op ? ev->op : "");
+	/* "2.21.5" of "2.21.5+cuda12.4" */
+	snprintf(in->nccl_version, sizeof(in->nccl_version), "%.*s",
+		 (int)strcspn(ev->nccl_version, "+ "), ev->nccl_version);
+	snprintf(in->host, sizeof(in->host), "%s", ev->host);
+	in->err = ev->err;
+	in->release_no_errno = ev->no_errno;
+	if (ev->no_errno && ev->shape && ev->shape->first_tag)
+		snprintf(in->releases, sizeof(in->releases), "%s..%s", ev->shape->first_tag,
+			 ev->shape->last_tag ? ev->shape->last_tag : "");
+	switch (ev->kind) {
+	case LOG_FAILURE_CALL:
+		in->kind = INF_CALL;
+		/* the kernel's own line of a firmware command (mlx5 CREATE_MKEY
+		 * status 0x8), and the mlx5_ib line that echoes it */
+		if (ev->mlx5.cmd[0]) {
+			in->kind = INF_KERNEL_LOG;
+			snprintf(in->call, sizeof(in->call), "%s", ev->mlx5.cmd);
+			in->status = (int)ev->mlx5.status_code;
+			snprintf(in->detail, sizeof(in->detail), "syndrome 0x%x", ev->mlx5.syndrome);
+		} else if (ev->source == LOG_SRC_KERNEL && strcasestr(ev->raw, "mkey")) {
+			in->kind = INF_KERNEL_LOG;
+			snprintf(in->call, sizeof(in->call), "CREATE_MKEY");
+		}
+		break;
+	case LOG_FAILURE_SUMMARY:
+		in->kind = INF_WRAPPER;
+		snprintf(in->detail, sizeof(in->detail), "%s", ev->result[0] ? ev->result : "ncclSystemError");
+		break;
+	default:
+		switch (ev->nocall) {
+		case LOG_NC_COMPLETION:
+			in->kind = INF_COMPLETION;
+			in->status = ev->wc.status;
+			break;
+		case LOG_NC_ASYNC:
+			in->kind = INF_ASYNC;
+			snprintf(in->detail, sizeof(in->detail), "%s", ev->async_event);
+			break;
+		case LOG_NC_CUDA:
+			in->kind = INF_CUDA;
+			snprintf(in->detail, sizeof(in->detail), "%s", ev->cuda_error);
+			break;
+		case LOG_NC_GDR_DISABLED:
+			in->kind = INF_GDR_OFF;
+			break;
+		case LOG_NC_USERSPACE_READ:
+			in->kind = INF_GID_TYPE;
+			break;
+		default:
+			if (ev->mlx5.cmd[0]) {
+				in->kind = INF_KERNEL_LOG;
+				snprintf(in->call, sizeof(in->call), "%s", ev->mlx5.cmd);
+				in->status = (int)ev->mlx5.status_code;
+				snprintf(in->detail, sizeof(in->detail), "syndrome 0x%x", ev->mlx5.syndrome);
+			} else {
+				in->kind = INF_ASYNC;
+				snprintf(in->detail, sizeof(in->detail), "%.60s",
+					 ev->async_event[0] ? ev->async_event : "a kernel-log event");
+			}
+		}
+	}
+	/* the job's shape as the lines before it said */
+	in->buffsize = l->buffsize;
+	in->channels = l->min_ch ? l->min_ch : l->built_ch;
+	if (l->max_ch && (!in->channels || in->channels > l->max_ch))
+		in->channels = l->max_ch;
+	in->gdr = l->gdr;
+}
+
+static void context(struct explain_logs *l, const struct log_event *ev)
+{
+	unsigned a, b;
+	const char *p;
+
+	if (ev->ctx == LOG_CTX_SETTING) {
+		unsigned long long v = strtoull(ev->setting_value, NULL, 0);
+		if (!strcmp(ev->setting_name, "NCCL_BUFFSIZE"))
+			l->buffsize = v;
+		else if (!strcmp(ev->setting_name, "NCCL_MIN_NCHANNELS") && v <= 64)
+			l->min_ch = (unsigned)v;
+		else if (!strcmp(ev->setting_name, "NCCL_MAX_NCHANNELS") && v <= 64)
+			l->max_ch = (unsigned)v;
+	}
+	/* what the reader keeps no member for: the channels NCCL built
+	 * ("Channel 03/08 :") and GPUDirect on, from the line's start */
+	if ((p = strstr(ev->raw, " Channel ")) && sscanf(p, " Channel %u/%u", &a, &b) == 2 && b <= 64 &&
+	    b > l->built_ch)
+		l->built_ch = b;
+	if (strstr(ev->raw, "GPU Direct RDMA Enabled"))
+		l->gdr = true;
+	if (strstr(ev->raw, "slurmstepd") || strstr(ev->raw, "srun: "))
+		l->slurm = true;
+}
+
+static void group_key(const struct inferred_in *in, char *key, size_t len)
+{
+	/* a firmware command's lines are one failure whatever each says */
+	if (in->kind == INF_KERNEL_LOG) {
+		snprintf(key, len, "%d|%s", in->kind, in->call);
+		return;
+	}
+	snprintf(key, len, "%d|%s|%d|%d|%s", in->kind, in->call, in->err, in->status, in->detail);
+}
+
+static bool earlier(const struct log_event *ev, unsigned long order, const struct group *g)
+{
+	if (ev->has_time && g->has_time)
+		return ev->time_ns < g->time_ns;
+	return ev->has_time && !g->has_time ? false : order < g->order;
+}
+
+static void lead(struct group *g, const struct explain_logs *l, const struct log_event *ev,
+		 unsigned long order)
+{
+	to_inferred(l, ev, &g->r.in);
+	g->has_time = ev->has_time;
+	g->time_ns = ev->time_ns;
+	g->order = order;
+	snprintf(g->r.file, sizeof(g->r.file), "%s", ev->input ? ev->input : "-");
+	g->r.line = ev->lineno;
+	snprintf(g->r.text, sizeof(g->r.text), "%s%s", ev->raw, ev->raw_cut ? "..." : "");
+	g->r.pid = ev->pid > 0 ? ev->pid : -1;
+	g->r.rank = ev->rank >= 0 ? ev->rank : ev->comm.rank >= 0 ? ev->comm.rank : -1;
+	g->r.time[0] = '\0';
+	if (ev->has_time) {
+		time_t t = (time_t)(ev->time_ns / 1000000000);
+		struct tm tm;
+		if (gmtime_r(&t, &tm))
+			strftime(g->r.time, sizeof(g->r.time), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+}
+
+static void failure(struct explain_logs *l, const struct log_event *ev)
+{
+	struct inferred_in in;
+	char key[160];
+	struct group *g = NULL;
+	unsigned long order = l->order++;
+
+	to_inferred(l, ev, &in);
+	group_key(&in, key, sizeof(key));
+	for (int i = 0; i < l->ngroups && !g; i++)
+		if (!strcmp(l->groups[i]->key, key))
+			g = l->groups[i];
+	if (!g) {
+		if (l->ngroups == EXPLAIN_LOG_GROUPS || !(g = calloc(1, sizeof(*g)))) {
+			l->not_judged++;
+			return;
+		}
+		l->groups[l->ngroups++] = g;
+		snprintf(g->key, sizeof(g->key), "%s", key);
+		lead(g, l, ev, order);
+	} else if (earlier(ev, order, g)) {
+		lead(g, l, ev, order);
+	}
+	g->lines++;
+	/* a line that names nobody (NCCL's "Last error:" echo, a wrapper's
+	 * repeat) is not another rank */
+	if (!ev->host[0] && ev->pid <= 0 && ev->rank < 0)
+		return;
+	/* who: another rank when (host, pid, rank) is new to the group */
+	if (!seen_add(g->seen, &g->nseen, hash(ev->host, ev->pid, ev->rank)) && g->nseen == SEEN_MAX)
+		g->seen_dropped++;
+	if (ev->host[0] && seen_add(g->hosts_seen, &g->nhosts_seen, hash(ev->host, 0, 0)) &&
+	    strcmp(ev->host, g->r.in.host)) {
+		if (g->r.nhosts < INFERRED_HOSTS_MAX)
+			snprintf(g->r.hosts[g->r.nhosts++], sizeof(g->r.hosts[0]), "%s", ev->host);
+		else
+			g->r.hosts_dropped++;
+	}
+}
+
+void explain_logs_event(struct explain_logs *l, const struct log_event *ev)
+{
+	context(l, ev);
+	switch (ev->kind) {
+	case LOG_FAILURE_CALL:
+	case LOG_FAILURE_NOCALL:
+		l->failures++;
+		failure(l, ev);
+		break;
+	case LOG_FAILURE_SUMMARY:
+		/* the wrapper of a failure NCCL named above it: judged only
+		 * when nothing else in the inputs names one */
+		if (!l->summaries++)
+			snprintf(l->summary_example, sizeof(l->summary_example), "%s", ev->raw);
+		l->failures++;
+		failure(l, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+void explain_logs_watch(struct explain_logs *l, const char *host, long pid, const char *cause)
+{
+	if (l->nwatch == WATCH_MAX)
+		return;
+	snprintf(l->watch[l->nwatch].host, sizeof(l->watch[0].host), "%s", host ? host : "");
+	snprintf(l->watch[l->nwatch].cause, sizeof(l->watch[0].cause), "%s", cause);
+	l->watch[l->nwatch++].pid = pid;
+}
+
+static void compare_watch(const struct explain_logs *l, struct record_inferred *r)
+{
+	for (int i = 0; i < l->nwatch; i++) {
+		if (l->watch[i].pid != r->pid || (r->in.host[0] && l->watch[i].host[0] &&
+						  strcmp(l->watch[i].host, r->in.host)))
+			continue;
+		r->have_watch = true;
+		snprintf(r->watch_cause, sizeof(r->watch_cause), "%s", l->watch[i].cause);
+		r->agrees = r->v.ncand && !strcmp(r->v.cand[0].cause, l->watch[i].cause);
+		return;
+	}
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct group *x = *(struct group *const *)a, *y = *(struct group *const *)b;
+
+	/* NCCL's INFO that GPUDirect is off is a condition, not the failure:
+	 * after the failures whatever its time */
+	if ((x->r.in.kind == INF_GDR_OFF) != (y->r.in.kind == INF_GDR_OFF))
+		return x->r.in.kind == INF_GDR_OFF ? 1 : -1;
+
+	if (x->has_time && y->has_time && x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	if (x->has_time != y->has_time)
+		return x->has_time ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, const char *s, size_t n),
+			void *arg, char *err, size_t errlen)
+{
+	struct inferred_facts here, other, *f;
+	char me[HOST_NAME_MAX + 1] = "";
+	enum inferred_setting s = l->o.setting;
+	bool real = false, mkey = false;
+	int shown = 0, toshow = 0;
+
+	if (!l->ngroups)
+		return 0;
+	if (s == INF_SET_UNKNOWN)
+		s = l->slurm ? INF_SET_SLURM : INF_SET_SHELL;
+	gethostname(me, sizeof(me) - 1);
+	memset(&other, 0, sizeof(other));
+	if (l->o.facts_file) {
+		if (explain_facts_file(l->o.facts_file, s, l->o.unit, &other, err, errlen))
+			return -1;
+	}
+	if (explain_facts_local(s, l->o.unit, l->o.pid, &here, err, errlen))
+		return -1;
+	qsort(l->groups, (size_t)l->ngroups, sizeof(l->groups[0]), by_time);
+	for (int i = 0; i < l->ngroups; i++) {
+		real |= l->groups[i]->r.in.kind != INF_WRAPPER;
+		mkey |= l->groups[i]->r.in.kind == INF_KERNEL_LOG;
+	}
+	for (int i = 0; i < l->ngroups; i++)
+		toshow += !(real && l->groups[i]->r.in.kind == INF_WRAPPER);
+	for (int i = 0; i < l->ngroups; i++) {
+		struct group *g = l->groups[i];
+		struct record_inferred *r = &g->r;
+		struct record rec = { .kind = &record_kind_inferred_failure, .data = r };
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m;
+
+		/* a wrapper is its failure's echo when a failure is named */
+		if (r->in.kind == INF_WRAPPER && real)
+			continue;
+		/* whose facts: --facts names the node; else this node's, when
+		 * the log is this node's or does not say */
+		r->other_host = r->in.host[0] && strcmp(r->in.host, me);
+		if (l->o.facts_file) {
+			f = &other;
+			r->other_host = r->in.host[0] && strcmp(r->in.host, other.host);
+		} else {
+			f = r->other_host ? NULL : &here;
+		}
+		snprintf(r->judged_on, sizeof(r->judged_on), "%s", f ? f->host : "");
+		if (!f)
+			snprintf(r->judged_on, sizeof(r->judged_on), "%s", "");
+		r->in.mkey_failed = mkey;
+		inferred_judge(&r->in, f, s, l->o.unit, &r->v);
+		r->same_ranks = (unsigned long)(g->nseen > 1 ? g->nseen - 1 : 0) + g->seen_dropped;
+		compare_watch(l, r);
+		if (!(m = open_memstream(&text, &len)))
+			continue;
+		if (l->o.json) {
+			struct json_object *o = record_to_json(&rec);
+			fprintf(m, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+			json_object_put(o);
+		} else {
+			if (shown == 0 && toshow > 1)
+				fprintf(m, "first failure in time:\n");
+			else if (shown == 1)
+				fprintf(m, "then:\n");
+			record_print_text(m, &rec, l->o.verbose, NULL);
+		}
+		fclose(m);
+		write_piece(arg, text, len);
+		free(text);
+		shown++;
+	}
+	return shown;
+}
+
+void explain_logs_tally(const struct explain_logs *l, FILE *out)
+{
+	fprintf(out, "mrtrace explain: %lu failure line%s in %d group%s", l->failures,
+		l->failures == 1 ? "" : "s", l->ngroups, l->ngroups == 1 ? "" : "s");
+	if (l->summaries)
+		fprintf(out, " (%lu wrapper line%s: %s)", l->summaries, l->summaries == 1 ? "" : "s",
+			l->summary_example);
+	if (l->not_judged)
+		fprintf(out, ", %lu beyond %d groups not judged", l->not_judged, EXPLAIN_LOG_GROUPS);
+	fputc('\n', out);
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* others.c - the lines around NCCL's: the framework's summary of its
+ * result (PyTorch's DistBackendError, `NCCL error in: ...`,
+ * ncclSystemError), UCX's and libfabric's verbs errors, and rdma-core's
+ * (libibverbs' RLIMIT_MEMLOCK warning, the providers', perftest's). */
+#include "logs/fmtmatch.h"
+#include "logs/parse.h"
+
+#include <string.h>
+
+/* ncclResult_t names and the texts ncclGetErrorString gives them */
+static const struct {
+	const char *name, *text;
+	int code;
+} results[] = {
+	{ "ncclUnhandledCudaError", "unhandled cuda error", 1 },
+	{ "ncclSystemError", "unhandled system error", 2 },
+	{ "ncclInternalError", "internal error", 3 },
+	{ "ncclInvalidArgument", "invalid argument", 4 },
+	{ "ncclInvalidUsage", "invalid usage", 5 },
+	{ "ncclRemoteError", "remote process exited or there was a network error", 6 },
+};
+
+bool log_parse_framework(const char *s, const char *end, struct log_event *ev)
+{
+	const char *p;
+
+	/* every summary says "...Error" or "error": most lines are gone here */
+	if (!log_find(s, end, "rror"))
+		return false;
+	for (size_t i = 0; i < sizeof(results) / sizeof(results[0]); i++) {
+		size_t nl = strlen(results[i].name);
+		bool by_name = (p = log_find(s, end, results[i].name)) && p + nl < end && p[nl] == ':';
+		bool by_text = !by_name && log_find(s, end, "NCCL error") &&
+			       log_find(s, end, results[i].text);
+		if (!by_name && !by_text)
+			continue;
+		ev->kind = LOG_FAILURE_SUMMARY;
+		ev->source = LOG_SRC_FRAMEWORK;
+		log_copy(ev->result, sizeof(ev->result), results[i].name, nl);
+		ev->result_code = results[i].code;
+		/* torch adds ", NCCL version 2.14.3" */
+		if ((p = log_find(s, end, "NCCL version "))) {
+			const char *e = p += 13;
+			while (e < end && *e != ' ' && *e != ',' && *e != '\'' && *e != '"')
+				e++;
+			log_copy(ev->nccl_version, sizeof(ev->nccl_version), p, (size_t)(e - p));
+		}
+		return true;
+	}
+	if (log_find(s, end, "DistBackendError") || log_starts(s, end, "NCCL error in:")) {
+		ev->kind = LOG_FAILURE_SUMMARY;
+		ev->source = LOG_SRC_FRAMEWORK;
+		return true;
+	}
+	return false;
+}
+
+/* "<call>(<args>) failed: <strerror>[ : more]" */
+static bool call_failed(const char *s, const char *end, struct log_event *ev)
+{
+	const char *f = log_find(s, end, ") failed: ");
+	const char *o = f ? memchr(s, '(', (size_t)(f - s)) : NULL;
+	if (!o)
+		return false;
+	const char *c = o;
+	while (c > s && (c[-1] == '_' || (c[-1] >= 'a' && c[-1] <= 'z') || (c[-1] >= '0' && c[-1] <= '9')))
+		c--;
+	log_copy(ev->call, sizeof(ev->call), c, (size_t)(o - c));
+	ev->op = log_op_of_call(ev->call);
+	const char *t = f + 10, *e = log_find(t, end, " : ");
+	if (!e)
+		e = end;
+	log_copy(ev->err_text, sizeof(ev->err_text), t, (size_t)(e - t));
+	ev->err = log_errno_from_text(t, (size_t)(e - t));
+	struct fmt_cap cap[FMT_CAPS_MAX];
+	int nc;
+	if (fmt_match("ibv_reg_mr(address=%p, length=%lu, access=0x%x%s", c, (size_t)(end - c), cap, &nc)) {
+		ev->addr = (uint64_t)log_num(cap[0].p, cap[0].n, 16);
+		ev->length = (uint64_t)log_num(cap[1].p, cap[1].n, 10);
+		ev->access = (unsigned)log_num(cap[2].p, cap[2].n, 16);
+		ev->has_range = true;
+	}
+	ev->kind = ev->op ? LOG_FAILURE_CALL : LOG_UNRECOGNISED;
+	return true;
+}
+
+/* [1700000000.123456] [host:1234:0]   ib_md.c:309  UCX  ERROR msg */
+bool log_parse_ucx(const char *s, const char *end, struct log_event *ev)
+{
+	const char *u = log_find(s, end, " UCX ");
+	if (!u)
+		return false;
+	const char *lv = u + 5;
+	while (lv < end && *lv == ' ')
+		lv++;
+	const char *m = memchr(lv, ' ', (size_t)(end - lv));
+	if (!m)
+		return false;
+	ev->source = LOG_SRC_UCX;
+	const char *h = log_find(s, u, "] [");
+	if (h) {
+		const char *hs = h + 3, *he = memchr(hs, ']', (size_t)(u - hs));
+		const char *c = he ? memchr(hs, ':', (size_t)(he - hs)) : NULL;
+		if (c) {
+			log_copy(ev->host, sizeof(ev->host), hs, (size_t)(c - hs));
+			ev->pid = (int)log_num(c + 1, (size_t)(he - c - 1), 10);
+		}
+	}
+	bool error = log_starts(lv, end, "ERROR") || log_starts(lv, end, "WARN");
+	while (m < end && *m == ' ')
+		m++;
+	if (error && call_failed(m, end, ev))
+		return true;
+	ev->kind = error ? LOG_UNRECOGNISED : LOG_NOT_FAILURE;
+	return true;
+}
+
+/* libfabric:PID:TIME:prov:subsys:func():LINE<level> msg */
+bool log_parse_libfabric(const char *s, const char *end, struct log_event *ev)
+{
+	if (!log_starts(s, end, "libfabric:"))
+		return false;
+	ev->source = LOG_SRC_LIBFABRIC;
+	const char *c = memchr(s + 10, ':', (size_t)(end - s - 10));
+	if (c)
+		ev->pid = (int)log_num(s + 10, (size_t)(c - s - 10), 10);
+	const char *lt = memchr(s, '<', (size_t)(end - s));
+	const char *gt = lt ? memchr(lt, '>', (size_t)(end - lt)) : NULL;
+	if (!gt) {
+		ev->kind = LOG_UNRECOGNISED;
+		return true;
+	}
+	bool warn = log_starts(lt, end, "<warn>") || log_starts(lt, end, "<error>") ||
+		    log_starts(lt, end, "<fatal>");
+	const char *m = gt + 1;
+	while (m < end && *m == ' ')
+		m++;
+	if (!warn) {
+		ev->kind = LOG_NOT_FAILURE;
+		return true;
+	}
+	if (call_failed(m, end, ev) && ev->kind == LOG_FAILURE_CALL)
+		return true;
+	/* "ibv_reg_mr: Cannot allocate memory(12)", "Unable to register memory: ..." */
+	const char *col = log_find(m, end, ": ");
+	ev->kind = LOG_UNRECOGNISED;
+	if (col) {
+		const char *t = col + 2, *e = end;
+		const char *par = memrchr(t, '(', (size_t)(end - t));
+		if (par && end[-1] == ')') {
+			ev->err = (int)log_num(par + 1, (size_t)(end - par - 2), 10);
+			if (ev->err < 0)
+				ev->err = -ev->err;
+			e = par;
+		}
+		log_copy(ev->err_text, sizeof(ev->err_text), t, (size_t)(e - t));
+		if (!ev->err)
+			ev->err = log_errno_from_text(t, (size_t)(e - t));
+		char call[40];
+		log_copy(call, sizeof(call), m, (size_t)(col - m));
+		if (log_op_of_call(call)) {
+			memcpy(ev->call, call, sizeof(call));
+		} else if (log_find(m, col, "register") || log_find(m, col, "reg_mr") ||
+			   log_find(m, col, "MR")) {
+			log_copy(ev->call, sizeof(ev->call), "fi_mr_reg", 9);
+		}
+		ev->op = log_op_of_call(ev->call);
+		if (!ev->op && ev->call[0])
+			ev->op = "reg_mr";
+		if (ev->op)
+			ev->kind = LOG_FAILURE_CALL;
+	}
+	if (ev->kind == LOG_FAILURE_CALL && !ev->err)
+		ev->no_errno = true;
+	return true;
+}
+
+static const struct {
+	const char *lit, *call;
+} rdma_core_failures[] = {
+	{ "Failed to get IB devices list", "ibv_get_device_list" },
+	{ "No IB devices found", "ibv_get_device_list" },
+	{ "Failed to open device", "ibv_open_device" },
+	{ "Couldn't get context for", "ibv_open_device" },
+	{ "Couldn't allocate PD", "ibv_alloc_pd" },
+	{ "Failed to allocate PD", "ibv_alloc_pd" },
+	{ "Couldn't register MR", "ibv_reg_mr" },
+	{ "Couldn't allocate MR", "ibv_reg_mr" },
+	{ "Failed to register MR", "ibv_reg_mr" },
+	{ "Couldn't create CQ", "ibv_create_cq" },
+	{ "Failed to create CQ", "ibv_create_cq" },
+	{ "Couldn't create QP", "ibv_create_qp" },
+	{ "Failed to create QP", "ibv_create_qp" },
+	{ "Failed to modify QP", "ibv_modify_qp" },
+	{ "Couldn't modify QP", "ibv_modify_qp" },
+	{ "Failed to create AH", "ibv_create_ah" },
+};
+
+bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
+{
+	struct fmt_cap c[FMT_CAPS_MAX];
+	int nc;
+
+	if (log_starts(s, end, "libibverbs: Warning: RLIMIT_MEMLOCK is ") &&
+	    fmt_match("libibverbs: Warning: RLIMIT_MEMLOCK is %lu bytes.%s", s, (size_t)(end - s), c, &nc)) {
+		ev->source = LOG_SRC_RDMA_CORE;
+		ev->kind = LOG_CONTEXT, ev->ctx = LOG_CTX_SETTING;
+		log_copy(ev->setting_name, sizeof(ev->setting_name), "RLIMIT_MEMLOCK", 14);
+		log_copy(ev->setting_value, sizeof(ev->setting_value), c[0].p, c[0].n);
+		return true;
+	}
+	if (log_starts(s, end, "libibverbs: ")) {
+		ev->source = LOG_SRC_RDMA_CORE;
+		ev->kind = LOG_NOT_FAILURE;
+		return true;
+	}
+	if (!log_find(s, end, "ouldn't") && !log_find(s, end, "ailed") && !log_find(s, end, "No IB"))
+		return false;
+	for (size_t i = 0; i < sizeof(rdma_core_failures) / sizeof(rdma_core_failures[0]); i++) {
+		const char *p = log_find(s, end, rdma_core_failures[i].lit);
+		if (!p)
+			continue;
+		ev->source = LOG_SRC_RDMA_CORE;
+		ev->kind = LOG_FAILURE_CALL;
+		log_copy(ev->call, sizeof(ev->call), rdma_core_failures[i].call,
+			 strlen(rdma_core_failures[i].call));
+		ev->op = log_op_of_call(ev->call);
+		/* "...: Cannot allocate memory" when the tool printed errno */
+		const char *col = log_find(p, end, ": ");
+		if (col) {
+			log_copy(ev->err_text, sizeof(ev->err_text), col + 2, (size_t)(end - col - 2));
+			ev->err = log_errno_from_text(col + 2, (size_t)(end - col - 2));
+		}
+		ev->no_errno = !ev->err;
+		return true;
+	}
+	return false;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* parse.h - the reader's parts, one source family each (internal to
+ * user/logs).  Each takes the line with the launcher's decorations already
+ * stripped (decor.c) and returns true when the line is its family's; it
+ * then sets ev->kind and what the line names. */
+#ifndef MRTRACE_LOGS_PARSE_H
+#define MRTRACE_LOGS_PARSE_H
+
+#include "logs/logline.h"
+
+/* strips `[1,12]<stdout>:`, `node01: `, timestamps, syslog and kernel
+ * stamps, srun's `0: ` in front of s; fills who and when; returns where
+ * the content starts.  *kernel: a syslog or journal prefix said `kernel:`
+ * or a `[  12.345]` stamp was there */
+const char *log_strip(const char *s, const char *end, struct log_event *ev, bool *kernel);
+
+bool log_parse_nccl(const char *s, const char *end, struct log_event *ev);
+/* an NCCL message without its prefix (torch's "Last error:" follow-up) */
+bool log_parse_nccl_message(const char *s, const char *end, char level, struct log_event *ev);
+bool log_parse_framework(const char *s, const char *end, struct log_event *ev);
+bool log_parse_ucx(const char *s, const char *end, struct log_event *ev);
+bool log_parse_libfabric(const char *s, const char *end, struct log_event *ev);
+bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev);
+/* force: the prefix said kernel (then any line is a kernel line) */
+bool log_parse_kernel(const char *s, const char *end, bool force, struct log_event *ev);
+/* a JSON line; *line (held by *keep, put by the caller) when it is a
+ * journald entry whose MESSAGE is to be classified as a line itself */
+bool log_parse_json(const char *s, const char *end, struct log_event *ev, int depth,
+		    struct json_object **keep, const char **line);
+
+/* the whole classification of one stripped-or-not line */
+void log_classify(const char *s, const char *end, struct log_event *ev, int depth);
+
+/* helpers */
+void log_copy(char *dst, size_t cap, const char *s, size_t n);
+int log_errno_from_text(const char *s, size_t n); /* strerror text -> errno, 0 */
+const char *log_find(const char *s, const char *end, const char *lit);
+bool log_starts(const char *s, const char *end, const char *lit);
+long long log_num(const char *s, size_t n, int base); /* bounded strtoll */
+const char *log_op_of_call(const char *call);
+
+#endif

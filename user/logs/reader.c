@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* reader.c - one input, a line at a time (see logline.h): a line is kept
+ * up to LOG_LINE_MAX bytes, the rest of it read and dropped, so memory is
+ * the same for a 2 GB merged job log as for ten lines.  Each line is
+ * classified by content (log_classify) and counted in one bucket; the
+ * input's memory is only the NCCL version it last named. */
+#include "logs/parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct log_reader {
+	FILE *f;
+	bool own;
+	const char *name;
+	char *name_copy;
+	struct log_counts counts;
+	struct json_object *last_json;
+	char error[128];
+	char line[LOG_LINE_MAX + 1];
+	char buf[64 << 10]; /* read ahead: a line is found with memchr, not getc */
+	size_t pos, len;
+};
+
+void log_classify(const char *s, const char *end, struct log_event *ev, int depth)
+{
+	bool kernel = false;
+
+	while (end > s && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
+		end--;
+	s = log_strip(s, end, ev, &kernel);
+	if (s >= end) {
+		ev->kind = LOG_NOT_FAILURE;
+		if (kernel)
+			ev->source = LOG_SRC_KERNEL;
+		return;
+	}
+	struct json_object *keep;
+	const char *msg;
+	if (*s == '{' && log_parse_json(s, end, ev, depth, &keep, &msg)) {
+		if (msg) {
+			log_classify(msg, msg + strlen(msg), ev, depth + 1);
+			json_object_put(keep);
+		}
+		return;
+	}
+	if (kernel && log_parse_kernel(s, end, true, ev))
+		return;
+	if (log_parse_nccl(s, end, ev) || log_parse_framework(s, end, ev) || log_parse_ucx(s, end, ev) ||
+	    log_parse_libfabric(s, end, ev) || log_parse_rdma_core(s, end, ev) ||
+	    log_parse_kernel(s, end, false, ev))
+		return;
+	ev->kind = LOG_UNRECOGNISED;
+}
+
+static void event_init(struct log_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->cuda_dev = -1;
+	ev->rank = -1;
+	ev->port = -1;
+	ev->result_code = -1;
+	ev->qp.gid_index = -1;
+	ev->wc.status = ev->wc.opcode = -1;
+	ev->wc.vendor_err = ev->wc.len = -1;
+	ev->async_code = -1;
+	ev->comm.rank = ev->comm.nranks = -1;
+}
+
+void log_line_parse(const char *line, size_t len, struct log_event *ev)
+{
+	event_init(ev);
+	ev->raw_cut = len > LOG_RAW_MAX;
+	log_copy(ev->raw, sizeof(ev->raw), line, len > LOG_RAW_MAX ? LOG_RAW_MAX : len);
+	/* a NUL byte: the line is taken up to it for matching (counted) */
+	const char *nul = memchr(line, 0, len);
+	log_classify(line, nul ? nul : line + len, ev, 0);
+	if (ev->kind == LOG_FAILURE_CALL && !ev->op)
+		ev->op = log_op_of_call(ev->call);
+}
+
+struct log_reader *log_reader_new(FILE *f, const char *name)
+{
+	struct log_reader *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->f = f;
+	r->name = name ? name : "-";
+	return r;
+}
+
+struct log_reader *log_reader_open(const char *path, char *err, size_t errlen)
+{
+	bool gz;
+	FILE *f = log_input_open(path, &gz, err, errlen);
+	if (!f)
+		return NULL;
+	struct log_reader *r = log_reader_new(f, NULL);
+	char *copy = r ? strdup(path) : NULL;
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		free(r);
+		fclose(f);
+		return NULL;
+	}
+	r->own = true;
+	r->name = r->name_copy = copy;
+	r->counts.gzip = gz;
+	return r;
+}
+
+/* the next line into r->line: its kept length, *cut when longer; -1 at the end */
+static long read_line(struct log_reader *r, bool *cut, bool *nul)
+{
+	size_t n = 0;
+	bool any = false;
+
+	*cut = *nul = false;
+	for (;;) {
+		if (r->pos == r->len) {
+			r->pos = 0;
+			r->len = fread(r->buf, 1, sizeof(r->buf), r->f);
+			if (!r->len)
+				break;
+		}
+		any = true;
+		const char *p = r->buf + r->pos;
+		size_t avail = r->len - r->pos;
+		const char *nl = memchr(p, '\n', avail);
+		size_t k = nl ? (size_t)(nl - p) : avail;
+		r->pos += k + (nl != NULL);
+		r->counts.bytes += k + (nl != NULL);
+		if (memchr(p, 0, k))
+			*nul = true;
+		size_t keep = k < LOG_LINE_MAX - n ? k : LOG_LINE_MAX - n;
+		memcpy(r->line + n, p, keep);
+		n += keep;
+		*cut |= keep < k;
+		if (nl)
+			break;
+	}
+	if (!any)
+		return -1;
+	r->line[n] = 0;
+	return (long)n;
+}
+
+int log_reader_next(struct log_reader *r, struct log_event *ev)
+{
+	bool cut, nul;
+	long n;
+
+	json_object_put(r->last_json);
+	r->last_json = NULL;
+	if ((n = read_line(r, &cut, &nul)) < 0) {
+		if (ferror(r->f)) {
+			snprintf(r->error, sizeof(r->error), "%s: read error", r->name);
+			clearerr(r->f);
+			return -1;
+		}
+		return 0;
+	}
+	log_line_parse(r->line, (size_t)n, ev);
+	ev->raw_cut |= cut;
+	ev->input = r->name;
+	struct log_counts *k = &r->counts;
+	ev->lineno = (long)++k->lines;
+	k->cut_lines += cut;
+	k->nul_lines += nul;
+	r->last_json = ev->json;
+	if (ev->ctx == LOG_CTX_NCCL_VERSION || (ev->kind == LOG_FAILURE_SUMMARY && ev->nccl_version[0]))
+		memcpy(k->nccl_version, ev->nccl_version, sizeof(k->nccl_version));
+	else if (!ev->nccl_version[0])
+		memcpy(ev->nccl_version, k->nccl_version, sizeof(ev->nccl_version));
+	switch (ev->kind) {
+	case LOG_FAILURE_CALL:
+	case LOG_FAILURE_NOCALL:
+	case LOG_FAILURE_SUMMARY:
+		k->failures++;
+		break;
+	case LOG_CONTEXT:
+		k->context++;
+		/* fallthrough */
+	case LOG_NOT_FAILURE:
+		k->not_failures++;
+		break;
+	case LOG_RECORD:
+		k->records++;
+		break;
+	case LOG_UNRECOGNISED:
+	default:
+		ev->kind = LOG_UNRECOGNISED;
+		if (!k->unrecognised++) {
+			k->first_unrecognised_line = ev->lineno;
+			memcpy(k->first_unrecognised, ev->raw, sizeof(k->first_unrecognised));
+		}
+		break;
+	}
+	return 1;
+}
+
+const struct log_counts *log_reader_counts(const struct log_reader *r)
+{
+	return &r->counts;
+}
+
+const char *log_reader_error(const struct log_reader *r)
+{
+	return r->error;
+}
+
+void log_reader_free(struct log_reader *r)
+{
+	if (!r)
+		return;
+	json_object_put(r->last_json);
+	if (r->own)
+		fclose(r->f);
+	free(r->name_copy);
+	free(r);
+}
+
+const char *log_kind_name(enum log_kind k)
+{
+	static const char *const n[] = { "not_failure", "unrecognised", "context", "failure_call",
+					 "failure_nocall", "failure_summary", "record" };
+	return (unsigned)k < sizeof(n) / sizeof(n[0]) ? n[k] : "?";
+}
+
+const char *log_source_name(enum log_source s)
+{
+	static const char *const n[] = { "unknown", "nccl", "framework", "ucx", "libfabric",
+					 "aws-ofi-nccl", "rdma-core", "kernel", "mrtrace", "journald" };
+	return (unsigned)s < sizeof(n) / sizeof(n[0]) ? n[s] : "?";
+}
+
+const char *log_nocall_name(enum log_nocall c)
+{
+	static const char *const n[] = { "none", "completion", "async_event", "cuda", "gdr_disabled",
+					 "userspace_read", "kernel_event" };
+	return (unsigned)c < sizeof(n) / sizeof(n[0]) ? n[c] : "?";
+}

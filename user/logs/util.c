@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* util.c - small helpers of the log reader: bounded copies and searches
+ * (a line is not NUL-terminated where the parts look at it), strerror text
+ * back to its errno, the mrtrace op of a verbs call. */
+#include "logs/parse.h"
+
+#include <errno.h>
+#include <string.h>
+
+void log_copy(char *dst, size_t cap, const char *s, size_t n)
+{
+	if (!cap)
+		return;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, s, n);
+	dst[n] = 0;
+}
+
+const char *log_find(const char *s, const char *end, const char *lit)
+{
+	return memmem(s, (size_t)(end - s), lit, strlen(lit));
+}
+
+bool log_starts(const char *s, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return (size_t)(end - s) >= n && !memcmp(s, lit, n);
+}
+
+long long log_num(const char *s, size_t n, int base)
+{
+	long long v = 0;
+	bool neg = false;
+	size_t i = 0;
+
+	if (i < n && s[i] == '-')
+		neg = true, i++;
+	if (base == 16 && n - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X'))
+		i += 2;
+	for (; i < n; i++) {
+		int d = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' :
+			s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10 :
+			s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 10 : 99;
+		if (d >= base)
+			break;
+		if (v > (long long)(INT64_MAX / 16))
+			break; /* enough digits: no overflow */
+		v = v * base + d;
+	}
+	return neg ? -v : v;
+}
+
+/* glibc's messages, as NCCL, UCX and libfabric print them (strerror) */
+int log_errno_from_text(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '.'))
+		n--;
+	if (!n)
+		return 0;
+	for (int e = 1; e < 134; e++) {
+		const char *d = strerrordesc_np(e);
+		if (d && strlen(d) == n && !memcmp(d, s, n))
+			return e;
+	}
+	return 0;
+}
+
+/* docs/json.md's ops: registrations are reg_mr, the refusal records' ops */
+const char *log_op_of_call(const char *call)
+{
+	static const struct { const char *call, *op; } ops[] = {
+		{ "ibv_reg_mr", "reg_mr" }, { "ibv_reg_mr_iova", "reg_mr" },
+		{ "ibv_reg_mr_iova2", "reg_mr" }, { "ibv_reg_dmabuf_mr", "reg_mr" },
+		{ "mlx5dv_reg_dmabuf_mr", "reg_mr" }, { "ibv_create_qp", "create_qp" },
+		{ "ibv_create_qp_ex", "create_qp" }, { "ibv_create_cq", "create_cq" },
+		{ "ibv_create_cq_ex", "create_cq" }, { "ibv_modify_qp", "modify_qp" },
+		{ "ibv_open_device", "open_device" }, { "ibv_get_device_list", "open_device" },
+		{ "ibv_alloc_pd", "alloc_pd" }, { "ibv_create_ah", "create_ah" },
+		{ "posix_fallocate", "shm_alloc" }, { "fallocate", "shm_alloc" },
+		{ "shm_open", "shm_alloc" }, { "pidfd_getfd", "fd_import" },
+	};
+	for (size_t i = 0; call && i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(call, ops[i].call))
+			return ops[i].op;
+	return NULL;
+}

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* inferred.c - from a failure a log reports to the causes that can explain
+ * it (inferred.h).  The sites behind each call and errno are those of
+ * docs/causes.md; the ranking weighs the facts of a node (check's) and
+ * each weight is said in "rests_on", so a reader sees why one cause leads. */
+#include "verdict/inferred.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "nccl/layout.h"
+#include "verdict/names.h"
+
+static const char *const setting_names[] = {
+	[INF_SET_UNKNOWN] = "unknown", [INF_SET_SHELL] = "shell", [INF_SET_SLURM] = "slurm",
+	[INF_SET_DOCKER] = "docker",   [INF_SET_K8S] = "k8s",     [INF_SET_SYSTEMD] = "systemd",
+};
+
+const char *inferred_setting_name(enum inferred_setting s)
+{
+	return s <= INF_SET_SYSTEMD ? setting_names[s] : "unknown";
+}
+
+enum inferred_setting inferred_setting_from_name(const char *name)
+{
+	if (name && !strcmp(name, "kubernetes"))
+		return INF_SET_K8S;
+	for (int i = INF_SET_SHELL; name && i <= INF_SET_SYSTEMD; i++)
+		if (!strcmp(name, setting_names[i]))
+			return (enum inferred_setting)i;
+	return INF_SET_UNKNOWN;
+}
+
+/* Families of calls: which kernel sites stand behind them. */
+static const struct {
+	const char *needle, *family;
+} families[] = {
+	{ "reg_dmabuf_mr", "reg_mr" }, { "reg_mr", "reg_mr" },     { "CREATE_MKEY", "reg_mr" },
+	{ "create_cq", "create_cq" },  { "create_qp", "create_qp" }, { "create_srq", "create_qp" },
+	{ "alloc_pd", "create_qp" },   { "modify_qp", "modify_qp" }, { "open_device", "open_device" },
+	{ "get_device_list", "open_device" }, { "uverbs", "open_device" },
+	{ "shm", "shm" },              { "fallocate", "shm" },       { "ftruncate", "shm" },
+	{ "query_gid", "modify_qp" },  { "fd_import", "fd_import" }, { "pidfd_getfd", "fd_import" },
+};
+
+const char *inferred_call_family(const char *call)
+{
+	for (size_t i = 0; call && i < sizeof(families) / sizeof(families[0]); i++)
+		if (strstr(call, families[i].needle))
+			return families[i].family;
+	return "other";
+}
+
+static void add_cand(struct inferred *o, const char *cause, int score, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void add_cand(struct inferred *o, const char *cause, int score, const char *fmt, ...)
+{
+	va_list ap;
+	struct inferred_cand *c;
+
+	for (int i = 0; i < o->ncand; i++)
+		if (!strcmp(o->cand[i].cause, cause))
+			return;
+	if (o->ncand == INFERRED_MAX_CAND)
+		return;
+	c = &o->cand[o->ncand++];
+	snprintf(c->cause, sizeof(c->cause), "%s", cause);
+	c->score = score;
+	va_start(ap, fmt);
+	vsnprintf(c->why, sizeof(c->why), fmt, ap);
+	va_end(ap);
+}
+
+/* Moves a cause's score by d (a fact of the node for or against it). */
+static void weigh(struct inferred *o, const char *cause, int d)
+{
+	for (int i = 0; i < o->ncand; i++)
+		if (!strcmp(o->cand[i].cause, cause))
+			o->cand[i].score += d;
+}
+
+static void rest(struct inferred *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void rest(struct inferred *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->nrests == INFERRED_MAX_RESTS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->rests_on[o->nrests++], INFERRED_TEXT, fmt, ap);
+	va_end(ap);
+}
+
+static void next(struct inferred *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void next(struct inferred *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->nnext == INFERRED_MAX_NEXT)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->next[o->nnext++], INFERRED_TEXT, fmt, ap);
+	va_end(ap);
+}
+
+/* " (NCCL 2.21.5)" or "" */
+static const char *release(const struct inferred_in *in, char *buf, size_t len)
+{
+	if (in->nccl_version[0])
+		snprintf(buf, len, " (NCCL %s)", in->nccl_version);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+/* Stable sort by score, highest first (insertion sort: at most 8). */
+static void rank(struct inferred *o)
+{
+	for (int i = 1; i < o->ncand; i++) {
+		struct inferred_cand c = o->cand[i];
+		int j = i;
+		for (; j > 0 && o->cand[j - 1].score < c.score; j--)
+			o->cand[j] = o->cand[j - 1];
+		o->cand[j] = c;
+	}
+}
+
+/* ---- the candidates of a refused call, by family and errno ---------------- */
+
+static void reg_mr_cands(const struct inferred_in *in, struct inferred *o, int e)
+{
+	if (!e || e == ENOMEM) {
+		add_cand(o, "memlock_limit", 50, "ib_umem_get refuses (ENOMEM) when pinned_vm plus the request exceeds RLIMIT_MEMLOCK");
+		add_cand(o, "pin_migrate", 12, "pin_user_pages could not move the pages out of ZONE_MOVABLE/CMA (ENOMEM)");
+		add_cand(o, "dma_map_iova", 10, "the IOMMU ran out of IOVA space mapping the MR (ENOMEM)");
+		add_cand(o, "mlx5_firmware", 8, "the HCA's firmware refused CREATE_MKEY (ENOMEM; dmesg names the status)");
+		if (in->gdr)
+			add_cand(o, "gpu_bar1_exhausted", 9, "GPU memory registered while the GPU's BAR1 is full (ENOMEM)");
+	}
+	if (!e || e == EPERM)
+		add_cand(o, "memlock_zero", e ? 60 : 20, "ib_umem_get refuses (EPERM) a zero RLIMIT_MEMLOCK");
+	if (!e || e == EFAULT) {
+		add_cand(o, "pin_device_memory", e ? 40 : 15, "GPU memory registered through ib_umem_get with no peer-memory client (EFAULT)");
+		add_cand(o, "pin_fault", e ? 30 : 6, "pin_user_pages could not fault in the range (unmapped or protected; EFAULT)");
+		add_cand(o, "pin_hugetlb", e ? 10 : 4, "untouched hugetlb pages with no free huge page (EFAULT)");
+	}
+	if (!e || e == EOPNOTSUPP || e == ENOTSUP || e == EPROTONOSUPPORT) {
+		add_cand(o, "dmabuf_unsupported", e ? 50 : 10, "the kernel or the NIC driver cannot register a dma-buf (EOPNOTSUPP; ODP-only paths refuse so too)");
+	}
+	if (!e || e == EINVAL) {
+		add_cand(o, "bad_access_flags", e ? 40 : 5, "the access flags are refused (EINVAL: remote write without local write, relaxed ordering)");
+		add_cand(o, "iova_misaligned", e ? 30 : 4, "the iova's page offset differs from the address's (EINVAL)");
+	}
+	if (!e || e == EBADF)
+		add_cand(o, "dmabuf_bad_fd", e ? 50 : 3, "the dma-buf fd is not one (EBADF)");
+	if (e == EAGAIN)
+		add_cand(o, "rdma_cgroup_limit", 50, "the rdma cgroup's mr count is used up (EAGAIN)");
+}
+
+static void qp_cands(const char *fam, struct inferred_in const *in, struct inferred *o, int e)
+{
+	(void)in;
+	if (!strcmp(fam, "modify_qp")) {
+		add_cand(o, "port_not_active", 30, "a QP cannot move to RTR on a port that is not ACTIVE (EINVAL)");
+		add_cand(o, "bad_gid_index", 28, "the GID index NCCL picked is empty or of another type (EINVAL)");
+		add_cand(o, "bad_pkey_index", 10, "the PKey index has no valid PKey (EINVAL)");
+		add_cand(o, "qp_attr_invalid", 8, "another QP attribute is out of range (EINVAL)");
+		return;
+	}
+	if (!e || e == ENOMEM || e == EINVAL) {
+		add_cand(o, "hca_resource_limit", e == EINVAL ? 20 : 40, "the HCA's QP/CQ/PD count or queue depth is used up (ENOMEM, EINVAL past max_qp_wr/max_cqe)");
+		add_cand(o, "qp_attr_invalid", e == EINVAL ? 40 : 10, "a queue size or SGE count beyond what the device allows (EINVAL)");
+	}
+	if (!e || e == EAGAIN || e == EDQUOT)
+		add_cand(o, "rdma_cgroup_limit", e ? 60 : 15, "the rdma cgroup's hca_object count is used up (EAGAIN)");
+	if (!e || e == ENOMEM)
+		add_cand(o, "memlock_limit", e ? 15 : 5, "the queue buffers are pinned like an MR (ENOMEM under RLIMIT_MEMLOCK)");
+}
+
+static void open_cands(struct inferred *o, int e)
+{
+	if (!e || e == ENOENT || e == ENODEV || e == ENXIO)
+		add_cand(o, "device_missing", e ? 50 : 20, "no /dev/infiniband/uverbsN node here, or no RDMA device (ENOENT/ENODEV)");
+	if (!e || e == EACCES || e == EPERM) {
+		add_cand(o, "device_permission", e ? 40 : 15, "the node's mode does not let this user open it (EACCES)");
+		add_cand(o, "device_cgroup", e ? 30 : 12, "the devices cgroup denies the node (EPERM/EACCES)");
+	}
+}
+
+static void call_cands(const struct inferred_in *in, struct inferred *o)
+{
+	const char *fam = inferred_call_family(in->call);
+	int e = in->err;
+
+	if (!strcmp(fam, "reg_mr"))
+		reg_mr_cands(in, o, e);
+	else if (!strcmp(fam, "create_cq") || !strcmp(fam, "create_qp") || !strcmp(fam, "modify_qp"))
+		qp_cands(fam, in, o, e);
+	else if (!strcmp(fam, "open_device"))
+		open_cands(o, e);
+	else if (!strcmp(fam, "fd_import"))
+		add_cand(o, "fd_import_denied", 60, "pidfd_getfd was refused: ptrace access to the peer process (EPERM)");
+	else if (!strcmp(fam, "shm"))
+		add_cand(o, "shm_exhausted", 60, "/dev/shm (a tmpfs) has no room for NCCL's segment (ENOSPC, or SIGBUS/ENOMEM at first touch)");
+	if (!o->ncand) {
+		/* a call no site is known for: every family's lead, none favoured */
+		add_cand(o, "unknown", 0, "no kernel site is known for %s with this errno", in->call);
+	}
+}
+
+/* The errnos the sites behind a family return, for a line without one. */
+static const char *family_errnos(const char *call)
+{
+	const char *fam = inferred_call_family(call);
+
+	if (!strcmp(fam, "reg_mr"))
+		return "ENOMEM, EPERM, EFAULT, EINVAL and EOPNOTSUPP";
+	if (!strcmp(fam, "modify_qp"))
+		return "EINVAL and ETIMEDOUT";
+	if (!strcmp(fam, "create_qp") || !strcmp(fam, "create_cq"))
+		return "ENOMEM, EINVAL and EAGAIN";
+	if (!strcmp(fam, "open_device"))
+		return "ENOENT, EACCES and EPERM";
+	return "several errnos";
+}
+
+/* ---- the facts of the node ------------------------------------------------ */
+
+static void weigh_facts(const struct inferred_in *in, const struct inferred_facts *f,
+			struct inferred *o)
+{
+	char b[32];
+
+	if (f->memlock_known) {
+		if (f->memlock_soft == UINT64_MAX) {
+			rest(o, "on %s, %s get an unlimited memlock limit", f->host, f->memlock_of);
+			weigh(o, "memlock_limit", -45);
+			weigh(o, "memlock_zero", -55);
+		} else if (f->memlock_soft == 0) {
+			rest(o, "on %s, %s get a memlock limit of 0", f->host, f->memlock_of);
+			weigh(o, "memlock_zero", 40);
+		} else {
+			fmt_bytes(f->memlock_soft, b, sizeof(b));
+			rest(o, "on %s, %s get %s of memlock", f->host, f->memlock_of, b);
+			weigh(o, "memlock_zero", -30);
+			if (f->memlock_soft < (64ull << 20))
+				weigh(o, "memlock_limit", 25);
+		}
+	}
+	if (f->slurm_propagates == 1)
+		rest(o, "Slurm copies the submitting shell's memlock limit into jobs (PropagateResourceLimits)");
+	if (f->peermem[0] || f->dmabuf[0]) {
+		bool path = !strcmp(f->peermem, "registered") || !strcmp(f->dmabuf, "available");
+		rest(o, "GPUDirect on %s: peer memory %s, dma-buf %s", f->host, f->peermem[0] ? f->peermem : "unknown",
+		     f->dmabuf[0] ? f->dmabuf : "unknown");
+		weigh(o, "pin_device_memory", path ? -20 : 20);
+		weigh(o, "dmabuf_unsupported", strcmp(f->dmabuf, "available") ? 20 : -20);
+	}
+	if (f->iommu[0]) {
+		rest(o, "the IOMMU on %s is %s", f->host, f->iommu);
+		weigh(o, "dma_map_iova", !strcmp(f->iommu, "translated") || !strcmp(f->iommu, "mixed") ? 15 : -10);
+	}
+	if (f->ports) {
+		rest(o, "%d of %d RDMA port%s on %s %s not ACTIVE", f->ports_down, f->ports,
+		     f->ports == 1 ? "" : "s", f->host, f->ports_down == 1 ? "is" : "are");
+		weigh(o, "port_not_active", f->ports_down ? 30 : -25);
+	}
+	if (f->roce_ports) {
+		rest(o, "RoCE ports on %s hold %d GIDs, %d of them RoCE v2", f->host, f->gids, f->roce_v2_gids);
+		weigh(o, "bad_gid_index", f->roce_v2_gids ? -5 : 25);
+	}
+	if (f->uverbs_bad) {
+		rest(o, "%d uverbs node%s on %s did not open (%s)", f->uverbs_bad,
+		     f->uverbs_bad == 1 ? "" : "s", f->host, f->uverbs_err[0] ? f->uverbs_err : "?");
+		weigh(o, "device_missing", !strcmp(f->uverbs_err, "ENOENT") ? 30 : 0);
+		weigh(o, "device_permission", !strcmp(f->uverbs_err, "EACCES") ? 30 : 0);
+	}
+	if (f->shm_known) {
+		fmt_bytes(f->shm_free, b, sizeof(b));
+		rest(o, "/dev/shm on %s has %s free", f->host, b);
+		weigh(o, "shm_exhausted", f->shm_free < (64ull << 20) ? 20 : -10);
+	}
+	(void)in;
+}
+
+/* ---- the failures no kernel call refused ------------------------------------ */
+
+/* libibverbs' enum ibv_wc_status, the ones NCCL's users meet */
+static const char *wc_status(int s)
+{
+	static const char *const n[] = {
+		"success", "local length error", "local QP operation error",
+		"local EE context operation error", "local protection error",
+		"work request flushed", "memory window bind error", "bad response",
+		"local access error", "remote invalid request", "remote access error",
+		"remote operation error", "transport retry counter exceeded",
+		"RNR retry counter exceeded",
+	};
+	return s >= 0 && s < (int)(sizeof(n) / sizeof(n[0])) ? n[s] : "another error";
+}
+
+static void no_refusal(const struct inferred_in *in, struct inferred *o)
+{
+	o->no_kernel_refusal = true;
+	switch (in->kind) {
+	case INF_COMPLETION:
+		snprintf(o->what, sizeof(o->what), "a work completion with status %d (%s)", in->status,
+			 wc_status(in->status));
+		if (in->status == 12 || in->status == 13)
+			add_cand(o, "fabric_retry", 10, "the peer did not answer within the retries: a link down or flapping, the peer process gone, or congestion");
+		else if (in->status == 5)
+			add_cand(o, "flushed_after_error", 10, "the QP had already gone to error: an earlier completion or event is the real failure");
+		else if (in->status == 4 || in->status == 8 || in->status == 10)
+			add_cand(o, "protection_error", 10, "an MR used after it was deregistered, or access it was not registered with");
+		else
+			add_cand(o, "completion_error", 10, "the HCA completed the work request with an error");
+		next(o, "the port counters (symbol_error, link_downed, port_rcv_errors) and `mrtrace check`'s fabric area on both hosts");
+		next(o, "port_change records of a `mrtrace watch` that ran then (a port down or a GID gone at that time)");
+		break;
+	case INF_ASYNC:
+		snprintf(o->what, sizeof(o->what), "an async event: %s", in->detail[0] ? in->detail : "?");
+		add_cand(o, strstr(in->detail, "GID") ? "gid_change" :
+			    strstr(in->detail, "atastroph") || strstr(in->detail, "FATAL") ? "device_fatal" :
+			    "port_event", 10, "the device or port changed under the job");
+		next(o, "`mrtrace check`'s rdma and fabric areas (port state, GID table) and the kernel log of the time (mlx5 health, link down)");
+		next(o, "port_change records of a `mrtrace watch` that ran then");
+		break;
+	case INF_GDR_OFF:
+		snprintf(o->what, sizeof(o->what), "NCCL disabled GPU Direct RDMA");
+		add_cand(o, "gdr_disabled", 10, "NCCL found no peer-memory client and no usable dma-buf; it stages through pinned host memory (which then counts against RLIMIT_MEMLOCK)");
+		next(o, "`mrtrace check`'s gpudirect area (peer memory, dma-buf, BAR1)");
+		break;
+	case INF_GID_TYPE:
+		snprintf(o->what, sizeof(o->what), "NCCL could not read a RoCE GID's type from sysfs");
+		add_cand(o, "gid_type_unreadable", 10, "a read of /sys/class/infiniband/*/ports/*/gid_attrs/types, which a container's sysfs may hide; no kernel call refused it");
+		next(o, "`mrtrace check -p PID`'s fabric area in the container (its GID view), and NCCL_IB_GID_INDEX");
+		break;
+	case INF_CUDA:
+		snprintf(o->what, sizeof(o->what), "a CUDA error: %s", in->detail[0] ? in->detail : "?");
+		add_cand(o, "cuda_error", 10, "the CUDA driver's error, not the RDMA stack's");
+		next(o, "nvidia-smi, the NVIDIA driver's kernel messages (Xid), and `mrtrace check`'s gpudirect area");
+		break;
+	default:
+		snprintf(o->what, sizeof(o->what), "only the framework's wrapper (%s) with no line of NCCL's below it",
+			 in->detail[0] ? in->detail : "ncclSystemError");
+		add_cand(o, "unknown", 0, "the NCCL line that names the call is not in the log");
+		next(o, "rerun with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,NET) to get the call and errno");
+	}
+	rest(o, "the log says %s", o->what);
+}
+
+/* ---- the rerun ----------------------------------------------------------------- */
+
+static void rerun(const struct inferred_in *in, const struct inferred_facts *f,
+		  enum inferred_setting setting, const char *unit, struct inferred *o)
+{
+	const char *fam = inferred_call_family(in->call);
+	struct nccl_layout l = { .channels = in->channels ? in->channels : 2,
+				 .peers = in->peers ? in->peers : 1,
+				 .buffsize = in->buffsize ? in->buffsize : NCCL_BUFFSIZE_DEFAULT,
+				 .gdr = false };
+	char probe[256], lim[48] = "", b[32];
+	const char *host = in->host[0] ? in->host : "HOST";
+
+	if (o->no_kernel_refusal)
+		return;
+	if (!strcmp(fam, "reg_mr")) {
+		int n = snprintf(probe, sizeof(probe), "mrprobe --nccl-channels %u --nccl-peers %u", l.channels, l.peers);
+		if (in->buffsize)
+			snprintf(probe + n, sizeof(probe) - (size_t)n, " --nccl-buffsize %" PRIu64, in->buffsize);
+	} else if (!strcmp(fam, "open_device")) {
+		snprintf(probe, sizeof(probe), "mrprobe --size 4K");
+	} else {
+		/* no mrprobe mode makes QPs or shm segments: the job's own rerun */
+		snprintf(probe, sizeof(probe), "mrprobe --size 4K --keep-going");
+	}
+	/* the limit of the setting, when the facts name it and the setting's own
+	 * launcher is not used to start the probe */
+	if (f->memlock_known && f->memlock_soft != UINT64_MAX)
+		snprintf(lim, sizeof(lim), "%" PRIu64 "K", f->memlock_soft >> 10);
+	switch (setting) {
+	case INF_SET_SLURM:
+		snprintf(o->rerun, sizeof(o->rerun), "srun -N1 -n1 -w %s %s", host, probe);
+		snprintf(o->watch, sizeof(o->watch),
+			 "on the job's nodes: systemctl enable --now mrtrace (contrib/systemd), or in the batch script: srun mrtrace watch --json -o /var/tmp/mrtrace-$SLURM_JOB_ID.jsonl -- <your srun line>");
+		break;
+	case INF_SET_DOCKER:
+		snprintf(o->rerun, sizeof(o->rerun), "docker run --rm --device=/dev/infiniband IMAGE %s", probe);
+		snprintf(o->watch, sizeof(o->watch), "on the host: sudo mrtrace watch --json -o /var/tmp/mrtrace.jsonl -- docker run ... (or systemctl enable --now mrtrace)");
+		break;
+	case INF_SET_K8S:
+		snprintf(o->rerun, sizeof(o->rerun), "kubectl exec POD -- %s", probe);
+		snprintf(o->watch, sizeof(o->watch), "on the node: systemctl enable --now mrtrace (it watches every pod)");
+		break;
+	case INF_SET_SYSTEMD:
+		if (lim[0])
+			snprintf(o->rerun, sizeof(o->rerun), "systemd-run --wait --pipe -p LimitMEMLOCK=%s %s", lim, probe);
+		else
+			snprintf(o->rerun, sizeof(o->rerun),
+				 "systemd-run --wait --pipe -p LimitMEMLOCK=$(systemctl show -P LimitMEMLOCK %s) %s",
+				 unit ? unit : "UNIT", probe);
+		snprintf(o->watch, sizeof(o->watch), "systemctl enable --now mrtrace, then restart %s", unit ? unit : "the unit");
+		break;
+	default:
+		if (lim[0])
+			snprintf(o->rerun, sizeof(o->rerun), "sudo %s --memlock %s --as-nobody", probe, lim);
+		else
+			snprintf(o->rerun, sizeof(o->rerun), "%s", probe);
+		snprintf(o->watch, sizeof(o->watch), "sudo mrtrace watch --json -o /var/tmp/mrtrace.jsonl -- <your launch command>");
+	}
+	if (!strcmp(fam, "reg_mr")) {
+		fmt_bytes(nccl_layout_host_bytes(&l, 4096), b, sizeof(b));
+		rest(o, "NCCL would register %s of host memory for %u channel%s to %u peer%s (mrprobe's sizes)",
+		     b, l.channels, l.channels == 1 ? "" : "s", l.peers, l.peers == 1 ? "" : "s");
+	}
+}
+
+void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f,
+		    enum inferred_setting setting, const char *unit, struct inferred *o)
+{
+	static const struct inferred_facts none;
+	char rel[40];
+
+	memset(o, 0, sizeof(*o));
+	if (!f)
+		f = &none;
+	if (in->kind != INF_CALL && in->kind != INF_KERNEL_LOG) {
+		no_refusal(in, o);
+		if (f->have)
+			weigh_facts(in, f, o);
+		rank(o);
+		return;
+	}
+	if (in->kind == INF_KERNEL_LOG) {
+		if (in->status >= 0)
+			snprintf(o->what, sizeof(o->what), "the kernel log says %s failed with status %s (0x%x)%s%s",
+				 in->call, mlx5_status_name((unsigned)in->status), (unsigned)in->status,
+				 in->detail[0] ? ", " : "", in->detail);
+		else
+			snprintf(o->what, sizeof(o->what), "the kernel log says %s failed", in->call);
+		add_cand(o, "mlx5_firmware", 90, "the mlx5 firmware refused the command (the kernel's own line)");
+		rest(o, "%s", o->what);
+	} else {
+		if (in->err)
+			snprintf(o->what, sizeof(o->what), "%s refused with %s%s", in->call, errno_name(in->err),
+				 release(in, rel, sizeof(rel)));
+		else
+			snprintf(o->what, sizeof(o->what), "%s failed%s, no errno in the line", in->call,
+				 release(in, rel, sizeof(rel)));
+		rest(o, "the log says %s from %s%s", in->err ? errno_name(in->err) : "no errno",
+		     in->call, release(in, rel, sizeof(rel)));
+		call_cands(in, o);
+		if (!in->err) {
+			snprintf(o->errno_note, sizeof(o->errno_note), "%s%s%s prints no errno for %s; %s are all possible here",
+				 in->nccl_version[0] || in->releases[0] ? "NCCL " : "this line",
+				 in->nccl_version[0] ? in->nccl_version : in->releases,
+				 !in->nccl_version[0] && in->releases[0] ? " (these releases)" : "",
+				 in->call, family_errnos(in->call));
+		}
+	}
+	if (in->kind == INF_CALL && in->mkey_failed && !strcmp(inferred_call_family(in->call), "reg_mr")) {
+		weigh(o, "mlx5_firmware", 70);
+		rest(o, "the kernel log among the inputs says the HCA's firmware refused CREATE_MKEY");
+	}
+	if (f->have)
+		weigh_facts(in, f, o);
+	else
+		rest(o, "no facts of the node the log came from: judged from the log alone");
+	rank(o);
+	rerun(in, f, setting, unit, o);
+}

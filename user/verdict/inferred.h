@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* inferred.h - a failure read from a log (no kernel site observed), judged:
+ * the call and errno the log names, the causes (docs/causes.md) whose kernel
+ * sites can refuse that call with that errno, ranked by what a node says
+ * (the facts `mrtrace check` reads, reduced to struct inferred_facts), what
+ * the verdict rests on, and the rerun that proves it (mrprobe under the
+ * job's setting, and the watch to leave on).
+ *
+ * Pure: no /proc, no clock, no global state (tools/pure.py), so the unit
+ * tests judge fixtures with made-up facts.  Never "proven": a log line is
+ * not a kernel site (docs/causes.md, "How a cause is decided"). */
+#ifndef MRTRACE_VERDICT_INFERRED_H
+#define MRTRACE_VERDICT_INFERRED_H
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What kind of failure the line reports. */
+enum inferred_kind {
+	INF_CALL = 0,   /* a call the kernel can refuse (verbs, shm, device open) */
+	INF_KERNEL_LOG, /* the kernel's own line (mlx5 CREATE_MKEY status ...) */
+	INF_COMPLETION, /* a work completion with an error status */
+	INF_ASYNC,      /* an async event: port error, GID change, catastrophic */
+	INF_GDR_OFF,    /* NCCL's INFO: GPU Direct RDMA disabled */
+	INF_GID_TYPE,   /* NCCL read the RoCE GID type from sysfs and failed */
+	INF_CUDA,       /* a CUDA error */
+	INF_WRAPPER,    /* only the framework's wrapper: ncclSystemError, ... */
+	INF__COUNT
+};
+
+/* The setting whose memlock limit judges a registration (--setting). */
+enum inferred_setting {
+	INF_SET_UNKNOWN = 0, INF_SET_SHELL, INF_SET_SLURM, INF_SET_DOCKER, INF_SET_K8S,
+	INF_SET_SYSTEMD,
+};
+const char *inferred_setting_name(enum inferred_setting s);
+/* INF_SET_UNKNOWN for a name it does not know ("kubernetes" reads as k8s) */
+enum inferred_setting inferred_setting_from_name(const char *name);
+
+/* One failure as the log says it. */
+struct inferred_in {
+	enum inferred_kind kind;
+	char call[48];         /* "ibv_reg_mr_iova2", "ibv_create_qp", "shm_open", "CREATE_MKEY" */
+	int err;               /* the errno the line carries; 0: none */
+	bool release_no_errno; /* the reader knows this NCCL release prints none here */
+	char nccl_version[24]; /* "2.21.5"; "" unknown */
+	char releases[48];     /* the releases that print the line so ("v2.4.2-1..v2.12.12-1"); "" */
+	int status;            /* completion status, mlx5 command status; -1 none */
+	char detail[96];       /* the async event, the CUDA error, the syndrome */
+	char host[64];         /* the host the log names; "" unknown */
+	/* the job's NCCL shape from the log's settings (0: NCCL's default) */
+	unsigned channels, peers;
+	uint64_t buffsize;
+	bool gdr;              /* the log says GPU Direct RDMA is on */
+	bool mkey_failed;      /* the inputs' kernel log has an mlx5 CREATE_MKEY failure */
+};
+
+/* What a node says now (`mrtrace check`'s facts, explain/facts.c reads them
+ * from a check document).  Each *_known false: not read, no weight. */
+struct inferred_facts {
+	bool have;             /* any facts at all (false: judged from the log alone) */
+	char host[64];         /* the node they describe */
+	bool memlock_known;
+	uint64_t memlock_soft; /* bytes, UINT64_MAX unlimited */
+	char memlock_of[96];   /* "slurmd's jobs", "process 4242", "docker's containers" */
+	int slurm_propagates;  /* 1 yes, 0 no, -1 unknown */
+	char peermem[16];      /* check's gpudirect.peer_memory.state, "" unknown */
+	char dmabuf[16];       /* check's gpudirect.dmabuf.state */
+	char iommu[16];        /* "translated", "passthrough", ... */
+	int ports, ports_down; /* RDMA ports seen, not ACTIVE */
+	int roce_ports, gids, roce_v2_gids;
+	int uverbs_bad;        /* uverbs nodes that did not open */
+	char uverbs_err[16];   /* the first one's errno name ("ENOENT", "EACCES") */
+	bool shm_known;
+	uint64_t shm_free;     /* bytes free in /dev/shm */
+};
+
+#define INFERRED_MAX_CAND 8
+#define INFERRED_MAX_RESTS 8
+#define INFERRED_MAX_NEXT 4
+#define INFERRED_TEXT 256
+
+struct inferred_cand {
+	char cause[32];        /* a docs/causes.md name, or a no-refusal name */
+	int score;             /* higher leads; only the order is meaningful */
+	char why[INFERRED_TEXT];
+};
+
+struct inferred {
+	bool no_kernel_refusal; /* no refusing kernel call explains it */
+	char what[INFERRED_TEXT]; /* "ibv_reg_mr_iova2 refused with ENOMEM (NCCL 2.21.5)" */
+	char errno_note[INFERRED_TEXT]; /* "NCCL 2.8 prints no errno for ..."; "" */
+	int ncand;
+	struct inferred_cand cand[INFERRED_MAX_CAND]; /* ranked: cand[0] leads */
+	int nrests;
+	char rests_on[INFERRED_MAX_RESTS][INFERRED_TEXT];
+	int nnext;
+	char next[INFERRED_MAX_NEXT][INFERRED_TEXT]; /* what to check next */
+	char rerun[INFERRED_TEXT * 2]; /* the mrprobe command that proves it; "" none */
+	char watch[INFERRED_TEXT * 2]; /* the watch to leave on for the next run */
+};
+
+/* Judges in against f (f->have false: the log alone) for the setting
+ * (unit: its systemd unit, may be NULL).  Fills out completely. */
+void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f,
+		    enum inferred_setting setting, const char *unit, struct inferred *out);
+
+/* The call's family, for grouping ("reg_mr", "create_qp", ...); "other". */
+const char *inferred_call_family(const char *call);
+
+#endif
