@@ -181,7 +181,7 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c | $(BUILD)/tests/helpers
 	@echo "  CC      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -fPIC -o $@ $< $(if $(findstring lib,$*),-shared,) -lpthread -libverbs -ldl
 
-unit: $(UNIT_BINS)
+unit: $(UNIT_BINS) $(BPF_OBJS)
 	$(Q)rc=0; tests/unit/run.sh $(UNIT_BINS) || rc=1; \
 		BUILD=$(BUILD) tests/unit/structure.sh || rc=1; tests/unit/harness.sh || rc=1; exit $$rc
 

@@ -163,13 +163,9 @@ unreach() {
 	note "$name: -g $gidx, peer $3 ($(( $(date +%s) - t0 )) s in): $(tr '\n' ' ' < "$CASE_OUT/$name-client.out")"
 }
 t0=$(date +%s)
-# 5.10: the addr_resolve programs do not load against its external BTF
-# (2026-12-03: invalid CO-RE relocation net_device.ifindex), so no record
-# there can carry the resolution
-if kernel_older_than 5.11; then
-	skip_check noroute_cause "5.10: the addr_resolve site does not load (external BTF)"
-	skip_check neigh_cause "5.10: the addr_resolve site does not load (external BTF)"
-else
+# every kernel: 5.10's external BTF holds net_device and ib_gid_attr since
+# 2026-12-04 (tools/btf-coverage.sh keeps it so)
+{
 	ND_JQ='.evidence.remote.netdev=="dummy0" and .evidence.remote.netns==.evidence.gates.host_netns'
 	ll=$(cat "$PORTDIR/gids/0")
 	llidx=$(gid_index "$ll" "RoCE v2")
@@ -192,7 +188,7 @@ else
 		 (.summary|test("no neighbour answered for 10.57.0.99"))'
 	ip link set dummy0 arp off
 	ip addr del 10.57.0.1/24 dev dummy0
-fi
+}
 # (a VLAN of dummy0 moved into another network namespace: its GID appears in
 # rxe0's table and is gone again before a client can use it (6.12, 2026-12-03:
 # the client saw "::" at that index and the kernel refused the empty index,
