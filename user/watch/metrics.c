@@ -10,9 +10,11 @@
 #include "core/promtext.h"
 #include "core/version.h"
 
-/* (cause, op) pairs: every cause x every op label the build knows exists
- * from the start (metrics_known), 26 x 17 today; a pair beyond them is
- * added when seen. */
+/* (cause, op) pairs, each from its first failure on: no series is made in
+ * advance (every cause x every op was 27 x 17 = 459 series of zeros per
+ * node, millions on a fleet).  The alert rule catches a series that first
+ * appears above 0 (contrib/prometheus/mrtrace.rules.yml, its second term).
+ * Bounded by the build: its causes times its op labels (459 < 1024). */
 #define PAIRS_MAX 1024
 #define CAUSES_MAX 64
 /* the outputs whose write errors are counted (metrics_output_error) */
@@ -91,14 +93,6 @@ static int pair_slot(const char *cause, const char *op)
 	snprintf(m.pairs[i].op, sizeof(m.pairs[i].op), "%s", op);
 	m.pairs[i].n = 0;
 	return m.npairs++;
-}
-
-void metrics_known(const char *const *causes, int ncauses, const char *const *ops, int nops)
-{
-	for (int c = 0; c < ncauses; c++)
-		for (int o = 0; o < nops; o++)
-			pair_slot(causes[c], ops[o]);
-	m.dirty = true;
 }
 
 void metrics_output_error(const char *output)

@@ -12,7 +12,7 @@
  *   mrtrace_watch_running                           gauge 1 / 0 after stop
  *   mrtrace_watch_start_time_seconds                gauge
  *   mrtrace_watch_heartbeat_timestamp_seconds       gauge, each write
- *   mrtrace_watch_failures_total{cause,op}          counter, every known pair
+ *   mrtrace_watch_failures_total{cause,op}          counter, a pair from its first failure
  *   mrtrace_watch_last_failure_timestamp_seconds{cause} gauge
  *   mrtrace_watch_nccl_probes_total                 counter
  *   mrtrace_watch_registrations_seen_total          counter
@@ -43,8 +43,6 @@ bool metrics_enabled(void);
  * kernel without any: nothing armed, by design). */
 void metrics_sites(const char *const mech_names[METRICS_MECHS], const int armed[METRICS_MECHS],
 		   int total, bool regpath_armed, bool waiting_for_rdma);
-/* Every cause x op label the build knows: their failure series start at 0. */
-void metrics_known(const char *const *causes, int ncauses, const char *const *ops, int nops);
 /* A write to an output failed: "journal" or "metrics_file". */
 void metrics_output_error(const char *output);
 /* One explained failure (harmless: NCCL's probe, counted apart). */

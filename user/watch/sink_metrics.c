@@ -48,41 +48,6 @@ static void counters(struct watch *w)
 	metrics_losses(c[MRT_CNT_WATCHED_FULL], c[MRT_CNT_CTX_STALE]);
 }
 
-/* Every op label a failure can carry, asked of the code that names them
- * (record_api, api_name, op_name), so the pre-made series cannot drift
- * from it. */
-static int known_ops(const char **ops, int max)
-{
-	static const struct { unsigned kind, syscall, opener; } shapes[] = {
-		{ MRT_EV_MLOCK_FAILURE, MRT_SYS_MLOCK, 0 },
-		{ MRT_EV_MLOCK_FAILURE, MRT_SYS_MLOCK2, 0 },
-		{ MRT_EV_MLOCK_FAILURE, MRT_SYS_MLOCKALL, 0 },
-		{ MRT_EV_REG_FAILURE, 0, MRT_SITE_UVERBS_REG_MR },
-		{ MRT_EV_REG_FAILURE, 0, MRT_SITE_UVERBS_REG_DMABUF },
-	};
-	int n = 0;
-	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]) && n < max; i++) {
-		struct mrt_event ev = { .kind = shapes[i].kind, .syscall = shapes[i].syscall,
-					.opener = shapes[i].opener };
-		ops[n++] = record_api(&ev, NULL);
-	}
-	for (unsigned a = MRT_API_NONE + 1; a < MRT_API_MAX && n < max; a++)
-		ops[n++] = api_name(a);
-	for (unsigned o = MRT_OP_NONE + 1; o < MRT_OP_MAX && n < max; o++)
-		ops[n++] = op_name(o);
-	return n;
-}
-
-/* Every cause x op series at 0 from start: an alert on increase() fires on
- * the first failure (a series born at 1 has no increase). */
-static void known_failures(void)
-{
-	const char *causes[CAUSE__COUNT], *ops[64];
-	for (int c = 0; c < CAUSE__COUNT; c++)
-		causes[c] = cause_name(c);
-	metrics_known(causes, CAUSE__COUNT, ops, known_ops(ops, 64));
-}
-
 /* A failure record's op (open_device, modify_qp, ...) is its label. */
 static const char *op_label(const struct report *r)
 {
@@ -107,7 +72,6 @@ static void metrics_start(struct watch_sink *s, struct watch *w)
 {
 	s->state = calloc(1, sizeof(struct metrics_state));
 	metrics_setup(w->a.svc.metrics_path, w->a.svc.metrics_interval);
-	known_failures();
 	sites(w);
 	counters(w);
 	flush(s, w, false, false);
