@@ -19,6 +19,12 @@
 #   mlock storm              20,000 failing mlock() from one process: folded
 #                            in the kernel (bpf/mrtrace.h, "storms")
 #   consumer                 records/s user space explains (no BPF)
+#   log reader               a 64-rank merged job log (LOG_MB=200 MB,
+#                            tools/gen-merged-log.py) read line by line by
+#                            mrtrace's log reader (tools/bench-logread.c),
+#                            side by side with `grep -c 'NCCL WARN'` over the
+#                            same file (what a user does today) and `mrtrace
+#                            explain` end to end; the peak RSS of each
 #   SIGINT during attach     a stop request one second into a cold start:
 #                            time to exit, stop record, links left
 # The 6.12 guest (soft-RoCE, every registration site armed), under QEMU/TCG
@@ -256,6 +262,28 @@ attach_times() {
 	echo "    each start, ms: cold ${cold[*]}; warm ${warm[*]}"
 }
 
+# logs: the log reader against grep over the same file, and explain end to
+# end; medians of RUNS, ratios against grep, peak RSS from /usr/bin/time
+logs() {
+	local f=$OUT/merged.log i t g=() r=() e=() rss_r rss_e
+	python3 "$TOP/tools/gen-merged-log.py" "${LOG_MB:-200}" "$f" || return 1
+	for i in $(seq "$RUNS"); do
+		t=$(date +%s%N); grep -c 'NCCL WARN' "$f" > /dev/null; g+=($(( ($(date +%s%N) - t) / 1000000 )))
+		t=$(date +%s%N); "$TOP/build/bench-logread" "$f" > "$OUT/logread.txt"; r+=($(( ($(date +%s%N) - t) / 1000000 )))
+		t=$(date +%s%N); "$TOP/build/mrtrace" explain --setting shell "$f" > /dev/null 2>&1; e+=($(( ($(date +%s%N) - t) / 1000000 )))
+	done
+	rss_r=$(/usr/bin/time -f %M "$TOP/build/bench-logread" "$f" 2>&1 > /dev/null | tail -1)
+	rss_e=$(/usr/bin/time -f %M "$TOP/build/mrtrace" explain --setting shell "$f" 2>&1 > /dev/null | tail -1)
+	local gm rm em mb
+	gm=$(printf '%s\n' "${g[@]}" | median); rm=$(printf '%s\n' "${r[@]}" | median)
+	em=$(printf '%s\n' "${e[@]}" | median); mb=$(( $(stat -c %s "$f") / 1000000 ))
+	printf '%-34s %8s ms  %8s ms  x%-6s  %s MB, %s MB/s\n' "log reader vs grep -c" "$gm" "$rm" \
+		"$(echo "scale=2; $rm / ($gm + 0.001)" | bc)" "$mb" "$(echo "scale=1; $mb * 1000 / ($rm + 0.001)" | bc)"
+	printf '%-34s %8s ms  %8s ms  x%-6s  peak RSS reader %s KiB, explain %s KiB\n' "explain (end to end) vs grep -c" \
+		"$gm" "$em" "$(echo "scale=2; $em / ($gm + 0.001)" | bc)" "$rss_r" "$rss_e"
+	rm -f "$f"
+}
+
 footer() {
 	local a r
 	a=$(printf '%s\n' "${ATTACH_MS[@]}" | median)
@@ -360,7 +388,7 @@ fi
 
 # ============================ on the host ============================
 make -s -C "$TOP" all build/tests/helpers/bench_loop build/tests/helpers/libibverbs_fake \
-	build/tests/helpers/storm build/bench-consumer >/dev/null || exit 1
+	build/tests/helpers/storm build/bench-consumer build/bench-logread >/dev/null || exit 1
 cp "$TOP/build/tests/helpers/libibverbs_fake" "$OUT/libibverbs.so.1"
 rc=0
 if [ "$MODE" != --vm ]; then
@@ -380,6 +408,8 @@ if [ "$MODE" != --vm ]; then
 	# to /dev/null; /proc read once (tools/bench-consumer.c).  No BPF.
 	echo
 	"$TOP/build/bench-consumer" "${CONSUMER_RECORDS:-20000}" || rc=1
+	echo
+	logs || rc=1
 fi
 if [ "$MODE" != --host ]; then
 	echo

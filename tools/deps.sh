@@ -7,7 +7,8 @@
 # Usage: tools/deps.sh [build|test|vm|fleet|deb|image|arm64|all]   (default: all)
 #   build  compiler, libbpf, bpftool, json-c, libibverbs headers
 #   test   build + cmocka, python3, libFuzzer
-#   vm     test + QEMU, busybox, rdma-core tools (the soft-RoCE VM test bed)
+#   vm     test + QEMU, busybox, rdma-core tools (the soft-RoCE VM test bed;
+#          `all` adds UCX's ucx-utils, a failing client of the VM cases)
 #   fleet  the node-service tests' tools (systemd-analyze, journald, promtool,
 #          node_exporter, slurmctld/slurmd/munge, python3-kubernetes,
 #          logrotate; debhelper, lintian and devscripts' hardening-check for
@@ -70,9 +71,11 @@ quiet_install() {
 BUILD_PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 	libjson-c-dev libibverbs-dev"
 # libclang-rt-dev: libFuzzer (make fuzz-smoke); gcc brings ASan/UBSan itself
-TEST_PKGS="libcmocka-dev util-linux procps jq python3 libclang-rt-dev"
+TEST_PKGS="libcmocka-dev util-linux procps jq python3 libclang-rt-dev time"
 VM_PKGS="bc qemu-system-x86 busybox-static kmod cpio xz-utils zstd rdma-core ibverbs-utils
 	ibverbs-providers iproute2 coreutils"
+# real failing clients of the VM cases that the demo does not use (UCX)
+VM_CLIENT_PKGS="ucx-utils"
 FLEET_PKGS="systemd man-db groff-base bash-completion prometheus prometheus-node-exporter
 	slurmctld slurmd slurm-client munge python3 python3-kubernetes python3-yaml
 	debhelper dpkg-dev lintian devscripts logrotate"
@@ -121,7 +124,7 @@ case "${1:-all}" in
 build) ;;
 test) want="$want $TEST_PKGS" ;;
 vm) want="$want $TEST_PKGS $VM_PKGS" ;;
-all) want="$want $TEST_PKGS $VM_PKGS"; trap 'optional $FLEET_PKGS' EXIT ;;
+all) want="$want $TEST_PKGS $VM_PKGS $VM_CLIENT_PKGS"; trap 'optional $FLEET_PKGS' EXIT ;;
 fleet) optional $FLEET_PKGS; exit 0 ;;
 image) optional $IMAGE_PKGS; exit 0 ;;
 deb) want="$want $DEB_PKGS"; trap 'optional $DEB_CHECK_PKGS' EXIT ;;
