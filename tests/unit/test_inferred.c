@@ -92,6 +92,36 @@ static void test_reg_mr_enomem_slurm(void **state)
 		assert_int_not_equal(cause_from_name(o.cand[i].cause), CAUSE__COUNT);
 }
 
+/* The log's own limit (UCX's "(current: 64 kbytes)") leads even against a
+ * node whose setting is unlimited now, with the request's size beside it */
+static void test_reg_mr_logged_memlock(void **state)
+{
+	(void)state;
+	struct inferred_in in = call("ibv_reg_mr", ENOMEM, "");
+	struct inferred_facts f = slurm64k();
+	static struct inferred o;
+
+	f.memlock_soft = UINT64_MAX;
+	snprintf(f.iommu, sizeof(f.iommu), "translated");
+	in.memlock_logged = true;
+	in.memlock = 64 << 10;
+	in.has_length = true;
+	in.length = 1 << 20;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "memlock_limit");
+	assert_true(rests_on(&o, "the log says the process's memlock limit was 64 KiB, and this request alone was 1 MiB"));
+	/* no errno and the limit logged: still memlock_limit, memlock_zero down */
+	in.err = 0;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "memlock_limit");
+	/* the log says unlimited: memlock_limit is not the lead */
+	in.err = ENOMEM;
+	in.memlock = UINT64_MAX;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_not_equal(o.cand[0].cause, "memlock_limit");
+	assert_true(rests_on(&o, "memlock limit was unlimited"));
+}
+
 /* An unlimited limit moves memlock_limit down: another candidate leads */
 static void test_reg_mr_enomem_unlimited(void **state)
 {
@@ -324,6 +354,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reg_mr_enomem_slurm),
 		cmocka_unit_test(test_reg_mr_enomem_unlimited),
+		cmocka_unit_test(test_reg_mr_logged_memlock),
 		cmocka_unit_test(test_reg_mr_errnos),
 		cmocka_unit_test(test_create_qp_no_errno),
 		cmocka_unit_test(test_modify_qp_and_open),

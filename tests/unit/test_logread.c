@@ -275,6 +275,29 @@ static void other_sources(void **state)
 	assert_int_equal(ev.access, 0xf);
 	assert_string_equal(ev.host, "gpu-a7");
 
+	assert_false(ev.has_memlock);
+
+	/* UCX 1.13 as it printed it (VM case aftermath, ucx_perftest as nobody
+	 * under 64 KiB, 2026-12-04): the strerror runs into ". Please set"
+	 * (read as no errno before), and the line states the limit */
+	parse("[1796396755.233201] [mrtrace-vm:299  :0]          ib_log.c:246  UCX  ERROR ibv_reg_mr(address=0x7f55c01e0000, length=1048576, access=0xf) failed: Cannot allocate memory. Please set max locked memory (ulimit -l) to 'unlimited' (current: 64 kbytes)");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_int_equal(ev.err, 12);
+	assert_int_equal(ev.pid, 299);
+	assert_int_equal(ev.length, 1048576);
+	assert_true(ev.has_memlock);
+	assert_int_equal(ev.memlock, 65536);
+	parse("[1796396755.233201] [n:299  :0]          ib_log.c:246  UCX  ERROR ibv_reg_mr(address=0x1, length=1, access=0xf) failed: Cannot allocate memory. Please set max locked memory (ulimit -l) to 'unlimited' (current: unlimited)");
+	assert_true(ev.has_memlock);
+	assert_true(ev.memlock == UINT64_MAX);
+	/* a strerror text is a whole text: "Bad address" is not "Bad addressing" */
+	parse("[1700000000.123456] [gpu-a7:4242:0]          ib_md.c:309  UCX  ERROR ibv_reg_mr(address=0x1, length=1, access=0xf) failed: Bad addressing");
+	assert_int_equal(ev.err, 0);
+
+	parse("libibverbs: Warning: RLIMIT_MEMLOCK is 65536 bytes.");
+	assert_true(ev.has_memlock);
+	assert_int_equal(ev.memlock, 65536);
+
 	parse("[1700000000.123456] [gpu-a7:4242:0]          ib_iface.c:600  UCX  ERROR ibv_create_cq(cqe=4096) failed: Cannot allocate memory");
 	assert_string_equal(ev.op, "create_cq");
 

@@ -47,6 +47,11 @@ struct explain_logs {
 	unsigned long long buffsize;
 	unsigned min_ch, max_ch, built_ch;
 	bool gdr, slurm;
+	/* the memlock limit a line stated (libibverbs' warning), for the
+	 * failures of that process after it (pid 0: the line named none) */
+	bool has_memlock;
+	uint64_t memlock;
+	int memlock_pid;
 	int nwatch;
 	struct {
 		char host[64], cause[32];
@@ -106,6 +111,15 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 	snprintf(in->host, sizeof(in->host), "%s", ev->host);
 	in->err = ev->err;
 	in->release_no_errno = ev->no_errno;
+	if (ev->has_memlock) {
+		in->memlock_logged = true, in->memlock = ev->memlock;
+	} else if (l->has_memlock && (!l->memlock_pid || !ev->pid || l->memlock_pid == ev->pid)) {
+		in->memlock_logged = true, in->memlock = l->memlock;
+	}
+	if (ev->has_range && ev->length) {
+		in->has_length = true;
+		in->length = ev->length;
+	}
 	if (ev->no_errno && ev->shape && ev->shape->first_tag)
 		snprintf(in->releases, sizeof(in->releases), "%s..%s", ev->shape->first_tag,
 			 ev->shape->last_tag ? ev->shape->last_tag : "");
@@ -174,6 +188,11 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 	unsigned a, b;
 	const char *p;
 
+	if (ev->has_memlock) {
+		l->has_memlock = true;
+		l->memlock = ev->memlock;
+		l->memlock_pid = ev->pid;
+	}
 	if (ev->ctx == LOG_CTX_SETTING) {
 		unsigned long long v = strtoull(ev->setting_value, NULL, 0);
 		if (!strcmp(ev->setting_name, "NCCL_BUFFSIZE"))

@@ -143,6 +143,11 @@ struct log_event {
 	uint64_t addr, length;
 	unsigned access;
 	bool has_range;
+	/* the process's RLIMIT_MEMLOCK as the line states it (UCX's "(current:
+	 * 64 kbytes)", libibverbs' "RLIMIT_MEMLOCK is 65536 bytes"):
+	 * UINT64_MAX unlimited */
+	bool has_memlock;
+	uint64_t memlock;
 
 	/* modify_qp (2.24+ prints these) */
 	struct {

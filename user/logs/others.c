@@ -72,9 +72,26 @@ static bool call_failed(const char *s, const char *end, struct log_event *ev)
 	if (!e)
 		e = end;
 	log_copy(ev->err_text, sizeof(ev->err_text), t, (size_t)(e - t));
-	ev->err = log_errno_from_text(t, (size_t)(e - t));
+	ev->err = log_errno_at_start(t, (size_t)(e - t));
 	struct fmt_cap cap[FMT_CAPS_MAX];
 	int nc;
+	/* UCX 1.13+ after a refused ibv_reg_mr: "... Please set max locked
+	 * memory (ulimit -l) to 'unlimited' (current: 64 kbytes)" */
+	const char *cur = log_find(t, end, "(current: ");
+	if (cur) {
+		const char *v = cur + 10;
+		if (log_starts(v, end, "unlimited")) {
+			ev->has_memlock = true, ev->memlock = UINT64_MAX;
+		} else if (v < end && *v >= '0' && *v <= '9') {
+			const char *q = v;
+			while (q < end && *q >= '0' && *q <= '9')
+				q++;
+			if (log_starts(q, end, " kbytes)") && q - v <= 15) {
+				ev->has_memlock = true;
+				ev->memlock = (uint64_t)log_num(v, (size_t)(q - v), 10) << 10;
+			}
+		}
+	}
 	if (fmt_match("ibv_reg_mr(address=%p, length=%lu, access=0x%x%s", c, (size_t)(end - c), cap, &nc)) {
 		ev->addr = (uint64_t)log_num(cap[0].p, cap[0].n, 16);
 		ev->length = (uint64_t)log_num(cap[1].p, cap[1].n, 10);
@@ -208,6 +225,10 @@ bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
 		ev->kind = LOG_CONTEXT, ev->ctx = LOG_CTX_SETTING;
 		log_copy(ev->setting_name, sizeof(ev->setting_name), "RLIMIT_MEMLOCK", 14);
 		log_copy(ev->setting_value, sizeof(ev->setting_value), c[0].p, c[0].n);
+		if (c[0].n <= 18) {
+			ev->has_memlock = true;
+			ev->memlock = (uint64_t)log_num(c[0].p, c[0].n, 10);
+		}
 		return true;
 	}
 	if (log_starts(s, end, "libibverbs: ")) {

@@ -34,6 +34,9 @@ void log_classify(const char *s, const char *end, struct log_event *ev, int dept
 /* helpers */
 void log_copy(char *dst, size_t cap, const char *s, size_t n);
 int log_errno_from_text(const char *s, size_t n); /* strerror text -> errno, 0 */
+/* the errno whose strerror text starts S (the longest, ending at a space or
+ * punctuation), 0 none: "Cannot allocate memory. Please set ..." -> ENOMEM */
+int log_errno_at_start(const char *s, size_t n);
 const char *log_find(const char *s, const char *end, const char *lit);
 bool log_starts(const char *s, const char *end, const char *lit);
 long long log_num(const char *s, size_t n, int base); /* bounded strtoll */

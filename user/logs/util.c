@@ -67,6 +67,25 @@ int log_errno_from_text(const char *s, size_t n)
 	return 0;
 }
 
+int log_errno_at_start(const char *s, size_t n)
+{
+	int best = 0;
+	size_t best_len = 0;
+
+	for (int e = 1; e < 134; e++) {
+		const char *d = strerrordesc_np(e);
+		size_t l = d ? strlen(d) : 0;
+		if (!l || l > n || l <= best_len || memcmp(d, s, l))
+			continue;
+		/* the description must end there: "Cannot allocate memory.
+		 * Please set ..." (UCX), not a longer word */
+		if (l < n && !strchr(" .:,;(", s[l]))
+			continue;
+		best = e, best_len = l;
+	}
+	return best;
+}
+
 /* docs/json.md's ops: registrations are reg_mr, the refusal records' ops */
 const char *log_op_of_call(const char *call)
 {

@@ -228,6 +228,41 @@ static const char *family_errnos(const char *call)
 	return "several errnos";
 }
 
+/* ---- what the log says of the process itself ------------------------------ */
+
+/* The process's own limit, from the log: stronger than any node fact (it is
+ * the limit the failing process had, not what a setting gives now). */
+static void weigh_logged_memlock(const struct inferred_in *in, struct inferred *o)
+{
+	char b[32], r[32];
+
+	if (!in->memlock_logged)
+		return;
+	if (in->memlock == UINT64_MAX) {
+		rest(o, "the log says the process's memlock limit was unlimited");
+		weigh(o, "memlock_limit", -60);
+		weigh(o, "memlock_zero", -60);
+		return;
+	}
+	fmt_bytes(in->memlock, b, sizeof(b));
+	if (in->memlock == 0) {
+		rest(o, "the log says the process's memlock limit was 0");
+		weigh(o, "memlock_zero", 50);
+		return;
+	}
+	weigh(o, "memlock_zero", -40);
+	if (in->has_length && in->length > in->memlock) {
+		fmt_bytes(in->length, r, sizeof(r));
+		rest(o, "the log says the process's memlock limit was %s, and this request alone was %s", b, r);
+		weigh(o, "memlock_limit", 45);
+	} else if (in->memlock < (64ull << 20)) {
+		rest(o, "the log says the process's memlock limit was %s (NCCL registers tens of MiB)", b);
+		weigh(o, "memlock_limit", 30);
+	} else {
+		rest(o, "the log says the process's memlock limit was %s", b);
+	}
+}
+
 /* ---- the facts of the node ------------------------------------------------ */
 
 static void weigh_facts(const struct inferred_in *in, const struct inferred_facts *f,
@@ -462,6 +497,8 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 				 in->call, family_errnos(in->call));
 		}
 	}
+	if (in->kind == INF_CALL && !strcmp(inferred_call_family(in->call), "reg_mr"))
+		weigh_logged_memlock(in, o);
 	if (in->kind == INF_CALL && in->mkey_failed && !strcmp(inferred_call_family(in->call), "reg_mr")) {
 		weigh(o, "mlx5_firmware", 70);
 		rest(o, "the kernel log among the inputs says the HCA's firmware refused CREATE_MKEY");

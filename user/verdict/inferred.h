@@ -52,6 +52,12 @@ struct inferred_in {
 	uint64_t buffsize;
 	bool gdr;              /* the log says GPU Direct RDMA is on */
 	bool mkey_failed;      /* the inputs' kernel log has an mlx5 CREATE_MKEY failure */
+	/* what the log itself says of the process (UCX's "(current: 64
+	 * kbytes)", libibverbs' RLIMIT_MEMLOCK warning; UCX's length=) */
+	bool memlock_logged;
+	uint64_t memlock;      /* bytes, UINT64_MAX unlimited */
+	bool has_length;
+	uint64_t length;       /* the refused registration's bytes */
 };
 
 /* What a node says now (`mrtrace check`'s facts, explain/facts.c reads them
