@@ -73,6 +73,19 @@ static void test_open_device_gates(void **state)
 	assert_non_null(strstr(v.summary, "0600"));
 	assert_non_null(strstr(v.summary, "65534"));
 	assert_int_equal(v.certainty, CERT_PROVEN);
+	assert_null(strstr(v.summary, "/dev/char"));
+	/* rdma-core's fallback: /dev/char/231:192 absent, so the user saw
+	 * ENOENT ("no device") for a refusal of the node's mode */
+	g.node_major = 231, g.node_minor = 192;
+	g.have_char_alias = true;
+	g.char_alias_exists = false;
+	explain_failure(&ev, NULL, &g, &v);
+	assert_int_equal(v.cause, CAUSE_DEVICE_PERMISSION);
+	assert_non_null(strstr(v.summary, "tried /dev/char/231:192, absent here, and reported ENOENT"));
+	g.char_alias_exists = true;
+	explain_failure(&ev, NULL, &g, &v);
+	assert_null(strstr(v.summary, "/dev/char"));
+	g.have_char_alias = false;
 	g.mode_allows_rw = true;
 	g.devcg = GATE_DEVCG_BPF;
 	assert_cause(&ev, &g, CAUSE_DEVICE_CGROUP);
@@ -495,6 +508,14 @@ static void test_gates_collect_tree(void **state)
 	/* the tree's file belongs to whoever runs the test; uid 65534 is another */
 	assert_false(getuid() != 65534 && g.mode_allows_rw);
 	assert_int_equal(g.proc_uid, 65534);
+	/* rdma-core's next try, /dev/char/MAJ:MIN, looked for in the same root */
+	assert_true(g.have_char_alias);
+	assert_false(g.char_alias_exists);
+	char alias[160];
+	snprintf(alias, sizeof(alias), "proc/4242/root/dev/char/%u:%u", g.node_major, g.node_minor);
+	put(root, alias, "", 0644);
+	gates_collect(root, 4242, &ev, &g);
+	assert_true(g.have_char_alias && g.char_alias_exists);
 	assert_true(g.have_rdmacg);
 	assert_string_equal(g.rdma_max, "rxe0 hca_handle=2 hca_object=max");
 	assert_string_equal(g.rdmacg_path, "/job.slice");

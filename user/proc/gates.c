@@ -233,6 +233,16 @@ static void node_facts(const char *root, int pid, const struct mrt_event *ev, st
 		f->node_gid = st.st_gid;
 		f->node_major = major(st.st_rdev);
 		f->node_minor = minor(st.st_rdev);
+		/* the alias beside it, in the same root: lstat only (a link is
+		 * what udev makes; nothing the process named is opened) */
+		char alias[64];
+		snprintf(alias, sizeof(alias), "/dev/char/%u:%u", f->node_major, f->node_minor);
+		size_t pl = strlen(path), nl = strlen(f->node_path), at = pl - nl;
+		if (pl >= nl && !strcmp(path + at, f->node_path) && at + strlen(alias) < sizeof(path)) {
+			snprintf(path + at, sizeof(path) - at, "%s", alias);
+			f->have_char_alias = true;
+			f->char_alias_exists = !lstat(path, &st);
+		}
 	}
 	if (f->node_seen_from_host) {
 		/* the record's uid; its groups went with the process */

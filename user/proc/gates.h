@@ -51,6 +51,11 @@ struct gate_facts {
 	unsigned int node_uid, node_gid;
 	unsigned int node_major, node_minor;
 	bool mode_allows_rw;      /* for the process's fsuid and groups */
+	/* /dev/char/MAJ:MIN in the process's root: where rdma-core looks next
+	 * when the node does not open; absent, it reports ENOENT ("no device")
+	 * for what was a refusal of the node itself (util/open_cdev.c) */
+	bool have_char_alias;     /* looked for (the node exists) */
+	bool char_alias_exists;
 	unsigned int proc_uid;    /* effective uid of the process */
 	enum gate_devcg devcg;
 	char devcg_detail[GATE_TEXT_MAX];

@@ -175,6 +175,8 @@ static struct json_object *gates_to_json(const struct gate_facts *g)
 			jput_bool(o, "node_is_char_device", g->node_is_chr);
 		}
 		jput_bool(o, "mode_allows_rw", g->mode_allows_rw);
+		if (g->have_char_alias)
+			jput_bool(o, "char_alias_exists", g->char_alias_exists);
 		jput_u64(o, "process_uid", g->proc_uid);
 		put_str(o, "device_cgroup", devcg_name(g->devcg));
 		put_str(o, "device_cgroup_detail", g->devcg_detail);
@@ -276,6 +278,10 @@ static bool gates_from_json(struct json_object *o, struct gate_facts *g)
 		g->node_minor = (unsigned)get_i(o, "node_minor", 0);
 		g->node_is_chr = get_b(o, "node_is_char_device");
 		g->mode_allows_rw = get_b(o, "mode_allows_rw");
+		if (json_object_object_get_ex(o, "char_alias_exists", NULL)) {
+			g->have_char_alias = true;
+			g->char_alias_exists = get_b(o, "char_alias_exists");
+		}
 		g->proc_uid = (unsigned)get_i(o, "process_uid", 0);
 		get_s(o, "device_cgroup", dc, sizeof(dc));
 		g->devcg = devcg_from_name(dc);

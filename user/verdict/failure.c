@@ -58,7 +58,14 @@ static bool explain_open(const struct mrt_event *ev, const struct gate_facts *g,
 			    "usable IB device or fails to open it.");
 	} else if ((gated && !g->mode_allows_rw) || (!gated && err == EACCES)) {
 		v->cause = CAUSE_DEVICE_PERMISSION;
-		if (gated)
+		if (gated && g->have_char_alias && !g->char_alias_exists)
+			verdict_say(v->summary,
+				    "%s is mode %04o owned by %u:%u: uid %u may not open it read-write; "
+				    "libibverbs then tried /dev/char/%u:%u, absent here, and reported "
+				    "ENOENT (\"no device\"): the refusal is the node's permission",
+				    node, g->node_mode, g->node_uid, g->node_gid, g->proc_uid,
+				    g->node_major, g->node_minor);
+		else if (gated)
 			verdict_say(v->summary,
 				    "%s is mode %04o owned by %u:%u: uid %u may not open it read-write",
 				    node, g->node_mode, g->node_uid, g->node_gid, g->proc_uid);
