@@ -355,6 +355,16 @@ static void other_sources(void **state)
 	assert_int_equal(ev.err, 22);
 	assert_string_equal(ev.host, "node07");
 	assert_true(ev.has_time);
+	/* times whose nanoseconds do not fit an int64_t are no time (fuzz_logs
+	 * found the ISO one: signed overflow) */
+	parse("{\"__REALTIME_TIMESTAMP\":\"99999999999999999999\",\"_TRANSPORT\":\"kernel\",\"MESSAGE\":\"mlx5_core 0000:08:00.0: port 1 up\"}");
+	assert_false(ev.has_time);
+	parse("[2492-12-01 10:00:00] gpu-a7:4242:4250 [0] NCCL INFO Bootstrap : Using eth0");
+	assert_false(ev.has_time);
+	parse("[2026-12-01 10:00:00] gpu-a7:4242:4250 [0] NCCL INFO Bootstrap : Using eth0");
+	assert_true(ev.has_time);
+	parse("[99999999999.123456] mlx5_core 0000:08:00.0: port 1 up");
+	assert_false(ev.has_boot_time);
 	parse("{\"MESSAGE\":\"mrtrace: reg_mr failed\",\"MRTRACE_EVENT\":\"reg_failure\",\"MRTRACE_CAUSE\":\"memlock_limit\"}");
 	assert_int_equal(ev.kind, LOG_RECORD);
 	assert_int_equal(ev.source, LOG_SRC_JOURNALD);

@@ -84,9 +84,13 @@ static const char *iso(const char *s, const char *end, struct log_event *ev)
 	}
 	if (p < end && *p != ' ')
 		return NULL;
-	time_t t = timegm(&tm);
-	ev->has_time = true;
-	ev->time_ns = ((int64_t)t - off) * 1000000000 + ns;
+	/* a stamp past 2255 or before 1970 (a mangled line) is no time: its
+	 * nanoseconds would not fit an int64_t (fuzz_logs: year 2492) */
+	int64_t t = (int64_t)timegm(&tm) - off;
+	if (t >= 0 && t < 9000000000LL) {
+		ev->has_time = true;
+		ev->time_ns = t * 1000000000 + ns;
+	}
 	return p < end ? p + 1 : p;
 }
 
@@ -106,6 +110,10 @@ static const char *kstamp(const char *s, const char *end, struct log_event *ev)
 		return NULL;
 	/* UCX's "[1700000000.123456] [host:pid:tid]" is not the kernel's */
 	if (b + 2 < end && b[1] == ' ' && b[2] == '[')
+		return NULL;
+	/* seconds since boot and a fraction of at most nanoseconds: anything
+	 * longer is not the kernel's stamp (and would overflow) */
+	if (a - p > 9 || b - a - 1 > 9)
 		return NULL;
 	int64_t frac = log_num(a + 1, (size_t)(b - a - 1), 10);
 	for (long k = b - a - 1; k < 9; k++)

@@ -57,9 +57,11 @@ bool log_parse_json(const char *s, const char *end, struct log_event *ev, int de
 			log_copy(ev->host, sizeof(ev->host), h, strlen(h));
 		if (pid)
 			ev->pid = (int)log_num(pid, strlen(pid), 10);
-		if (rt) {
+		/* microseconds; one past 2255 (a crafted export) is no time */
+		long long us = rt ? log_num(rt, strlen(rt), 10) : -1;
+		if (us >= 0 && us < 9000000000000000LL) {
 			ev->has_time = true;
-			ev->time_ns = log_num(rt, strlen(rt), 10) * 1000;
+			ev->time_ns = us * 1000;
 		}
 		if (has_mrtrace_field(o)) {
 			ev->kind = LOG_RECORD, ev->source = LOG_SRC_JOURNALD, ev->json = o;
