@@ -164,10 +164,12 @@ else
 	note "unshare --user not allowed here: user-namespace target skipped"
 fi
 
-# a pid that does not exist: unknown, not a crash
+# a pid that does not exist: a usage error as for watch -p (exit 2, what is
+# missing on stderr), no report a caller could take for the process's
 run_check pid_gone -p 999999
-check pid_gone_exit test "$RC" -le 1
-jqc pid_gone_unknown "$CASE_OUT/pid_gone.json" '.items[] | select(.id=="target.process") | .verdict=="unknown"'
+check pid_gone_exit test "$RC" = 2
+check pid_gone_said grep -q '^mrtrace check: no process 999999$' "$CASE_OUT/pid_gone.err"
+check pid_gone_no_report test ! -s "$CASE_OUT/pid_gone.json"
 
 # ---- 5. the GID NCCL will use: an IPv4 RoCE v2 entry beside the link-local one ----
 # rxe0 on dummy0 holds only the link-local GID until dummy0 has an address;
