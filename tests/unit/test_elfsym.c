@@ -18,25 +18,13 @@
 
 #include "tracer/tracer.h"
 #include "tracer/uprobes.h"
+#include "host_libibverbs.h"
 #include "tracer/elfsym.h"
-
-static const char *libibverbs(void)
-{
-	static const char *const paths[] = {
-		"/usr/lib/x86_64-linux-gnu/libibverbs.so.1",
-		"/usr/lib/aarch64-linux-gnu/libibverbs.so.1",
-		"/usr/lib64/libibverbs.so.1",
-	};
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if (!access(paths[i], R_OK))
-			return paths[i];
-	return NULL;
-}
 
 static void test_inside_each_function(void **state)
 {
 	(void)state;
-	const char *lib = libibverbs();
+	const char *lib = host_libibverbs();
 	char buf[128];
 	if (!lib)
 		skip();
@@ -94,7 +82,7 @@ static void test_fifo_and_device_link_refused(void **state)
 static void test_inode_checked(void **state)
 {
 	(void)state;
-	const char *lib = libibverbs();
+	const char *lib = host_libibverbs();
 	struct stat st;
 	if (!lib || stat(lib, &st))
 		skip();

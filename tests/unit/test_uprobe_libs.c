@@ -18,19 +18,7 @@
 #include <unistd.h>
 
 #include "tracer/uprobes.h"
-
-static const char *host_lib(void)
-{
-	static const char *const paths[] = {
-		"/usr/lib/x86_64-linux-gnu/libibverbs.so.1",
-		"/usr/lib/aarch64-linux-gnu/libibverbs.so.1",
-		"/usr/lib64/libibverbs.so.1",
-	};
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if (!access(paths[i], R_OK))
-			return paths[i];
-	return NULL;
-}
+#include "host_libibverbs.h"
 
 static char dir[] = "/tmp/uplibs-XXXXXX";
 
@@ -60,7 +48,7 @@ static bool in_table(const struct tracer_uprobes *u, const char *path)
 static void test_table_not_filled_for_good(void **state)
 {
 	(void)state;
-	const char *lib = host_lib();
+	const char *lib = host_libibverbs();
 	if (!lib)
 		skip();
 	assert_non_null(mkdtemp(dir));
