@@ -367,6 +367,57 @@ static void test_fixtures_replay(void **state)
 	json_object_put(bad);
 }
 
+/* A node with more ports than the monitor's table (64): the ports beyond
+ * are counted (ports_full, the stop record and the metrics have it) and said
+ * once on stderr, not skipped silently (issue 34, item 13). */
+static void test_ports_beyond_table_counted(void **state)
+{
+	(void)state;
+	char p[512];
+	/* rxe0 port 1 is there already: 69 more ports on three devices */
+	for (int d = 1; d <= 3; d++)
+		for (int k = 1; k <= 23; k++) {
+			snprintf(p, sizeof(p), "%s/sys/class/infiniband/mlx5_%d/ports/%d", root, d, k);
+			char cmd[600];
+			snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", p);
+			assert_int_equal(system(cmd), 0);
+		}
+	struct ports_io io = { .root = root, .holders = holders, .attribute = attribute };
+	struct port_monitor *m = ports_open(&io);
+	assert_non_null(m);
+	assert_int_equal(ports_full(m), 0);
+	/* stderr to a file: said once, however many scans */
+	char errpath[] = "/tmp/mrtrace-ports-err-XXXXXX";
+	int efd = mkstemp(errpath);
+	assert_true(efd >= 0);
+	fflush(stderr);
+	int saved = dup(2);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(efd, 2), 2);
+	ports_tick(m, 500.0, emit, NULL);
+	ports_tick(m, 503.0, emit, NULL); /* the device list again (every 2 s) */
+	ports_tick(m, 506.0, emit, NULL);
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	assert_int_equal(ports_count(m), 64);
+	assert_int_equal(ports_full(m), 70 - 64);
+	char text[1024] = "";
+	ssize_t n = pread(efd, text, sizeof(text) - 1, 0);
+	close(efd);
+	unlink(errpath);
+	assert_true(n > 0);
+	text[n] = 0;
+	const char *first = strstr(text, "not watched");
+	assert_non_null(first);
+	assert_null(strstr(first + 1, "not watched"));
+	assert_non_null(strstr(text, "6 RDMA ports"));
+	ports_close(m);
+	snprintf(p, sizeof(p), "rm -rf '%s'/sys/class/infiniband/mlx5_*", root);
+	assert_int_equal(system(p), 0);
+	ngot = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_rdmares_burst),
 		cmocka_unit_test(test_affected_reason_round_trip),
 		cmocka_unit_test(test_fixtures_replay),
+		cmocka_unit_test(test_ports_beyond_table_counted),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

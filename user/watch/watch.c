@@ -282,6 +282,7 @@ static void emit_stop(struct watch *w, double secs)
 		.storm_summaries = cs->summaries,
 		.maps_cut = w->live.maps_cut,
 		.uprobe_libs_full = tracer_uprobe_libs_full(w->t),
+		.ports_full = ports_full(w->ports),
 	};
 	struct record rec = { .kind = &record_kind_stop, .data = &s };
 	const unsigned long long *c = s.counters;
