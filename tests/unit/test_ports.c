@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -292,6 +294,45 @@ static void test_rdmares_burst(void **state)
 	fake_rdma_gone(dir);
 }
 
+static volatile sig_atomic_t ticks;
+static void on_tick(int sig)
+{
+	(void)sig;
+	ticks++;
+}
+
+/* watch's SIGHUP (reopen -o FILE) and its stop signals arrive whenever
+ * they like: one that interrupts the read of the tool's output must not
+ * cut the answer (a read that failed with EINTR ended it: the rest was
+ * lost, the tool killed by SIGPIPE, the holders "unknown").  A timer's
+ * signal, with a handler without SA_RESTART, every 20 ms while the tool
+ * pauses between two halves of its output. */
+static void test_rdmares_read_interrupted(void **state)
+{
+	(void)state;
+	char dir[64];
+	const char *why = NULL;
+	struct sigaction sa = { .sa_handler = on_tick }, old; /* no SA_RESTART */
+	struct itimerval every = { .it_interval = { 0, 20000 }, .it_value = { 0, 20000 } }, off = { 0 };
+
+	fake_rdma(dir, sizeof(dir),
+		  "printf '[{\"ifname\":\"rxe0\",'; sleep 0.5; printf '\"port\":1}]'");
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
+	ticks = 0;
+	assert_int_equal(setitimer(ITIMER_REAL, &every, NULL), 0);
+	char *text = rdmares_read("qp", &why);
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	assert_true(ticks > 5); /* the read was interrupted, many times */
+	if (!text)
+		fprintf(stderr, "rdmares_read: %s\n", why ? why : "?");
+	assert_non_null(text);
+	assert_string_equal(text, "[{\"ifname\":\"rxe0\",\"port\":1}]");
+	free(text);
+	fake_rdma_gone(dir);
+}
+
 /* The reason travels with the record and back. */
 static void test_affected_reason_round_trip(void **state)
 {
@@ -424,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_flap_and_gid),
 		cmocka_unit_test(test_rdmares_parse),
 		cmocka_unit_test(test_rdmares_burst),
+		cmocka_unit_test(test_rdmares_read_interrupted),
 		cmocka_unit_test(test_affected_reason_round_trip),
 		cmocka_unit_test(test_fixtures_replay),
 		cmocka_unit_test(test_ports_beyond_table_counted),
