@@ -333,6 +333,48 @@ static void test_rdmares_read_interrupted(void **state)
 	fake_rdma_gone(dir);
 }
 
+/* Text from another node's record (explain reads port_change records back)
+ * reaches the operator's terminal: a comm, a netdev, a device name, a pod
+ * holding U+202E (RIGHT-TO-LEFT OVERRIDE, e2 80 ae) or ESC is printed
+ * escaped, never raw (issue 34, item 13). */
+static void test_text_escapes_bidi_and_esc(void **state)
+{
+	(void)state;
+	static struct record_port_change c;
+	memset(&c, 0, sizeof(c));
+	snprintf(c.device, sizeof(c.device), "mlx5\033[2J_0");
+	c.port = 1;
+	snprintf(c.state, sizeof(c.state), "DOWN");
+	snprintf(c.previous, sizeof(c.previous), "ACTIVE");
+	snprintf(c.link_layer, sizeof(c.link_layer), "Ethernet");
+	snprintf(c.netdev, sizeof(c.netdev), "eth\xe2\x80\xae" "0");
+	c.reason = "admin_down";
+	c.down_ms = -1;
+	c.gid_index = -1;
+	c.affected_known = true;
+	c.naffected = 1;
+	c.affected_qps = 2;
+	c.affected[0] = (struct port_affected){ .pid = 7, .qps = 2, .rank = -1, .slurm_job = -1,
+						.nccl_mapped = true };
+	snprintf(c.affected[0].comm, sizeof(c.affected[0].comm), "py\xe2\x80\xaethon\033]0;x");
+	snprintf(c.affected[0].nccl, sizeof(c.affected[0].nccl), "2.21\033[31m");
+	snprintf(c.affected[0].pod_uid, sizeof(c.affected[0].pod_uid), "pod\xe2\x80\xae\033");
+	c.ncounters = 1;
+	snprintf(c.counters[0].name, sizeof(c.counters[0].name), "link\033[8m_downed");
+	struct record rec = { .kind = &record_kind_port_change, .data = &c };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_true(rec.kind->to_text(f, &rec, true, "12:00:00\xe2\x80\xae"));
+	fclose(f);
+	if (strchr(text, '\033') || strstr(text, "\xe2\x80\xae"))
+		fail_msg("raw ESC or U+202E in:\n%s", text);
+	assert_non_null(strstr(text, "py\\u202ethon\\e]0;x"));
+	assert_non_null(strstr(text, "eth\\u202e0"));
+	free(text);
+}
+
 /* The reason travels with the record and back. */
 static void test_affected_reason_round_trip(void **state)
 {
@@ -469,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_affected_reason_round_trip),
 		cmocka_unit_test(test_fixtures_replay),
 		cmocka_unit_test(test_ports_beyond_table_counted),
+		cmocka_unit_test(test_text_escapes_bidi_and_esc),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
