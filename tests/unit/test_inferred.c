@@ -349,6 +349,43 @@ static void test_record_round_trip(void **state)
 	json_object_put(o);
 }
 
+/* The log line, its file, host, time and the other ranks' hosts come from
+ * logs a job wrote (and records of other nodes read back): printed as text
+ * they are escaped, never raw U+202E or ESC (issue 34, item 13). */
+static void test_text_escapes_bidi_and_esc(void **state)
+{
+	(void)state;
+	static struct record_inferred r;
+	struct inferred_facts f = slurm64k();
+
+	memset(&r, 0, sizeof(r));
+	r.in = call("ibv_reg_mr_iova2", ENOMEM, "2.21.5");
+	snprintf(r.in.host, sizeof(r.in.host), "n\033[2J1");
+	r.pid = 5005;
+	r.rank = -1;
+	r.same_ranks = 1;
+	r.nhosts = 1;
+	snprintf(r.hosts[0], sizeof(r.hosts[0]), "node\xe2\x80\xae" "02");
+	snprintf(r.file, sizeof(r.file), "slurm\xe2\x80\xaetuo.out");
+	snprintf(r.time, sizeof(r.time), "12:00\033]0;x");
+	snprintf(r.text, sizeof(r.text), "NCCL WARN \033[8mCall to ibv_reg_mr failed\xe2\x80\xae");
+	r.line = 18;
+	r.have_watch = true;
+	snprintf(r.watch_cause, sizeof(r.watch_cause), "memlock\033[31m");
+	inferred_judge(&r.in, &f, INF_SET_SLURM, NULL, &r.v);
+	struct record rec = { .kind = &record_kind_inferred_failure, .data = &r };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	assert_non_null(out);
+	assert_true(rec.kind->to_text(out, &rec, true, NULL));
+	fclose(out);
+	if (strchr(text, '\033') || strstr(text, "\xe2\x80\xae"))
+		fail_msg("raw ESC or U+202E in:\n%s", text);
+	assert_non_null(strstr(text, "slurm\\u202etuo.out"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_rerun_settings),
 		cmocka_unit_test(test_facts_from_check),
 		cmocka_unit_test(test_record_round_trip),
+		cmocka_unit_test(test_text_escapes_bidi_and_esc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -214,6 +214,29 @@ static void test_crafted_down_ms(void **state)
 	free(out);
 }
 
+/* Records from other nodes are hostile text: a comm, a host, a pod, a
+ * summary holding U+202E (RIGHT-TO-LEFT OVERRIDE) or ESC are printed
+ * escaped by explain --jobs, never raw (issue 34, item 13). */
+static void test_text_escapes_bidi_and_esc(void **state)
+{
+	(void)state;
+	struct jobs *j = jobs_new();
+	add_line(j, "{\"event\":\"failure\",\"time\":\"2026-12-01T12:00:01.000000Z\",\"host\":\"n\\u001b[2J1\","
+		    "\"pid\":7,\"comm\":\"py\\u202ethon\\u001b]0;x\",\"cause\":\"port_not_active\","
+		    "\"certainty\":\"proven\",\"summary\":\"modify_qp \\u202egnp.exe\\u001b[31m\","
+		    "\"kubernetes\":{\"namespace\":\"ns\\u202e\",\"pod\":\"p\\u001bo\"}}");
+	add_line(j, "{\"event\":\"port_change\",\"time\":\"2026-12-01T12:00:00.500000Z\",\"host\":\"n\\u001b[2J1\","
+		    "\"reason\":\"carrier_lost\\u202e\",\"affected\":[{\"pid\":7}],"
+		    "\"summary\":\"eth\\u202e0 went \\u001b[8mDOWN\"}");
+	char *out = print_of(j, false);
+	jobs_free(j);
+	if (strchr(out, '\033') || strstr(out, "\xe2\x80\xae"))
+		fail_msg("raw ESC or U+202E in:\n%s", out);
+	assert_non_null(strstr(out, "py\\u202ethon\\e]0;x"));
+	assert_non_null(strstr(out, "n\\e[2J1"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_grouping_at_scale),
 		cmocka_unit_test(test_crafted_down_ms),
+		cmocka_unit_test(test_text_escapes_bidi_and_esc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -292,6 +294,87 @@ static void test_rdmares_burst(void **state)
 	fake_rdma_gone(dir);
 }
 
+static volatile sig_atomic_t ticks;
+static void on_tick(int sig)
+{
+	(void)sig;
+	ticks++;
+}
+
+/* watch's SIGHUP (reopen -o FILE) and its stop signals arrive whenever
+ * they like: one that interrupts the read of the tool's output must not
+ * cut the answer (a read that failed with EINTR ended it: the rest was
+ * lost, the tool killed by SIGPIPE, the holders "unknown").  A timer's
+ * signal, with a handler without SA_RESTART, every 20 ms while the tool
+ * pauses between two halves of its output. */
+static void test_rdmares_read_interrupted(void **state)
+{
+	(void)state;
+	char dir[64];
+	const char *why = NULL;
+	struct sigaction sa = { .sa_handler = on_tick }, old; /* no SA_RESTART */
+	struct itimerval every = { .it_interval = { 0, 20000 }, .it_value = { 0, 20000 } }, off = { 0 };
+
+	fake_rdma(dir, sizeof(dir),
+		  "printf '[{\"ifname\":\"rxe0\",'; sleep 0.5; printf '\"port\":1}]'");
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
+	ticks = 0;
+	assert_int_equal(setitimer(ITIMER_REAL, &every, NULL), 0);
+	char *text = rdmares_read("qp", &why);
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	assert_true(ticks > 5); /* the read was interrupted, many times */
+	if (!text)
+		fprintf(stderr, "rdmares_read: %s\n", why ? why : "?");
+	assert_non_null(text);
+	assert_string_equal(text, "[{\"ifname\":\"rxe0\",\"port\":1}]");
+	free(text);
+	fake_rdma_gone(dir);
+}
+
+/* Text from another node's record (explain reads port_change records back)
+ * reaches the operator's terminal: a comm, a netdev, a device name, a pod
+ * holding U+202E (RIGHT-TO-LEFT OVERRIDE, e2 80 ae) or ESC is printed
+ * escaped, never raw (issue 34, item 13). */
+static void test_text_escapes_bidi_and_esc(void **state)
+{
+	(void)state;
+	static struct record_port_change c;
+	memset(&c, 0, sizeof(c));
+	snprintf(c.device, sizeof(c.device), "mlx5\033[2J_0");
+	c.port = 1;
+	snprintf(c.state, sizeof(c.state), "DOWN");
+	snprintf(c.previous, sizeof(c.previous), "ACTIVE");
+	snprintf(c.link_layer, sizeof(c.link_layer), "Ethernet");
+	snprintf(c.netdev, sizeof(c.netdev), "eth\xe2\x80\xae" "0");
+	c.reason = "admin_down";
+	c.down_ms = -1;
+	c.gid_index = -1;
+	c.affected_known = true;
+	c.naffected = 1;
+	c.affected_qps = 2;
+	c.affected[0] = (struct port_affected){ .pid = 7, .qps = 2, .rank = -1, .slurm_job = -1,
+						.nccl_mapped = true };
+	snprintf(c.affected[0].comm, sizeof(c.affected[0].comm), "py\xe2\x80\xaethon\033]0;x");
+	snprintf(c.affected[0].nccl, sizeof(c.affected[0].nccl), "2.21\033[31m");
+	snprintf(c.affected[0].pod_uid, sizeof(c.affected[0].pod_uid), "pod\xe2\x80\xae\033");
+	c.ncounters = 1;
+	snprintf(c.counters[0].name, sizeof(c.counters[0].name), "link\033[8m_downed");
+	struct record rec = { .kind = &record_kind_port_change, .data = &c };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_true(rec.kind->to_text(f, &rec, true, "12:00:00\xe2\x80\xae"));
+	fclose(f);
+	if (strchr(text, '\033') || strstr(text, "\xe2\x80\xae"))
+		fail_msg("raw ESC or U+202E in:\n%s", text);
+	assert_non_null(strstr(text, "py\\u202ethon\\e]0;x"));
+	assert_non_null(strstr(text, "eth\\u202e0"));
+	free(text);
+}
+
 /* The reason travels with the record and back. */
 static void test_affected_reason_round_trip(void **state)
 {
@@ -367,14 +450,68 @@ static void test_fixtures_replay(void **state)
 	json_object_put(bad);
 }
 
+/* A node with more ports than the monitor's table (64): the ports beyond
+ * are counted (ports_full, the stop record and the metrics have it) and said
+ * once on stderr, not skipped silently (issue 34, item 13). */
+static void test_ports_beyond_table_counted(void **state)
+{
+	(void)state;
+	char p[512];
+	/* rxe0 port 1 is there already: 69 more ports on three devices */
+	for (int d = 1; d <= 3; d++)
+		for (int k = 1; k <= 23; k++) {
+			snprintf(p, sizeof(p), "%s/sys/class/infiniband/mlx5_%d/ports/%d", root, d, k);
+			char cmd[600];
+			snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", p);
+			assert_int_equal(system(cmd), 0);
+		}
+	struct ports_io io = { .root = root, .holders = holders, .attribute = attribute };
+	struct port_monitor *m = ports_open(&io);
+	assert_non_null(m);
+	assert_int_equal(ports_full(m), 0);
+	/* stderr to a file: said once, however many scans */
+	char errpath[] = "/tmp/mrtrace-ports-err-XXXXXX";
+	int efd = mkstemp(errpath);
+	assert_true(efd >= 0);
+	fflush(stderr);
+	int saved = dup(2);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(efd, 2), 2);
+	ports_tick(m, 500.0, emit, NULL);
+	ports_tick(m, 503.0, emit, NULL); /* the device list again (every 2 s) */
+	ports_tick(m, 506.0, emit, NULL);
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	assert_int_equal(ports_count(m), 64);
+	assert_int_equal(ports_full(m), 70 - 64);
+	char text[1024] = "";
+	ssize_t n = pread(efd, text, sizeof(text) - 1, 0);
+	close(efd);
+	unlink(errpath);
+	assert_true(n > 0);
+	text[n] = 0;
+	const char *first = strstr(text, "not watched");
+	assert_non_null(first);
+	assert_null(strstr(first + 1, "not watched"));
+	assert_non_null(strstr(text, "6 RDMA ports"));
+	ports_close(m);
+	snprintf(p, sizeof(p), "rm -rf '%s'/sys/class/infiniband/mlx5_*", root);
+	assert_int_equal(system(p), 0);
+	ngot = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flap_and_gid),
 		cmocka_unit_test(test_rdmares_parse),
 		cmocka_unit_test(test_rdmares_burst),
+		cmocka_unit_test(test_rdmares_read_interrupted),
 		cmocka_unit_test(test_affected_reason_round_trip),
 		cmocka_unit_test(test_fixtures_replay),
+		cmocka_unit_test(test_ports_beyond_table_counted),
+		cmocka_unit_test(test_text_escapes_bidi_and_esc),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

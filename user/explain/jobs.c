@@ -10,6 +10,7 @@
  * certainty is "proven") leads; a port's return is dated when it went
  * down.  Everything that failed after it is counted as what it killed. */
 #include "explain/jobs.h"
+#include "core/escape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -648,27 +649,29 @@ static void one_job(struct jobs *j, struct job *jb, const char *key, bool json, 
 		json_object_put(o);
 		return;
 	}
+	/* the text is other nodes' records (hosts, pods, comms, summaries):
+	 * escaped for the terminal (core/escape.h), as JSON it is data */
 	if (f) {
 		hms(f->t_us, t, sizeof(t));
-		fprintf(out, "%s: %s %s at %s; %d process%s", key, j->hosts.s[f->host], f->summary, t, procs,
-			procs == 1 ? "" : "es");
+		fprintf(out, "%s: %s %s at %s; %d process%s", esc(key), esc(j->hosts.s[f->host]),
+			esc(f->summary), t, procs, procs == 1 ? "" : "es");
 		if (ranks)
 			fprintf(out, " (%d rank%s)", ranks, ranks == 1 ? "" : "s");
 		fprintf(out, " on %d node%s failed after it\n", nodes, nodes == 1 ? "" : "s");
 	} else {
-		fprintf(out, "%s: no record with kernel evidence; %lu record%s\n", key, jb->nrec,
+		fprintf(out, "%s: no record with kernel evidence; %lu record%s\n", esc(key), jb->nrec,
 			jb->nrec == 1 ? "" : "s");
 	}
 	for (int i = 0; i < n; i++) {
 		hms(v[i]->t_us, t, sizeof(t));
-		fprintf(out, "  %s %s %-14s %s", v[i] == f ? "*" : " ", t, j->hosts.s[v[i]->host],
-			v[i]->port ? "port_change" : v[i]->what);
+		fprintf(out, "  %s %s %-14s %s", v[i] == f ? "*" : " ", t, esc(j->hosts.s[v[i]->host]),
+			v[i]->port ? "port_change" : esc(v[i]->what));
 		if (!v[i]->port) {
-			fprintf(out, "  pid %d (%s)", v[i]->pid, v[i]->comm);
+			fprintf(out, "  pid %d (%s)", v[i]->pid, esc(v[i]->comm));
 			if (v[i]->rank >= 0)
 				fprintf(out, " rank %ld", v[i]->rank);
 		}
-		fprintf(out, ": %s\n", v[i]->summary);
+		fprintf(out, ": %s\n", esc(v[i]->summary));
 	}
 	if (omitted)
 		fprintf(out, "  ... and %lu later record%s\n", omitted, omitted == 1 ? "" : "s");

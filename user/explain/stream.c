@@ -49,8 +49,9 @@ struct replay_stream *replay_stream_new(FILE *f)
 }
 
 /* Devices are refused before anything is read: /dev/zero never ends, and
- * opening some devices does something.  A pipe or a FIFO is read (ssh
- * node7 cat events.jsonl | mrtrace explain -, or <(...)). */
+ * opening some devices does something.  A pipe is read (ssh node7 cat
+ * events.jsonl | mrtrace explain -, or <(...)); a FIFO by its name is
+ * refused (log_input_open), on standard input it is read. */
 static const char *refused(mode_t m)
 {
 	if (S_ISDIR(m))
@@ -66,28 +67,23 @@ struct replay_stream *replay_stream_open(const char *path, char *err, size_t err
 {
 	bool in = !strcmp(path, "-");
 	struct stat st;
-	const char *why;
+	const char *why = NULL;
 	FILE *f;
 
-	if (!in && stat(path, &st)) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (!in && (why = refused(st.st_mode))) {
-		snprintf(err, errlen, "%s: %s", path, why);
-		return NULL;
-	}
-	/* a rotated events.jsonl.1.gz reads like the plain file (user/logs/open.c) */
+	/* A name is checked on what it resolves to, by log_input_open (an
+	 * O_PATH descriptor, then that inode opened): no stat() of the name
+	 * before an open() of it, which a swap in between turned into root
+	 * opening a FIFO or a device (issue 34).  A rotated
+	 * events.jsonl.1.gz reads like the plain file (user/logs/open.c). */
 	bool gz;
-	if (!(f = in ? stdin : log_input_open(path, &gz, err, errlen)))
+	if (!(f = in ? stdin : log_input_open(path, &gz, err, errlen))) {
+		/* the hint for the device that explain is most often given */
+		if (!in && strstr(err, "(a device)") && strlen(err) + 48 < errlen)
+			strcat(err, ": give the file `mrtrace watch --json` wrote");
 		return NULL;
-	/* again on what was opened: standard input (log_input_open checked
-	 * the file it opened, a name that changed) */
+	}
 	if (in && (fstat(fileno(f), &st) || (why = refused(st.st_mode)))) {
-		snprintf(err, errlen, "%s: %s", in ? "standard input" : path,
-			 why ? why : strerror(errno));
-		if (!in)
-			fclose(f);
+		snprintf(err, errlen, "standard input: %s", why ? why : strerror(errno));
 		return NULL;
 	}
 	struct replay_stream *s = replay_stream_new(f);

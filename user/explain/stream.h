@@ -9,8 +9,10 @@
  * of one) at a time, a value may be REPLAY_VALUE_MAX long, and after
  * REPLAY_JUNK_MAX bytes in a row without a line that starts a value the
  * rest is not read (one error).  A NUL byte is malformed input, never
- * whitespace.  A device (/dev/zero), a socket or a directory is refused
- * before it is read; a pipe or a FIFO is read. */
+ * whitespace.  A device (/dev/zero), a socket, a directory or a named FIFO
+ * is refused before it is read, checked on the inode its name resolved to
+ * and that inode only then opened; a pipe (<(...)), or a FIFO on standard
+ * input, is read. */
 #ifndef MRTRACE_EXPLAIN_STREAM_H
 #define MRTRACE_EXPLAIN_STREAM_H
 
@@ -32,7 +34,7 @@ struct replay_stream;
 
 /* Reads from f (not closed by replay_stream_free).  NULL when out of memory. */
 struct replay_stream *replay_stream_new(FILE *f);
-/* Opens path ("-": standard input) if it is a file, a pipe or a FIFO, and
+/* Opens path ("-": standard input) if it is a file or a pipe, and
  * reads from it (closed by replay_stream_free).  NULL with the reason in
  * err ("cannot read F: ...", "F: not a regular file (a device) ..."). */
 struct replay_stream *replay_stream_open(const char *path, char *err, size_t errlen);

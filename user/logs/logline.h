@@ -245,7 +245,9 @@ void log_reader_free(struct log_reader *r);
 void log_line_parse(const char *line, size_t len, struct log_event *ev);
 
 /* Opens path as a stream, decompressing gzip by its magic bytes; refuses a
- * directory, a device or a socket.  *gz says whether it was compressed.
+ * directory, a device, a socket or a named FIFO, checked on the inode the
+ * name resolved to (O_PATH) before that inode is opened.  *gz says whether
+ * it was compressed.
  * Used by the reader and by user/explain/stream.c (rotated .gz records). */
 FILE *log_input_open(const char *path, bool *gz, char *err, size_t errlen);
 

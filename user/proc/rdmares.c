@@ -2,11 +2,13 @@
 /* rdmares.c - QP holders from the kernel's resource tracking (rdmares.h). */
 #include "proc/rdmares.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -78,6 +80,21 @@ int rdmares_parse_qp(const char *json, const char *device, unsigned port, struct
 #define REUSE_NS 1000000000LL /* an answer serves the ports asked less than 1 s apart */
 #define REUSE_MAX_NS 10000000000LL /* and none asked 10 s after it */
 
+/* Some of the tool's output; 0 at its end or on an error.  A signal that
+ * interrupts the read (watch's SIGHUP, which reopens -o FILE, or a stop
+ * signal) is not the end: the read goes on (stdio's fread ended there, the
+ * rest of the answer was lost and the tool killed by SIGPIPE). */
+static size_t read_some(FILE *p, char *buf, size_t len)
+{
+	for (;;) {
+		ssize_t r = read(fileno(p), buf, len);
+		if (r >= 0)
+			return (size_t)r;
+		if (errno != EINTR)
+			return 0;
+	}
+}
+
 char *rdmares_read(const char *args, const char **why)
 {
 	char cmd[96];
@@ -106,7 +123,7 @@ char *rdmares_read(const char *args, const char **why)
 		/* past the bound the rest is read and dropped: the tool must
 		 * not block on a full pipe while pclose waits for it */
 		char drop[4096];
-		size_t got = whole ? fread(buf + n, 1, cap - 1 - n, p) : fread(drop, 1, sizeof(drop), p);
+		size_t got = whole ? read_some(p, buf + n, cap - 1 - n) : read_some(p, drop, sizeof(drop));
 		if (!got)
 			break;
 		n += whole ? got : 0;

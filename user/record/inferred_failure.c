@@ -3,6 +3,7 @@
  * (inferred_failure.h): its row, its JSON and text, and its reader, side
  * by side so that what is written is what is read. */
 #include "record/inferred_failure.h"
+#include "core/escape.h"
 #include "record/kind.h"
 #include "record/json_util.h"
 #include "verdict/names.h"
@@ -88,55 +89,57 @@ static bool inferred_to_text(FILE *out, const struct record *rec, bool verbose, 
 	const struct inferred *v = &r->v;
 
 	(void)when;
-	fprintf(out, "inferred: %s\n", v->what);
-	fprintf(out, "  at %s:%ld", r->file, r->line);
+	/* the log's lines, file, host and time, other nodes' names, and the
+	 * verdict's sentences that quote them: escaped for the terminal */
+	fprintf(out, "inferred: %s\n", esc(v->what));
+	fprintf(out, "  at %s:%ld", esc(r->file), r->line);
 	if (r->in.host[0])
-		fprintf(out, ", host %s", r->in.host);
+		fprintf(out, ", host %s", esc(r->in.host));
 	if (r->pid >= 0)
 		fprintf(out, ", pid %ld", r->pid);
 	if (r->rank >= 0)
 		fprintf(out, ", rank %ld", r->rank);
 	if (r->time[0])
-		fprintf(out, ", %s", r->time);
+		fprintf(out, ", %s", esc(r->time));
 	fputc('\n', out);
 	if (verbose)
-		fprintf(out, "  line: %s\n", r->text);
+		fprintf(out, "  line: %s\n", esc(r->text));
 	if (r->same_ranks) {
 		fprintf(out, "  the same on %lu other rank%s", r->same_ranks, r->same_ranks == 1 ? "" : "s");
 		for (int i = 0; i < r->nhosts; i++)
-			fprintf(out, "%s%s", i ? ", " : " (hosts ", r->hosts[i]);
+			fprintf(out, "%s%s", i ? ", " : " (hosts ", esc(r->hosts[i]));
 		if (r->hosts_dropped)
 			fprintf(out, " and %d more", r->hosts_dropped);
 		fprintf(out, "%s\n", r->nhosts ? ")" : "");
 	}
 	if (v->errno_note[0])
-		fprintf(out, "  %s\n", v->errno_note);
+		fprintf(out, "  %s\n", esc(v->errno_note));
 	if (v->no_kernel_refusal)
-		fprintf(out, "  no kernel refusal explains this: %s (%s)\n", v->ncand ? v->cand[0].cause : "unknown",
-			v->ncand ? v->cand[0].why : "");
+		fprintf(out, "  no kernel refusal explains this: %s (%s)\n", v->ncand ? esc(v->cand[0].cause) : "unknown",
+			v->ncand ? esc(v->cand[0].why) : "");
 	else if (v->ncand)
-		fprintf(out, "  cause (inferred): %s - %s\n", v->cand[0].cause, v->cand[0].why);
+		fprintf(out, "  cause (inferred): %s - %s\n", esc(v->cand[0].cause), esc(v->cand[0].why));
 	for (int i = 1; i < v->ncand; i++)
 		if (verbose)
-			fprintf(out, "  also possible: %s - %s\n", v->cand[i].cause, v->cand[i].why);
+			fprintf(out, "  also possible: %s - %s\n", esc(v->cand[i].cause), esc(v->cand[i].why));
 		else
-			fprintf(out, "%s%s%s", i == 1 ? "  also possible: " : ", ", v->cand[i].cause,
+			fprintf(out, "%s%s%s", i == 1 ? "  also possible: " : ", ", esc(v->cand[i].cause),
 				i == v->ncand - 1 ? "\n" : "");
 	fprintf(out, "  rests on:\n");
 	for (int i = 0; i < v->nrests; i++)
-		fprintf(out, "    - %s\n", v->rests_on[i]);
+		fprintf(out, "    - %s\n", esc(v->rests_on[i]));
 	if (r->other_host)
-		fprintf(out, "  the log comes from %s, not %s: judged from the log alone%s\n", r->in.host,
-			r->judged_on[0] ? r->judged_on : "this host",
+		fprintf(out, "  the log comes from %s, not %s: judged from the log alone%s\n", esc(r->in.host),
+			r->judged_on[0] ? esc(r->judged_on) : "this host",
 			r->judged_on[0] ? "" : " (--facts FILE: a `check --json` of that node)");
 	for (int i = 0; i < v->nnext; i++)
-		fprintf(out, "  check next: %s\n", v->next[i]);
+		fprintf(out, "  check next: %s\n", esc(v->next[i]));
 	if (v->rerun[0])
-		fprintf(out, "  prove it: %s\n", v->rerun);
+		fprintf(out, "  prove it: %s\n", esc(v->rerun));
 	if (v->watch[0])
-		fprintf(out, "  leave on for the next run: %s\n", v->watch);
+		fprintf(out, "  leave on for the next run: %s\n", esc(v->watch));
 	if (r->have_watch)
-		fprintf(out, "  a watch record of the same process proved %s: %s\n", r->watch_cause,
+		fprintf(out, "  a watch record of the same process proved %s: %s\n", esc(r->watch_cause),
 			r->agrees ? "it agrees" : "it does NOT agree; the watch record is the proof");
 	return true;
 }

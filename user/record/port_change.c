@@ -5,6 +5,7 @@
 #include "record/kind.h"
 #include "record/json_util.h"
 #include "proc/rdmares.h"
+#include "core/escape.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -229,19 +230,22 @@ static bool port_change_to_text(FILE *out, const struct record *rec, bool verbos
 	int n;
 
 	(void)verbose;
+	/* device, netdev, GIDs, comm, NCCL, pod come from sysfs, processes and
+	 * (read back by explain) other nodes' records: escaped for the
+	 * terminal (core/escape.h) */
 	port_change_summary(c, sum, sizeof(sum));
-	fprintf(out, "infiniband: %s%s%s\n", sum, when && *when ? ", at " : "", when ? when : "");
+	fprintf(out, "infiniband: %s%s%s\n", esc(sum), when && *when ? ", at " : "", when ? esc(when) : "");
 	for (int i = 0; i < c->naffected; i++) {
 		const struct port_affected *p = &c->affected[i];
-		fprintf(out, "  pid %d (%s): %d QP%s", p->pid, p->comm, p->qps, p->qps == 1 ? "" : "s");
+		fprintf(out, "  pid %d (%s): %d QP%s", p->pid, esc(p->comm), p->qps, p->qps == 1 ? "" : "s");
 		if (p->nccl_mapped)
-			fprintf(out, ", NCCL %s", p->nccl[0] ? p->nccl : "(version ?)");
+			fprintf(out, ", NCCL %s", p->nccl[0] ? esc(p->nccl) : "(version ?)");
 		if (p->rank >= 0)
 			fprintf(out, ", rank %ld", p->rank);
 		if (p->slurm_job >= 0)
 			fprintf(out, ", Slurm job %ld", p->slurm_job);
 		if (p->pod_uid[0])
-			fprintf(out, ", pod %s", p->pod_uid);
+			fprintf(out, ", pod %s", esc(p->pod_uid));
 		fputc('\n', out);
 	}
 	if (c->affected_dropped)
@@ -249,14 +253,14 @@ static bool port_change_to_text(FILE *out, const struct record *rec, bool verbos
 	if (c->ncounters) {
 		fprintf(out, "  counters:");
 		for (int i = 0; i < c->ncounters; i++)
-			fprintf(out, " %s %llu (%+lld)", c->counters[i].name, c->counters[i].value,
+			fprintf(out, " %s %llu (%+lld)", esc(c->counters[i].name), c->counters[i].value,
 				c->counters[i].delta);
 		fputc('\n', out);
 	}
 	fprintf(out, "  what the job sees: %s\n", explanation(c));
 	n = checks(c, ck, 4);
 	for (int i = 0; i < n; i++)
-		fprintf(out, "  check: %s\n", ck[i]);
+		fprintf(out, "  check: %s\n", esc(ck[i]));
 	return true;
 }
 

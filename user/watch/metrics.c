@@ -43,7 +43,7 @@ static struct {
 		double ts;
 	} last[CAUSES_MAX];
 	unsigned long long probes, regs, drops, untracked, overflows;
-	unsigned long long maps_cut, uprobe_libs_full;
+	unsigned long long maps_cut, uprobe_libs_full, ports_full;
 	unsigned long long watched_full, stale_contexts;
 	unsigned long long output_errors[OUTPUTS];
 } m;
@@ -139,12 +139,15 @@ void metrics_counters(unsigned long long regs, unsigned long long drops,
 	m.overflows = overflows;
 }
 
-void metrics_user_tables(unsigned long long maps_cut, unsigned long long uprobe_libs_full)
+void metrics_user_tables(unsigned long long maps_cut, unsigned long long uprobe_libs_full,
+			 unsigned long long ports_full)
 {
-	if (maps_cut != m.maps_cut || uprobe_libs_full != m.uprobe_libs_full)
+	if (maps_cut != m.maps_cut || uprobe_libs_full != m.uprobe_libs_full ||
+	    ports_full != m.ports_full)
 		m.dirty = true;
 	m.maps_cut = maps_cut;
 	m.uprobe_libs_full = uprobe_libs_full;
+	m.ports_full = ports_full;
 }
 
 void metrics_losses(unsigned long long watched_full, unsigned long long stale_contexts)
@@ -211,6 +214,10 @@ char *metrics_render(bool final, size_t *len)
 	prom_family(f, "mrtrace_watch_uprobe_libs_full_total", "counter",
 		    "libibverbs files left unprobed: the uprobes' table held 32 still mapped.");
 	prom_sample(f, "mrtrace_watch_uprobe_libs_full_total", NULL, (double)m.uprobe_libs_full);
+	prom_family(f, "mrtrace_watch_ports_full_total", "counter",
+		    "RDMA ports not watched for port changes: the port monitor holds 64 (the most "
+		    "left out at once).");
+	prom_sample(f, "mrtrace_watch_ports_full_total", NULL, (double)m.ports_full);
 	prom_family(f, "mrtrace_watch_unfollowed_processes_total", "counter",
 		    "Processes of the watched tree not followed: 8,192 of them alive at once.");
 	prom_sample(f, "mrtrace_watch_unfollowed_processes_total", NULL, (double)m.watched_full);

@@ -21,6 +21,7 @@
  *   mrtrace_watch_trail_overflows_total             counter
  *   mrtrace_watch_unfollowed_processes_total        counter
  *   mrtrace_watch_stale_contexts_total              counter
+ *   mrtrace_watch_ports_full_total                  counter
  *   mrtrace_watch_output_errors_total{output}       counter (journal, metrics_file)
  *   mrtrace_watch_sites_armed{mechanism}            gauge
  *   mrtrace_watch_sites                             gauge
@@ -54,8 +55,10 @@ void metrics_counters(unsigned long long regs, unsigned long long drops,
 		      unsigned long long untracked, unsigned long long overflows);
 /* User-space tables that refused or cut (issue 34): maps read in part
  * (proc/execmaps.h), libibverbs files left unprobed (the uprobes' table
- * held only mapped ones). */
-void metrics_user_tables(unsigned long long maps_cut, unsigned long long uprobe_libs_full);
+ * held only mapped ones), RDMA ports left unwatched (the port monitor's
+ * table full: the most at once). */
+void metrics_user_tables(unsigned long long maps_cut, unsigned long long uprobe_libs_full,
+			 unsigned long long ports_full);
 /* The BPF tables' losses: processes of the tree not followed (watched_tgids
  * full), trail contexts dropped as stale (a missed kretprobe). */
 void metrics_losses(unsigned long long watched_full, unsigned long long stale_contexts);

@@ -89,6 +89,8 @@ struct port_monitor {
 	int naddr;
 	int n;
 	struct port_snap p[PORTS_MAX];
+	unsigned long full;      /* the most ports left out at once (the table full) */
+	bool full_said;          /* said once on stderr */
 	char source[200];
 	struct record_port_change rec; /* the one being built */
 };
@@ -349,6 +351,7 @@ static void scan(struct port_monitor *m)
 {
 	char **devs, **ports, pd[256];
 	int nd = sr_list(m->root, IB, &devs);
+	unsigned long left = 0;
 
 	for (int i = 0; i < m->n; i++)
 		m->p[i].seen = false;
@@ -361,8 +364,10 @@ static void scan(struct port_monitor *m)
 			while (k < m->n && (strcmp(m->p[k].dev, devs[i]) || m->p[k].port != port))
 				k++;
 			if (k == m->n) {
-				if (m->n == PORTS_MAX)
+				if (m->n == PORTS_MAX) {
+					left++;
 					continue;
+				}
 				snap_new(m, &m->p[m->n++], devs[i], port);
 			}
 			m->p[k].seen = true;
@@ -370,6 +375,17 @@ static void scan(struct port_monitor *m)
 		sr_free_names(ports, np);
 	}
 	sr_free_names(devs, nd);
+	/* more ports than the table holds: the ones beyond have no records;
+	 * counted (the stop record's ports_full, the metrics) and said once */
+	if (left > m->full)
+		m->full = left;
+	if (left && !m->full_said) {
+		fprintf(stderr,
+			"mrtrace: %lu RDMA port%s not watched: the port monitor holds %d "
+			"(no port_change records for %s; counted in ports_full)\n",
+			left, left == 1 ? " is" : "s are", PORTS_MAX, left == 1 ? "it" : "them");
+		m->full_said = true;
+	}
 	/* a device that went away takes its ports along */
 	for (int i = 0; i < m->n;)
 		if (!m->p[i].seen)
@@ -636,4 +652,9 @@ bool ports_netlink_armed(const struct port_monitor *m)
 int ports_count(const struct port_monitor *m)
 {
 	return m->n;
+}
+
+unsigned long ports_full(const struct port_monitor *m)
+{
+	return m ? m->full : 0;
 }

@@ -51,5 +51,9 @@ const char *ports_source(const struct port_monitor *m);
 bool ports_netlink_armed(const struct port_monitor *m);
 /* Ports watched now. */
 int ports_count(const struct port_monitor *m);
+/* The most ports left unwatched at once because the table (64) was full;
+ * 0 with m NULL.  Never decreases (a counter for the stop record and the
+ * metrics). */
+unsigned long ports_full(const struct port_monitor *m);
 
 #endif

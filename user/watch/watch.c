@@ -69,7 +69,11 @@ static void on_hangup(int sig)
 static void install_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct sigaction hup = { .sa_handler = on_hangup };
+	/* SIGHUP (logrotate's, any time) restarts what it interrupts: it only
+	 * sets a flag the loop reads at its next turn, and a read of a tool's
+	 * output (rdma res, proc/rdmares.c) or a write must not fail with EINTR
+	 * for it.  The loop's poll is woken all the same (never restarted). */
+	struct sigaction hup = { .sa_handler = on_hangup, .sa_flags = SA_RESTART };
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	sigset_t ours;
 
@@ -282,6 +286,7 @@ static void emit_stop(struct watch *w, double secs)
 		.storm_summaries = cs->summaries,
 		.maps_cut = w->live.maps_cut,
 		.uprobe_libs_full = tracer_uprobe_libs_full(w->t),
+		.ports_full = ports_full(w->ports),
 	};
 	struct record rec = { .kind = &record_kind_stop, .data = &s };
 	const unsigned long long *c = s.counters;
