@@ -163,7 +163,7 @@ static const char *syslog_prefix(const char *s, const char *end, struct log_even
 	const char *tag = he + 1, *te = log_find(tag, end, ": ");
 	if (!te || memchr(tag, ' ', (size_t)(te - tag)))
 		return NULL;
-	log_copy(ev->host, sizeof(ev->host), h, (size_t)(he - h));
+	str_copy_n(ev->host, sizeof(ev->host), h, (size_t)(he - h));
 	if (log_starts(tag, te, "kernel"))
 		*kernel = true;
 	const char *br = memchr(tag, '[', (size_t)(te - tag));
@@ -213,7 +213,7 @@ static const char *hostname(const char *s, const char *end, struct log_event *ev
 	for (size_t i = 0; i < sizeof(not_hosts) / sizeof(not_hosts[0]); i++)
 		if (strlen(not_hosts[i]) == n && !memcmp(s, not_hosts[i], n))
 			return NULL;
-	log_copy(ev->host, sizeof(ev->host), s, n);
+	str_copy_n(ev->host, sizeof(ev->host), s, n);
 	return p + 2;
 }
 

@@ -48,13 +48,13 @@ bool log_parse_json(const char *s, const char *end, struct log_event *ev, int de
 		ev->kind = LOG_RECORD, ev->source = LOG_SRC_MRTRACE, ev->json = o;
 		const char *h = str(o, "host");
 		if (h)
-			log_copy(ev->host, sizeof(ev->host), h, strlen(h));
+			str_copy_n(ev->host, sizeof(ev->host), h, strlen(h));
 		return true;
 	}
 	if (msg || has_mrtrace_field(o)) {
 		const char *h = str(o, "_HOSTNAME"), *pid = str(o, "_PID"), *rt = str(o, "__REALTIME_TIMESTAMP");
 		if (h)
-			log_copy(ev->host, sizeof(ev->host), h, strlen(h));
+			str_copy_n(ev->host, sizeof(ev->host), h, strlen(h));
 		if (pid)
 			ev->pid = (int)log_num(pid, strlen(pid), 10);
 		/* microseconds; one past 2255 (a crafted export) is no time */

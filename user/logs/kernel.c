@@ -47,7 +47,7 @@ static bool mlx5_cmd(const char *s, const char *end, struct log_event *ev)
 		nm--;
 	if (nm == o - 1)
 		return false;
-	log_copy(ev->mlx5.cmd, sizeof(ev->mlx5.cmd), nm, (size_t)(o - 1 - nm));
+	str_copy_n(ev->mlx5.cmd, sizeof(ev->mlx5.cmd), nm, (size_t)(o - 1 - nm));
 	ev->mlx5.opcode = (unsigned)log_num(o, (size_t)(p - o), 16);
 	ev->mlx5.op_mod = (unsigned)log_num(p + 10, (size_t)(end - p - 10), 16);
 	const char *st = log_find(p, end, "status ");
@@ -55,7 +55,7 @@ static bool mlx5_cmd(const char *s, const char *end, struct log_event *ev)
 		st += 7;
 		const char *lp = log_find(st, end, "(0x");
 		if (lp) {
-			log_copy(ev->mlx5.status, sizeof(ev->mlx5.status), st, (size_t)(lp - st));
+			str_copy_n(ev->mlx5.status, sizeof(ev->mlx5.status), st, (size_t)(lp - st));
 			ev->mlx5.status_code = (unsigned)log_num(lp + 1, (size_t)(end - lp - 1), 16);
 		}
 	}
@@ -75,7 +75,7 @@ static bool mlx5_cmd(const char *s, const char *end, struct log_event *ev)
 		/* the PCI address holds ':' itself: up to ": " */
 		e = log_find(pci + 10, end, ": ");
 		if (e)
-			log_copy(ev->mlx5.pci, sizeof(ev->mlx5.pci), pci + 10, (size_t)(e - pci - 10));
+			str_copy_n(ev->mlx5.pci, sizeof(ev->mlx5.pci), pci + 10, (size_t)(e - pci - 10));
 	}
 	ev->kind = LOG_FAILURE_CALL;
 	for (size_t i = 0; i < sizeof(cmd_ops) / sizeof(cmd_ops[0]); i++)
@@ -112,7 +112,7 @@ bool log_parse_kernel(const char *s, const char *end, bool force, struct log_eve
 	if (log_find(s, end, "disagrees about version of symbol") &&
 	    (log_find(s, end, "peermem") || log_find(s, end, "peer_mem"))) {
 		ev->kind = LOG_FAILURE_NOCALL, ev->nocall = LOG_NC_GDR_DISABLED;
-		log_copy(ev->async_event, sizeof(ev->async_event), "nvidia_peermem not loaded", 25);
+		str_copy_n(ev->async_event, sizeof(ev->async_event), "nvidia_peermem not loaded", 25);
 		return true;
 	}
 	if (driver)
@@ -121,7 +121,7 @@ bool log_parse_kernel(const char *s, const char *end, bool force, struct log_eve
 			if (!p)
 				continue;
 			ev->kind = LOG_FAILURE_NOCALL, ev->nocall = LOG_NC_KERNEL_EVENT;
-			log_copy(ev->async_event, sizeof(ev->async_event), p, (size_t)(end - p));
+			str_copy_n(ev->async_event, sizeof(ev->async_event), p, (size_t)(end - p));
 			return true;
 		}
 	ev->kind = LOG_NOT_FAILURE;

@@ -37,7 +37,7 @@ static const char *who(const char *s, const char *end, struct log_event *ev)
 	if (!c1 || skip_digits(c1 + 1, c2) != c2 || c2 == c1 + 1 || skip_digits(c2 + 1, sp) != sp ||
 	    sp == c2 + 1)
 		return NULL;
-	log_copy(ev->host, sizeof(ev->host), s, (size_t)(c1 - s));
+	str_copy_n(ev->host, sizeof(ev->host), s, (size_t)(c1 - s));
 	ev->pid = (int)log_num(c1 + 1, (size_t)(c2 - c1 - 1), 10);
 	ev->tid = (int)log_num(c2 + 1, (size_t)(sp - c2 - 1), 10);
 	return sp + 1;
@@ -55,14 +55,14 @@ static bool context(const char *s, const char *end, struct log_event *ev)
 		const char *e = p;
 		while (e < end && *e != ' ')
 			e++;
-		log_copy(ev->nccl_version, sizeof(ev->nccl_version), p, (size_t)(e - p));
+		str_copy_n(ev->nccl_version, sizeof(ev->nccl_version), p, (size_t)(e - p));
 		ev->kind = LOG_CONTEXT, ev->ctx = LOG_CTX_NCCL_VERSION;
 		return true;
 	}
 	if (log_starts(s, end, "NCCL_") && (p = log_find(s, end, " set by environment to "))) {
-		log_copy(ev->setting_name, sizeof(ev->setting_name), s, (size_t)(p - s));
+		str_copy_n(ev->setting_name, sizeof(ev->setting_name), s, (size_t)(p - s));
 		p += 23;
-		log_copy(ev->setting_value, sizeof(ev->setting_value), p, (size_t)(end - p));
+		str_copy_n(ev->setting_value, sizeof(ev->setting_value), p, (size_t)(end - p));
 		ev->kind = LOG_CONTEXT, ev->ctx = LOG_CTX_SETTING;
 		return true;
 	}
@@ -74,7 +74,7 @@ static bool context(const char *s, const char *end, struct log_event *ev)
 			const char *e = p + 7;
 			while (e < end && *e != ' ')
 				e++;
-			log_copy(ev->comm.comm_id, sizeof(ev->comm.comm_id), p + 7, (size_t)(e - p - 7));
+			str_copy_n(ev->comm.comm_id, sizeof(ev->comm.comm_id), p + 7, (size_t)(e - p - 7));
 		}
 		ev->kind = LOG_CONTEXT, ev->ctx = LOG_CTX_RANK;
 		return true;
@@ -103,10 +103,10 @@ static bool ofi(const char *s, const char *end, bool warn, struct log_event *ev)
 	if (fmt_match("NET/OFI Unable to register memory (type = %d) for device %d. RC: %d, Error: %s", s,
 		      (size_t)(end - s), c, &nc)) {
 		ev->kind = LOG_FAILURE_CALL;
-		log_copy(ev->call, sizeof(ev->call), "fi_mr_reg", 9);
+		str_copy_n(ev->call, sizeof(ev->call), "fi_mr_reg", 9);
 		ev->op = "reg_mr";
 		ev->has_rc = true, ev->rc = (long)log_num(c[2].p, c[2].n, 10);
-		log_copy(ev->err_text, sizeof(ev->err_text), c[3].p, c[3].n);
+		str_copy_n(ev->err_text, sizeof(ev->err_text), c[3].p, c[3].n);
 		ev->err = log_errno_from_text(c[3].p, c[3].n);
 		if (!ev->err && ev->rc < 0 && ev->rc > -4096)
 			ev->err = (int)-ev->rc;
@@ -147,7 +147,7 @@ bool log_parse_nccl(const char *s, const char *end, struct log_event *ev)
 			const char *sp = memchr(p, ' ', (size_t)(m - p));
 			const char *col = sp ? memrchr(p, ':', (size_t)(sp - p)) : NULL;
 			if (col) {
-				log_copy(ev->src_file, sizeof(ev->src_file), p, (size_t)(col - p));
+				str_copy_n(ev->src_file, sizeof(ev->src_file), p, (size_t)(col - p));
 				ev->src_line = (int)log_num(col + 1, (size_t)(sp - col - 1), 10);
 			}
 		}

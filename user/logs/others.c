@@ -37,14 +37,14 @@ bool log_parse_framework(const char *s, const char *end, struct log_event *ev)
 			continue;
 		ev->kind = LOG_FAILURE_SUMMARY;
 		ev->source = LOG_SRC_FRAMEWORK;
-		log_copy(ev->result, sizeof(ev->result), results[i].name, nl);
+		str_copy_n(ev->result, sizeof(ev->result), results[i].name, nl);
 		ev->result_code = results[i].code;
 		/* torch adds ", NCCL version 2.14.3" */
 		if ((p = log_find(s, end, "NCCL version "))) {
 			const char *e = p += 13;
 			while (e < end && *e != ' ' && *e != ',' && *e != '\'' && *e != '"')
 				e++;
-			log_copy(ev->nccl_version, sizeof(ev->nccl_version), p, (size_t)(e - p));
+			str_copy_n(ev->nccl_version, sizeof(ev->nccl_version), p, (size_t)(e - p));
 		}
 		return true;
 	}
@@ -66,12 +66,12 @@ static bool call_failed(const char *s, const char *end, struct log_event *ev)
 	const char *c = o;
 	while (c > s && (c[-1] == '_' || (c[-1] >= 'a' && c[-1] <= 'z') || (c[-1] >= '0' && c[-1] <= '9')))
 		c--;
-	log_copy(ev->call, sizeof(ev->call), c, (size_t)(o - c));
+	str_copy_n(ev->call, sizeof(ev->call), c, (size_t)(o - c));
 	ev->op = log_op_of_call(ev->call);
 	const char *t = f + 10, *e = log_find(t, end, " : ");
 	if (!e)
 		e = end;
-	log_copy(ev->err_text, sizeof(ev->err_text), t, (size_t)(e - t));
+	str_copy_n(ev->err_text, sizeof(ev->err_text), t, (size_t)(e - t));
 	ev->err = log_errno_at_start(t, (size_t)(e - t));
 	struct fmt_cap cap[FMT_CAPS_MAX];
 	int nc;
@@ -120,7 +120,7 @@ bool log_parse_ucx(const char *s, const char *end, struct log_event *ev)
 		const char *hs = h + 3, *he = memchr(hs, ']', (size_t)(u - hs));
 		const char *c = he ? memchr(hs, ':', (size_t)(he - hs)) : NULL;
 		if (c) {
-			log_copy(ev->host, sizeof(ev->host), hs, (size_t)(c - hs));
+			str_copy_n(ev->host, sizeof(ev->host), hs, (size_t)(c - hs));
 			ev->pid = (int)log_num(c + 1, (size_t)(he - c - 1), 10);
 		}
 	}
@@ -171,16 +171,16 @@ bool log_parse_libfabric(const char *s, const char *end, struct log_event *ev)
 				ev->err = -ev->err;
 			e = par;
 		}
-		log_copy(ev->err_text, sizeof(ev->err_text), t, (size_t)(e - t));
+		str_copy_n(ev->err_text, sizeof(ev->err_text), t, (size_t)(e - t));
 		if (!ev->err)
 			ev->err = log_errno_from_text(t, (size_t)(e - t));
 		char call[40];
-		log_copy(call, sizeof(call), m, (size_t)(col - m));
+		str_copy_n(call, sizeof(call), m, (size_t)(col - m));
 		if (log_op_of_call(call)) {
 			memcpy(ev->call, call, sizeof(call));
 		} else if (log_find(m, col, "register") || log_find(m, col, "reg_mr") ||
 			   log_find(m, col, "MR")) {
-			log_copy(ev->call, sizeof(ev->call), "fi_mr_reg", 9);
+			str_copy_n(ev->call, sizeof(ev->call), "fi_mr_reg", 9);
 		}
 		ev->op = log_op_of_call(ev->call);
 		if (!ev->op && ev->call[0])
@@ -223,8 +223,8 @@ bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
 	    fmt_match("libibverbs: Warning: RLIMIT_MEMLOCK is %lu bytes.%s", s, (size_t)(end - s), c, &nc)) {
 		ev->source = LOG_SRC_RDMA_CORE;
 		ev->kind = LOG_CONTEXT, ev->ctx = LOG_CTX_SETTING;
-		log_copy(ev->setting_name, sizeof(ev->setting_name), "RLIMIT_MEMLOCK", 14);
-		log_copy(ev->setting_value, sizeof(ev->setting_value), c[0].p, c[0].n);
+		str_copy_n(ev->setting_name, sizeof(ev->setting_name), "RLIMIT_MEMLOCK", 14);
+		str_copy_n(ev->setting_value, sizeof(ev->setting_value), c[0].p, c[0].n);
 		if (c[0].n <= 18) {
 			ev->has_memlock = true;
 			ev->memlock = (uint64_t)log_num(c[0].p, c[0].n, 10);
@@ -244,13 +244,13 @@ bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
 			continue;
 		ev->source = LOG_SRC_RDMA_CORE;
 		ev->kind = LOG_FAILURE_CALL;
-		log_copy(ev->call, sizeof(ev->call), rdma_core_failures[i].call,
+		str_copy_n(ev->call, sizeof(ev->call), rdma_core_failures[i].call,
 			 strlen(rdma_core_failures[i].call));
 		ev->op = log_op_of_call(ev->call);
 		/* "...: Cannot allocate memory" when the tool printed errno */
 		const char *col = log_find(p, end, ": ");
 		if (col) {
-			log_copy(ev->err_text, sizeof(ev->err_text), col + 2, (size_t)(end - col - 2));
+			str_copy_n(ev->err_text, sizeof(ev->err_text), col + 2, (size_t)(end - col - 2));
 			ev->err = log_errno_from_text(col + 2, (size_t)(end - col - 2));
 		}
 		ev->no_errno = !ev->err;

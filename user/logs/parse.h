@@ -6,6 +6,7 @@
 #ifndef MRTRACE_LOGS_PARSE_H
 #define MRTRACE_LOGS_PARSE_H
 
+#include "core/strbuf.h" /* str_copy_n: the bounded copy of a part of a line */
 #include "logs/logline.h"
 
 /* strips `[1,12]<stdout>:`, `node01: `, timestamps, syslog and kernel
@@ -32,7 +33,6 @@ bool log_parse_json(const char *s, const char *end, struct log_event *ev, int de
 void log_classify(const char *s, const char *end, struct log_event *ev, int depth);
 
 /* helpers */
-void log_copy(char *dst, size_t cap, const char *s, size_t n);
 int log_errno_from_text(const char *s, size_t n); /* strerror text -> errno, 0 */
 /* the errno whose strerror text starts S (the longest, ending at a space or
  * punctuation), 0 none: "Cannot allocate memory. Please set ..." -> ENOMEM */

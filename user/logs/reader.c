@@ -71,7 +71,7 @@ void log_line_parse(const char *line, size_t len, struct log_event *ev)
 {
 	event_init(ev);
 	ev->raw_cut = len > LOG_RAW_MAX;
-	log_copy(ev->raw, sizeof(ev->raw), line, len > LOG_RAW_MAX ? LOG_RAW_MAX : len);
+	str_copy_n(ev->raw, sizeof(ev->raw), line, len > LOG_RAW_MAX ? LOG_RAW_MAX : len);
 	/* a NUL byte: the line is taken up to it for matching (counted) */
 	const char *nul = memchr(line, 0, len);
 	log_classify(line, nul ? nul : line + len, ev, 0);

@@ -34,7 +34,7 @@ static void set_field(struct log_event *ev, const char *name, const struct fmt_c
 	size_t n = c->n;
 	long long v = log_num(p, n, c->conv == 'x' || c->conv == 'p' ? 16 : 10);
 
-#define STR(dst) log_copy(dst, sizeof(dst), p, n)
+#define STR(dst) str_copy_n(dst, sizeof(dst), p, n)
 	if (!strcmp(name, "err_text")) {
 		STR(ev->err_text);
 		if (!ev->err)
@@ -202,9 +202,9 @@ bool log_parse_nccl_message(const char *s, const char *end, char level, struct l
 	ev->kind = sh->kind;
 	ev->nocall = sh->nocall;
 	if (sh->call && !strncmp(sh->call, "ibv_", 4))
-		log_copy(ev->call, sizeof(ev->call), sh->call, strlen(sh->call));
+		str_copy_n(ev->call, sizeof(ev->call), sh->call, strlen(sh->call));
 	else if (sh->call && !strcmp(sh->call, "posix_fallocate"))
-		log_copy(ev->call, sizeof(ev->call), "posix_fallocate", 15);
+		str_copy_n(ev->call, sizeof(ev->call), "posix_fallocate", 15);
 	ev->op = sh->op;
 	if (ev->kind == LOG_FAILURE_CALL && sh->how == LOG_ERRNO_NONE && !ev->err)
 		ev->no_errno = true;

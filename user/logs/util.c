@@ -1,21 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* util.c - small helpers of the log reader: bounded copies and searches
+/* util.c - small helpers of the log reader: bounded searches
  * (a line is not NUL-terminated where the parts look at it), strerror text
  * back to its errno, the mrtrace op of a verbs call. */
 #include "logs/parse.h"
 
 #include <errno.h>
 #include <string.h>
-
-void log_copy(char *dst, size_t cap, const char *s, size_t n)
-{
-	if (!cap)
-		return;
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(dst, s, n);
-	dst[n] = 0;
-}
 
 const char *log_find(const char *s, const char *end, const char *lit)
 {
