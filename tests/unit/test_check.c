@@ -446,6 +446,143 @@ static void test_roce_jobs(void **state)
 	assert_null(chk_find(r, "fabric.mlx5_0.port1.gid"));
 }
 
+/* ---- peer-memory markers and the job's NCCL ------------------------------ */
+
+/* the marker of gpudirect.peer_memory.markers with this name */
+static json_object *marker(const struct chk_report *r, const char *name)
+{
+	json_object *a = jp(jp(r->doc, "gpudirect", "peer_memory"), "markers", NULL);
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		json_object *m = json_object_array_get_idx(a, i);
+		if (!strcmp(json_object_get_string(jp(m, "name", NULL)), name))
+			return m;
+	}
+	fail_msg("no marker %s", name);
+	return NULL;
+}
+
+static const char *nccl_gdr(const struct chk_report *r)
+{
+	return json_object_get_string(jp(jp(jp(r->doc, "gpudirect", "peer_memory"), "nccl", NULL), "gdr", NULL));
+}
+
+/* nvidia_peermem loaded, no memory_peers/nv_mem, no dma-buf (5.4): NCCL up
+ * to and including 2.22.3 finds nothing, 2.23.4 finds the module's file */
+static void test_peermem_only_old_nccl_off(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("ofed_peermem", 6161);
+	const struct chk_item *it = item(r, "gpudirect.nccl_peermem");
+	assert_int_equal(it->verdict, CHK_WARN);
+	assert_non_null(strstr(it->value, "GPUDirect RDMA will be off for this NCCL (2.21.5 looks only for "
+				"/sys/kernel/mm/memory_peers/nv_mem/version"));
+	assert_null(strstr(it->value, "/sys/module/nvidia_peermem"));
+	assert_non_null(strstr(it->fix, "NCCL 2.23.4 or newer"));
+	assert_non_null(strstr(it->fix, "NCCL_DMABUF_ENABLE"));
+	assert_non_null(strstr(it->fix, "5.12"));
+	assert_string_equal(nccl_gdr(r), "off");
+	assert_true(json_object_get_boolean(jp(marker(r, "nvidia_peermem_module"), "present", NULL)));
+	assert_string_equal(json_object_get_string(jp(marker(r, "nvidia_peermem_module"), "version", NULL)),
+			    "535.183.01");
+	assert_false(json_object_get_boolean(jp(marker(r, "nv_mem"), "present", NULL)));
+	/* the markers item carries no verdict of its own with a job judged */
+	assert_int_equal(verdict(r, "gpudirect.peer_markers"), CHK_OK);
+
+	r = run("ofed_peermem", 6363);   /* 2.22.3: nv_mem or nv_mem_nc, still not the module */
+	it = item(r, "gpudirect.nccl_peermem");
+	assert_int_equal(it->verdict, CHK_WARN);
+	assert_non_null(strstr(it->value, "(2.22.3 looks only for /sys/kernel/mm/memory_peers/nv_mem/version, "
+				"/sys/kernel/mm/memory_peers/nv_mem_nc/version)"));
+
+	r = run("ofed_peermem", 6262);   /* 2.23.4 */
+	it = item(r, "gpudirect.nccl_peermem");
+	assert_int_equal(it->verdict, CHK_OK);
+	assert_non_null(strstr(it->value, "NCCL 2.23.4 finds /sys/module/nvidia_peermem/version"));
+	assert_string_equal(nccl_gdr(r), "peermem");
+
+	/* without -p: the node's markers say what any NCCL up to 2.22.3 misses */
+	r = run("ofed_peermem", 0);
+	it = item(r, "gpudirect.peer_markers");
+	assert_int_equal(it->verdict, CHK_WARN);
+	assert_string_equal(it->value, "nvidia_peermem module 535.183.01");
+	assert_non_null(strstr(it->note, "NCCL up to 2.22.3"));
+	assert_null(chk_find(r, "gpudirect.nccl_peermem"));
+
+	/* dma-buf carries GPUDirect RDMA where the markers do not */
+	r = run("h100", 4242);
+	it = item(r, "gpudirect.nccl_peermem");
+	assert_int_equal(it->verdict, CHK_OK);
+	assert_non_null(strstr(it->value, "NCCL 2.21.5 finds no marker it looks for; GPUDirect RDMA goes through dma-buf"));
+	assert_string_equal(nccl_gdr(r), "dmabuf");
+}
+
+static void test_nv_mem_present(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("ofed_nvmem", 7171);
+	const struct chk_item *it = item(r, "gpudirect.nccl_peermem");
+	assert_int_equal(it->verdict, CHK_OK);
+	assert_string_equal(it->value, "NCCL 2.18.3 finds /sys/kernel/mm/memory_peers/nv_mem/version");
+	assert_string_equal(nccl_gdr(r), "peermem");
+	assert_string_equal(json_object_get_string(jp(marker(r, "nv_mem"), "version", NULL)), "535.183.01");
+	assert_true(json_object_get_boolean(jp(marker(r, "nv_mem_nc"), "present", NULL)));
+	it = item(r, "gpudirect.peer_markers");
+	assert_int_equal(it->verdict, CHK_OK);
+	assert_non_null(strstr(it->value, "nv_mem 535.183.01, nv_mem_nc 535.183.01, nvidia_peermem module"));
+	json_object *a = jp(jp(jp(r->doc, "gpudirect", "peer_memory"), "nccl", NULL), "finds", NULL);
+	assert_int_equal(json_object_array_length(a), 1);
+}
+
+/* nvidia_peermem did not load: the kernel log says why, next to the markers */
+static void test_peermem_load_error(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("peermem_fail", 0);
+	const struct chk_item *it = item(r, "gpudirect.peer_markers");
+	assert_int_equal(it->verdict, CHK_WARN);
+	assert_string_equal(it->value, "none; nvidia_peermem did not load: nvidia_peermem: disagrees about "
+			    "version of symbol ib_register_peer_memory_client");
+	assert_non_null(strstr(it->note, "built against another ib_core"));
+	assert_non_null(strstr(it->fix, "Rebuild the NVIDIA driver's kernel modules"));
+	json_object *peer = jp(r->doc, "gpudirect", "peer_memory");
+	json_object *errs = jp(peer, "load_errors", NULL);
+	assert_int_equal(json_object_array_length(errs), 2);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(errs, 1)),
+			    "nvidia_peermem: Unknown symbol ib_register_peer_memory_client (err -22)");
+	assert_null(jp(peer, "kernel_log_error", NULL));
+	/* a tree without /dev/kmsg: the log was not read, and says so */
+	r = run("portdown", 0);
+	assert_string_equal(json_object_get_string(jp(jp(r->doc, "gpudirect", "peer_memory"),
+						      "kernel_log_error", NULL)), "ENOENT");
+}
+
+/* MIGRATE_CMA pageblocks with CmaTotal 0 (kexec handover on arm64) */
+static void test_cma_pageblocks(void **state)
+{
+	(void)state;
+	struct chk_report *r = run("cma_kho", 0);
+	const struct chk_item *it = item(r, "cma.pageblocks");
+	assert_int_equal(it->verdict, CHK_WARN);
+	assert_string_equal(it->value, "24576 (48 GiB: node 0 Normal 24576) beside CmaTotal 0 B");
+	assert_non_null(strstr(it->note, "pin_migrate"));
+	assert_non_null(strstr(it->note, "enables KHO"));
+	assert_non_null(strstr(it->fix, "kho_scratch="));
+	json_object *c = jp(r->doc, "cma", NULL);
+	assert_int_equal(json_object_get_int64(jp(c, "cma_pageblocks", NULL)), 24576);
+	assert_int_equal(json_object_get_int64(jp(c, "cma_total_bytes", NULL)), 0);
+	assert_int_equal(json_object_get_int64(jp(c, "page_size_bytes", NULL)), 4096);
+	assert_int_equal(json_object_get_int64(jp(c, "cma_pageblock_bytes", NULL)), 48ll << 30);
+	assert_int_equal(json_object_array_length(jp(c, "zones", NULL)), 3);
+	char *text = text_of(r);
+	assert_non_null(strstr(text, "LONG-TERM PINS (CMA)\n  WARN  CMA pageblocks"));
+	free(text);
+	/* no CMA pageblocks: ok */
+	r = run("h100", 0);
+	it = item(r, "cma.pageblocks");
+	assert_int_equal(it->verdict, CHK_OK);
+	assert_string_equal(it->value, "0, CmaTotal 0 B");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +602,10 @@ int main(void)
 		cmocka_unit_test(test_empty_root),
 		cmocka_unit_test(test_roce_node),
 		cmocka_unit_test(test_roce_jobs),
+		cmocka_unit_test(test_peermem_only_old_nccl_off),
+		cmocka_unit_test(test_nv_mem_present),
+		cmocka_unit_test(test_peermem_load_error),
+		cmocka_unit_test(test_cma_pageblocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }

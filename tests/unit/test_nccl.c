@@ -511,6 +511,34 @@ static void test_info_rootless_home(void **state)
 	free(c);
 }
 
+/* The marker files each NCCL release tests (nccl/gdrmarkers.c, from the
+ * tags of NVIDIA/nccl): nvidia_peermem's module file only from 2.23.4 */
+static unsigned markers_of(const char *version)
+{
+	struct nccl_lib lib;
+	memset(&lib, 0, sizeof(lib));
+	lib.version_known = sscanf(version, "%d.%d.%d", &lib.major, &lib.minor, &lib.patch) == 3;
+	return nccl_peer_markers(&lib);
+}
+
+static void test_peer_markers_by_version(void **state)
+{
+	(void)state;
+	assert_int_equal(markers_of("2.8.4"), NCCL_PEER_NV_MEM);
+	assert_int_equal(markers_of("2.9.6"), NCCL_PEER_NV_MEM);
+	assert_int_equal(markers_of("2.9.8"), NCCL_PEER_NV_MEM | NCCL_PEER_NVIDIA_PEERMEM_DIR);
+	assert_int_equal(markers_of("2.21.5"), NCCL_PEER_NV_MEM | NCCL_PEER_NVIDIA_PEERMEM_DIR);
+	assert_int_equal(markers_of("2.22.3"), NCCL_PEER_NV_MEM | NCCL_PEER_NV_MEM_NC);
+	assert_int_equal(markers_of("2.23.4"), NCCL_PEER_NV_MEM | NCCL_PEER_NV_MEM_NC | NCCL_PEER_MODULE);
+	assert_int_equal(markers_of("2.28.9"), NCCL_PEER_NV_MEM | NCCL_PEER_NV_MEM_NC | NCCL_PEER_MODULE);
+	assert_int_equal(markers_of("3.0.0"), NCCL_PEER_NV_MEM | NCCL_PEER_NV_MEM_NC | NCCL_PEER_MODULE);
+	assert_int_equal(markers_of("unknown"), 0);
+	assert_int_equal(nccl_peer_markers(NULL), 0);
+	assert_string_equal(nccl_peer_marker_path(NCCL_PEER_MODULE), "/sys/module/nvidia_peermem/version");
+	assert_string_equal(nccl_peer_marker_path(NCCL_PEER_NV_MEM), "/sys/kernel/mm/memory_peers/nv_mem/version");
+	assert_string_equal(nccl_peer_marker_path(0), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -531,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_info_docker),
 		cmocka_unit_test(test_info_rootless_home),
 		cmocka_unit_test(test_conf_file_old_nccl),
+		cmocka_unit_test(test_peer_markers_by_version),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

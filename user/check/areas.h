@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* areas.h - the checklist areas of `mrtrace check`, one file each (host.c,
- * inventory.c, memlock.c with memlock_conf.c, hugepages.c, rdma.c,
+ * inventory.c, memlock.c with memlock_conf.c, hugepages.c, cma.c, rdma.c,
  * gpudirect.c, iommu.c, topology.c, nccl.c, fabric.c, summary.c).  An area reads the
  * node only through core/sysroot.h, so the unit tests run it on recorded
  * trees, and adds items and a JSON section through the builder
@@ -21,6 +21,7 @@ void chk_host(struct chk_report *r);
 void chk_inventory_scan(struct chk_report *r);
 void check_memlock(struct chk_report *r);
 void check_hugepages(struct chk_report *r);
+void check_cma(struct chk_report *r);
 void check_rdma(struct chk_report *r);
 void check_gpudirect(struct chk_report *r);
 void check_iommu(struct chk_report *r);
@@ -77,6 +78,29 @@ const char *chk_topo_name(enum chk_topo t);
 /* iommu.c: PCIe ACS control word from a config-space dump: 1 found, 0 no ACS
  * capability, -1 extended config space not readable (non-root). */
 int chk_acs_from_config(const unsigned char *cfg, size_t len, unsigned *ctrl);
+
+/* klog.c: the load errors of a module in the kernel log (/dev/kmsg below
+ * root), the newest last. */
+#define CHK_KLOG_LINES 4
+#define CHK_KLOG_LINE 200
+struct chk_klog {
+	int error;                /* -errno: the log was not readable (or not to its end) */
+	long records;             /* records read */
+	bool truncated;           /* stopped at the bound before the end */
+	int n, dropped;           /* lines kept, older distinct lines not kept */
+	char lines[CHK_KLOG_LINES][CHK_KLOG_LINE];
+};
+/* mods: NULL-terminated names a record's text starts with ("nvidia_peermem").
+ * 0, or out->error. */
+int chk_klog_module_errors(const char *root, const char *const *mods, struct chk_klog *out);
+
+/* peermarkers.c: the marker files and nvidia_peermem's load errors into
+ * peer (gpudirect.peer_memory's JSON object); with items, gpudirect.peer_markers
+ * and (-p, NCCL mapped) gpudirect.nccl_peermem. */
+struct gpu_facts;
+struct gpu_dmabuf_state;
+void check_peer_markers(struct chk_report *r, const struct gpu_facts *f, const struct gpu_dmabuf_state *d,
+			const char *missing, json_object *peer, bool items);
 
 /* topology.c: the table printed after the area's items (text.c). */
 void check_topology_text(const struct chk_report *r, FILE *out);

@@ -46,6 +46,7 @@ int chk_run(const struct chk_options *opt, struct chk_report *r)
 	chk_inventory_scan(r);
 	check_memlock(r);
 	check_hugepages(r);
+	check_cma(r);
 	check_rdma(r);
 	check_gpudirect(r);
 	check_iommu(r);

@@ -243,6 +243,8 @@ void check_gpudirect(struct chk_report *r)
 			"%d more GPUs than the %d examined: not placed in the topology",
 			r->inv.gpus_dropped, CHK_MAX_GPUS);
 	section(sec, f, peer, &d, path);
+	json_object *peer_json = NULL;
+	json_object_object_get_ex(sec, "peer_memory", &peer_json);
 
 	/* dma-buf's own facts, without the GPU driver (no GPU: information only) */
 	char nics[160];
@@ -253,6 +255,7 @@ void check_gpudirect(struct chk_report *r)
 			"no NVIDIA GPU on PCI: GPUDirect RDMA does not apply");
 		chk_add(r, "gpudirect", "gpudirect.dmabuf", CHK_OK, CHK_CLS_ENV, "dma-buf MRs",
 			"kernel %s (%s), NIC drivers %s", tri_word(f->kernel_dmabuf), f->kernel_dmabuf_how, nics);
+		check_peer_markers(r, f, &d, missing, peer_json, false);
 		free(f);
 		return;
 	}
@@ -283,6 +286,7 @@ void check_gpudirect(struct chk_report *r)
 			it->verdict = CHK_WARN;
 	}
 	check_peer(r, f, peer, &d, missing);
+	check_peer_markers(r, f, &d, missing, peer_json, true);
 	check_bar1(r, f);
 	check_class(r, f);
 	free(f);

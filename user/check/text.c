@@ -137,6 +137,7 @@ static const struct { const char *area, *title; } areas[] = {
 	{ "target", "TARGET" },
 	{ "memlock", "MEMLOCK" },
 	{ "hugepages", "HUGEPAGES" },
+	{ "cma", "LONG-TERM PINS (CMA)" },
 	{ "rdma", "RDMA DEVICES" },
 	{ "gpudirect", "GPUDIRECT" },
 	{ "iommu", "IOMMU" },

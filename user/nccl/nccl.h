@@ -48,6 +48,23 @@ int nccl_version_scan_fd(int fd, struct nccl_lib *out);
 /* Same on a memory buffer. */
 int nccl_version_scan_buf(const char *buf, size_t len, struct nccl_lib *out);
 
+/* ---- peer-memory markers (gdrmarkers.c) ------------------------------------ */
+/* The files NCCL's IB transport tests (access F_OK) to decide that a
+ * peer-memory client is there; finding none, it turns GPUDirect RDMA off
+ * unless dma-buf works.  Which ones depends on the release. */
+enum nccl_peer_marker {
+	NCCL_PEER_NV_MEM = 1 << 0,             /* memory_peers/nv_mem/version: every release */
+	NCCL_PEER_NV_MEM_NC = 1 << 1,          /* memory_peers/nv_mem_nc/version: 2.22+ */
+	NCCL_PEER_NVIDIA_PEERMEM_DIR = 1 << 2, /* memory_peers/nvidia-peermem/version: 2.9.8 .. 2.21 */
+	NCCL_PEER_MODULE = 1 << 3,             /* /sys/module/nvidia_peermem/version: 2.23+ */
+};
+#define NCCL_PEER_MARKERS 4
+/* The markers this library looks for (NCCL_PEER_*), 0 when its version is
+ * unknown. */
+unsigned nccl_peer_markers(const struct nccl_lib *lib);
+/* The file one marker flag names, "" for another value. */
+const char *nccl_peer_marker_path(unsigned flag);
+
 /* ---- settings (settings.c) ---------------------------------------------------- */
 enum nccl_source {
 	NCCL_SRC_DEFAULT = 0,       /* not set anywhere */
