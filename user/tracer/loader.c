@@ -42,7 +42,8 @@ int tracer_load_syscalls(struct tracer_syscalls *sc, struct tracer_plan *pl,
 		e = syscalls_bpf__load(s);
 	if (e) {
 		for (int i = pl->sys_first; i < pl->sys_first + pl->nsys; i++)
-			tracer_plan_disarm(pl, i, "BPF load failed: %s", strerror(-e));
+			tracer_plan_disarm(pl, i, SITE_OFF_LOAD_FAILED, "BPF load failed: %s",
+					   strerror(-e));
 		syscalls_bpf__destroy(s);
 		return 0;
 	}
@@ -57,8 +58,8 @@ int tracer_load_syscalls(struct tracer_syscalls *sc, struct tracer_plan *pl,
 		struct bpf_link *le = pe ? bpf_program__attach(pe) : NULL;
 		struct bpf_link *lx = le && px ? bpf_program__attach(px) : NULL;
 		if (!le || !lx) {
-			tracer_plan_disarm(pl, pl->sys_first + k, "tracepoint attach failed: %s",
-					   strerror(errno));
+			tracer_plan_disarm(pl, pl->sys_first + k, SITE_OFF_ATTACH_FAILED,
+					   "tracepoint attach failed: %s", strerror(errno));
 			bpf_link__destroy(le);
 			continue;
 		}

@@ -368,6 +368,7 @@ void tracer_uprobes_describe(const struct tracer_uprobes *u, struct tracer_site 
 	for (int i = 0; i < u->nlibs; i++)
 		funcs += u->libs[i].nfuncs;
 	s->mech = funcs ? MECH_UPROBE : MECH_NONE;
+	s->off = funcs ? SITE_ARMED : SITE_OFF_NO_LIBIBVERBS;
 	s->note[0] = 0;
 	for (int i = 0; i < u->nlibs && off < len; i++)
 		if (u->libs[i].nfuncs)
