@@ -165,6 +165,7 @@ static void plan_cands(struct tracer_plan *p, int i, const struct tracer_facts *
 	s->func = d->func;
 	s->module[0] = s->note[0] = s->btf[0] = 0;
 	s->off = SITE_OFF_ABSENT;
+	s->err = 0;
 	if (d->tp) {
 		if (!tracer_facts_tp(f, d->tp)) {
 			off(s, SITE_OFF_NO_TRACEPOINT, "%s %s", site_off_text(SITE_OFF_NO_TRACEPOINT),

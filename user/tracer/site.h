@@ -58,6 +58,10 @@ struct tracer_site {
 	char ksym[TRACER_MODULE_MAX + 128];
 	char note[TRACER_NOTE_MAX]; /* why not armed, or a note; "" if none */
 	enum site_off off; /* why not armed, as a value (SITE_ARMED when armed) */
+	/* SITE_OFF_LOAD_FAILED, SITE_OFF_ATTACH_FAILED, SITE_OFF_NO_LIBIBVERBS:
+	 * the kernel's errno when it refused (EPERM, ...); 0 not known */
+	int err;
+	bool uprobe_multi; /* libibverbs: its links are uprobe_multi ones */
 	/* the BTF its programs were typed by: "vmlinux", a module's BTF
 	 * ("ib_uverbs"), "file <path>" (external BTF, for kernels without
 	 * module BTF), "none" (the structure it reads is typed nowhere: less
