@@ -194,6 +194,13 @@ static const struct mrt_step *decisive(const struct fixture *f)
 	return &f->ev.steps[i];
 }
 
+/* The decisive step's index (checked as decisive() does). */
+static int v_decisive_or(const struct fixture *f)
+{
+	decisive(f);
+	return f->v.decisive_step;
+}
+
 static void assert_decisive_site(const struct fixture *f, unsigned site)
 {
 	const struct mrt_step *s = decisive(f);
@@ -714,6 +721,75 @@ static void test_mlx5_firmware(void **state)
 	}
 }
 
+/* EAGAIN that reaches ibv_reg_mr from the firmware's NO_RES_ERR: proven by
+ * the command's own status, the HCA's business (class infiniband), and
+ * fixed by retrying before anything else. */
+static void test_reg_retry(void **state)
+{
+	(void)state;
+	struct fixture *f;
+
+	FOR_CAUSE(f, CAUSE_REG_RETRY)
+	{
+		const struct mrt_step *s = decisive(f);
+		assert_int_equal(s->site, MRT_SITE_MLX5_CMD);
+		assert_int_equal(s->a0, 0x200); /* CREATE_MKEY */
+		assert_int_equal(s->a1, 0xf); /* NO_RES_ERR */
+		assert_int_equal(s->ret, -EAGAIN);
+		assert_int_equal(f->ev.err, EAGAIN);
+		assert_int_equal(f->v.err, EAGAIN);
+		assert_int_equal(f->v.certainty, CERT_PROVEN);
+		assert_int_equal(cause_class(f->v.cause, MRT_OP_NONE), CLASS_INFINIBAND);
+		assert_contains(f->v.summary, "NO_RES_ERR");
+		assert_contains(f->v.summary, "0x39b0c2");
+		assert_contains(f->v.summary, "EAGAIN");
+		assert_true(f->v.fixes.n >= 2);
+		assert_contains(f->v.fixes.items[0].text, "Retry the registration");
+	}
+	/* the same status with another errno is no "try again": mlx5_firmware */
+	f = fixture("reg_retry.create-mkey-no-res.synthetic");
+	struct mrt_event ev = f->ev;
+	struct verdict v;
+	ev.steps[v_decisive_or(f)].ret = -EIO;
+	explain_registration(&ev, NULL, NULL, NULL, &v);
+	assert_int_equal(v.cause, CAUSE_MLX5_FIRMWARE);
+}
+
+/* A registration on a device in its fatal state: mlx5 answered the command
+ * itself (status 0xfe, syndrome 0xbadd00de), EIO, proven; not the
+ * firmware's refusal. */
+static void test_device_fatal(void **state)
+{
+	(void)state;
+	struct fixture *f;
+
+	FOR_CAUSE(f, CAUSE_DEVICE_FATAL)
+	{
+		const struct mrt_step *s = decisive(f);
+		assert_int_equal(s->site, MRT_SITE_MLX5_CMD);
+		assert_int_equal(s->a1, 0xfe);
+		assert_int_equal(s->a2, 0xbadd00de);
+		assert_int_equal(s->ret, -EIO);
+		assert_int_equal(f->ev.err, EIO);
+		assert_int_equal(f->v.err, EIO);
+		assert_int_equal(f->v.certainty, CERT_PROVEN);
+		assert_int_equal(cause_class(f->v.cause, MRT_OP_NONE), CLASS_INFINIBAND);
+		assert_contains(f->v.summary, "fatal error state");
+		assert_contains(f->v.summary, "0xbadd00de");
+		assert_contains(f->v.explanation, "local catastrophic error");
+		assert_true(has_fix(&f->v, "devlink dev reload"));
+		assert_true(has_fix(&f->v, "dmesg"));
+	}
+	/* the abort status alone, with a syndrome firmware could send: not
+	 * proof of the fatal state */
+	f = fixture("device_fatal.mlx5-internal-error.synthetic");
+	struct mrt_event ev = f->ev;
+	struct verdict v;
+	ev.steps[v_decisive_or(f)].a2 = 0x2b6f1c;
+	explain_registration(&ev, NULL, NULL, NULL, &v);
+	assert_int_equal(v.cause, CAUSE_MLX5_FIRMWARE);
+}
+
 static void test_dma_map_iova(void **state)
 {
 	(void)state;
@@ -1030,6 +1106,8 @@ int main(void)
 		cmocka_unit_test(test_dmabuf),
 		cmocka_unit_test(test_user_call_inferred),
 		cmocka_unit_test(test_mlx5_firmware),
+		cmocka_unit_test(test_reg_retry),
+		cmocka_unit_test(test_device_fatal),
 		cmocka_unit_test(test_dma_map_iova),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_round_trip_fixtures),

@@ -784,6 +784,86 @@ static void hot_sites_are_off_by_default(void **state)
 	assert_string_equal(cand_of("umem_get")->kretprobe, "kretprobe_umem_get_vma");
 }
 
+/* Every site, armed or not, carries why as a value (site.h) whose text is in
+ * its note: armed <=> SITE_ARMED, on every recorded kernel and the
+ * restricted host, hot sites off and on, syscalls in each policy. */
+static void assert_reasons_agree(const char *facts_file, bool hot, enum syscalls_policy sys)
+{
+	load_facts(facts_file);
+	tracer_plan_regpath(&plan, &facts, true, hot);
+	tracer_plan_syscalls(&plan, sys);
+	for (int i = 0; i < plan.n; i++) {
+		const struct tracer_site *s = &plan.sites[i];
+		if ((s->mech == MECH_NONE) != (s->off != SITE_ARMED))
+			fail_msg("%s %s: %s, reason %d (%s)", facts_file, s->name,
+				 tracer_mech_name(s->mech), s->off, site_off_text(s->off));
+		if (s->off != SITE_ARMED && !strstr(s->note, site_off_text(s->off)))
+			fail_msg("%s %s: reason '%s' not in its note '%s'", facts_file, s->name,
+				 site_off_text(s->off), s->note);
+	}
+}
+
+static enum site_off site_reason(const char *name)
+{
+	return site(name)->off;
+}
+
+/* Why a site is not armed is decided and told by its value (issue 33):
+ * the reasons of the recorded kernels, each one's text in its note; the
+ * derived sites say "not armed: X is not" once however often the openers
+ * are planned again, which used to be decided by comparing the note's
+ * first words. */
+static void reasons_are_values_with_their_text(void **state)
+{
+	static const char *const kernels[] = { "debian-5.10-rxe-mlx5.facts",
+					       "debian-6.1-rxe-mlx5.facts",
+					       "debian-6.12-rxe-mlx5.facts",
+					       "debian-7.2-rxe-mlx5.facts", "restricted-6.18.facts" };
+	(void)state;
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		assert_reasons_agree(kernels[k], false, SYSCALLS_AUTO);
+		assert_reasons_agree(kernels[k], true, SYSCALLS_OFF);
+	}
+	for (int w = 0; w < SITE_OFF__COUNT; w++)
+		assert_string_not_equal(site_off_text((enum site_off)w), "?");
+	assert_string_equal(site_off_text(SITE_OFF__COUNT), "?");
+
+	load_facts("debian-6.12-rxe-mlx5.facts");
+	tracer_plan_regpath(&plan, &facts, true, false);
+	assert_int_equal(site_reason("umem_get"), SITE_ARMED);
+	assert_int_equal(site_reason("cap_ipc_lock"), SITE_ARMED); /* read at ib_umem_get */
+	assert_int_equal(site_reason("pin_gup"), SITE_OFF_NOT_NEEDED);
+	assert_int_equal(site_reason("iova"), SITE_OFF_HOT);
+	assert_int_equal(site_reason("sg_alloc"), SITE_OFF_NOTRACE);
+	/* the pinning entry lost, then the plan's openers redone twice more:
+	 * the derived site's reason is said once, with its own reason after */
+	int umem = (int)(site("umem_get") - plan.sites);
+	tracer_plan_demote(&plan, umem, &facts, "kprobe load failed: X");
+	assert_int_equal(site_reason("umem_get"), SITE_OFF_LOAD_FAILED);
+	for (int again = 0; again < 2; again++)
+		tracer_plan_demote(&plan, umem, &facts, "kprobe load failed: X");
+	const char *n = site("cap_ipc_lock")->note;
+	assert_int_equal(site_reason("cap_ipc_lock"), SITE_OFF_FROM_UNARMED);
+	assert_non_null(strstr(n, "not armed: umem_get is not"));
+	assert_null(strstr(strstr(n, "not armed: ") + 1, "not armed: "));
+	/* the hot site pin said "not armed" and stays its value */
+	assert_int_equal(site_reason("pin"), SITE_OFF_FROM_UNARMED);
+
+	/* no opener at all: the nested sites' reason */
+	static const char *const uverbs[] = { "ib_uverbs_reg_mr", "ib_uverbs_cmd_verbs",
+					      "ib_uverbs_handler_UVERBS_METHOD_REG_DMABUF_MR",
+					      "ib_umem_get" };
+	for (size_t i = 0; i < sizeof(uverbs) / sizeof(uverbs[0]); i++)
+		drop(uverbs[i]);
+	tracer_plan_regpath(&plan, &facts, true, true);
+	assert_int_equal(site_reason("cap_ipc_lock"), SITE_OFF_NO_OPENER);
+	assert_int_equal(site_reason("umem_get"), SITE_OFF_ABSENT);
+	tracer_plan_syscalls(&plan, SYSCALLS_AUTO);
+	assert_int_equal(site_reason("sys_mlock"), SITE_OFF_SYSCALLS_NO_RDMA);
+	tracer_plan_uprobes(&plan);
+	assert_int_equal(site_reason("libibverbs"), SITE_OFF_NO_LIBIBVERBS);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--record"))
@@ -804,6 +884,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(plan_arms_what_each_recorded_kernel_armed),
 		cmocka_unit_test(reg_mr_takes_the_stack_where_the_kernel_can),
 		cmocka_unit_test(hot_sites_are_off_by_default),
+		cmocka_unit_test(reasons_are_values_with_their_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
 /* privs.c - capabilities per class of site (privs.h). */
 #include "core/privs.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,9 +55,9 @@ static bool perfmon_ok(const struct privs *p)
 	return privs_has(p, PRIV_CAP_PERFMON) || privs_has(p, PRIV_CAP_SYS_ADMIN);
 }
 
-static bool refused(const char *note)
+static bool refused(int err)
 {
-	return note && (strstr(note, "Operation not permitted") || strstr(note, "Permission denied"));
+	return err == EPERM || err == EACCES;
 }
 
 static bool in_module(const char *module)
@@ -65,16 +66,16 @@ static bool in_module(const char *module)
 	       strcmp(module, "user") && strcmp(module, "tracepoint");
 }
 
-int privs_diagnose(const struct privs *p, const char *site, const char *module,
-		   const char *note, char *buf, size_t len)
+int privs_diagnose(const struct privs *p, const char *site, const char *module, int err,
+		   bool uprobe_multi, char *buf, size_t len)
 {
 	bool uprobe = !strcmp(site, "libibverbs");
 	/* uprobe_multi links ask CAP_BPF and CAP_PERFMON only (privs.h) */
-	bool perf_uprobe = uprobe && !(note && strstr(note, UPROBE_KIND_MULTI));
+	bool perf_uprobe = uprobe && !uprobe_multi;
 	bool tracepoint = !strncmp(site, "sys_", 4) || (module && !strcmp(module, "tracepoint"));
 
 	buf[0] = 0;
-	if (!refused(note))
+	if (!refused(err))
 		return 0;
 	if (!bpf_ok(p)) {
 		snprintf(buf, len, "%s: needs CAP_BPF to load BPF programs", site);

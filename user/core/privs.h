@@ -56,17 +56,17 @@ bool privs_has(const struct privs *p, int cap);
 /* "CAP_SYS_ADMIN" */
 const char *privs_cap_name(int cap);
 
-/* For a site that is not armed: when its note reads as a permission
- * refusal and this process lacks what the site's class needs, writes one
+/* For a site that is not armed: when the kernel refused its load or attach
+ * with a permission errno (err: EPERM, EACCES; 0 when nothing was refused)
+ * and this process lacks what the site's class needs, writes one
  * sentence naming the capability into buf and returns the capability
  * number; 0 when no capability is missing for it (then the kernel refused
  * for another reason).  site: the stable site id; module: where it was
  * found ("vmlinux", "ib_uverbs", "syscalls", "user"), may be NULL.  For
- * libibverbs the note says which kind of uprobe was refused (UPROBE_KIND_*);
- * a note that names neither is read as perf-event uprobes, the kind that
- * asks the most. */
-int privs_diagnose(const struct privs *p, const char *site, const char *module,
-		   const char *note, char *buf, size_t len);
+ * libibverbs, uprobe_multi says the refused links were uprobe_multi ones;
+ * false, perf-event uprobes, the kind that asks the most. */
+int privs_diagnose(const struct privs *p, const char *site, const char *module, int err,
+		   bool uprobe_multi, char *buf, size_t len);
 
 /* Capabilities whose absence costs evidence even when every site arms:
  * reading other users' /proc.  Writes a sentence and returns the number of

@@ -21,6 +21,10 @@ struct record_site {
 	const char *btf; /* NULL: none */
 	const char *gives;
 	const char *note; /* NULL: none */
+	/* not in JSON: the kernel's errno when it refused the site's load or
+	 * attach (0 none), and whether libibverbs' links were uprobe_multi */
+	int refused_err;
+	bool uprobe_multi;
 };
 
 struct record_start {

@@ -41,8 +41,11 @@ int tracer_load_syscalls(struct tracer_syscalls *sc, struct tracer_plan *pl,
 	if (!e)
 		e = syscalls_bpf__load(s);
 	if (e) {
-		for (int i = pl->sys_first; i < pl->sys_first + pl->nsys; i++)
-			tracer_plan_disarm(pl, i, "BPF load failed: %s", strerror(-e));
+		for (int i = pl->sys_first; i < pl->sys_first + pl->nsys; i++) {
+			tracer_plan_disarm(pl, i, SITE_OFF_LOAD_FAILED, "BPF load failed: %s",
+					   strerror(-e));
+			pl->sites[i].err = -e;
+		}
 		syscalls_bpf__destroy(s);
 		return 0;
 	}
@@ -57,8 +60,10 @@ int tracer_load_syscalls(struct tracer_syscalls *sc, struct tracer_plan *pl,
 		struct bpf_link *le = pe ? bpf_program__attach(pe) : NULL;
 		struct bpf_link *lx = le && px ? bpf_program__attach(px) : NULL;
 		if (!le || !lx) {
-			tracer_plan_disarm(pl, pl->sys_first + k, "tracepoint attach failed: %s",
-					   strerror(errno));
+			int ae = errno;
+			tracer_plan_disarm(pl, pl->sys_first + k, SITE_OFF_ATTACH_FAILED,
+					   "tracepoint attach failed: %s", strerror(ae));
+			pl->sites[pl->sys_first + k].err = ae;
 			bpf_link__destroy(le);
 			continue;
 		}
@@ -93,7 +98,8 @@ int tracer_load_uprobes(struct tracer_uprobes *u, struct tracer_plan *p, struct 
 	tracer_plan_uprobes(p);
 	s = libibverbs_bpf__open();
 	if (!s) {
-		snprintf(u->error, sizeof(u->error), "open: %s", strerror(errno));
+		u->err = errno;
+		snprintf(u->error, sizeof(u->error), "open: %s", strerror(u->err));
 	} else {
 		int e = tracer_shared_prepare(sh, s->obj);
 		/* uprobe_multi links close in parallel (umulti.h): decided
@@ -104,6 +110,7 @@ int tracer_load_uprobes(struct tracer_uprobes *u, struct tracer_plan *p, struct 
 		if (!e)
 			e = libibverbs_bpf__load(s);
 		if (e) {
+			u->err = -e;
 			snprintf(u->error, sizeof(u->error), "BPF load failed: %s", strerror(-e));
 			libibverbs_bpf__destroy(s);
 			s = NULL;

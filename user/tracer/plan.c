@@ -23,11 +23,25 @@ static void note(struct tracer_site *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-void tracer_plan_disarm(struct tracer_plan *p, int i, const char *fmt, ...)
+/* The site is not armed, for reason `why`; the note says it in full. */
+static void off(struct tracer_site *s, enum site_off why, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void off(struct tracer_site *s, enum site_off why, const char *fmt, ...)
+{
+	va_list ap;
+
+	s->off = why;
+	va_start(ap, fmt);
+	vsnprintf(s->note, sizeof(s->note), fmt, ap);
+	va_end(ap);
+}
+
+void tracer_plan_disarm(struct tracer_plan *p, int i, enum site_off why, const char *fmt, ...)
 {
 	va_list ap;
 
 	p->sites[i].mech = MECH_NONE;
+	p->sites[i].off = why;
 	va_start(ap, fmt);
 	vsnprintf(p->sites[i].note, sizeof(p->sites[i].note), fmt, ap);
 	va_end(ap);
@@ -55,13 +69,12 @@ static bool plan_cand(struct tracer_site *s, const struct tracer_cand *c,
 	else if (ff->in_btf)
 		snprintf(s->module, sizeof(s->module), "%s", ff->btf_module);
 	if (ff->notrace) {
-		note(s, "%s is notrace on this kernel (not in available_filter_functions): neither "
-			"fentry nor kprobes attach", c->func);
+		off(s, SITE_OFF_NOTRACE, "%s %s", c->func, site_off_text(SITE_OFF_NOTRACE));
 		return false;
 	}
 	if (c->needs && !tracer_facts_feature(f, c->needs)) {
-		note(s, "%s: needs %s, which this kernel lacks", c->kernels ? c->kernels : c->func,
-		     c->needs);
+		off(s, SITE_OFF_NEEDS_FEATURE, "%s: needs %s, %s", c->kernels ? c->kernels : c->func,
+		    c->needs, site_off_text(SITE_OFF_NEEDS_FEATURE));
 		return false;
 	}
 	/* A trampoline on a module function holds the module (6.4+): no
@@ -76,6 +89,7 @@ static bool plan_cand(struct tracer_site *s, const struct tracer_cand *c,
 	} else if (allow_fentry && tramp && ff->in_btf) {
 		if (ff->tramp == TRAMP_OK) {
 			s->mech = MECH_FENTRY;
+			s->off = SITE_ARMED;
 			s->note[0] = 0;
 			return true;
 		}
@@ -88,16 +102,19 @@ static bool plan_cand(struct tracer_site *s, const struct tracer_cand *c,
 	}
 	sep = why[0] ? "; " : "";
 	if (!c->kprobe && !c->kretprobe) {
-		note(s, "%s%sno kprobe flavour for this site", why, sep);
+		off(s, SITE_OFF_NO_KPROBE_FLAVOUR, "%s%s%s", why, sep,
+		    site_off_text(SITE_OFF_NO_KPROBE_FLAVOUR));
 	} else if (!ff->in_kallsyms) {
-		note(s, "%s%snot in kallsyms", why, sep);
+		off(s, SITE_OFF_NOT_IN_KALLSYMS, "%s%s%s", why, sep,
+		    site_off_text(SITE_OFF_NOT_IN_KALLSYMS));
 	} else if (!f->kprobes) {
-		note(s, "%s%skprobes not supported by this kernel", why, sep);
+		off(s, SITE_OFF_NO_KPROBES, "%s%s%s", why, sep, site_off_text(SITE_OFF_NO_KPROBES));
 	} else if (ff->ksym_count > 1 && !strcmp(ff->ksym_module, "vmlinux")) {
-		note(s, "%s%s%d functions named %s in vmlinux: a kprobe cannot tell them apart", why,
-		     sep, ff->ksym_count, c->func);
+		off(s, SITE_OFF_AMBIGUOUS, "%s%s%d functions named %s in vmlinux: %s", why, sep,
+		    ff->ksym_count, c->func, site_off_text(SITE_OFF_AMBIGUOUS));
 	} else {
 		s->mech = MECH_KPROBE;
+		s->off = SITE_ARMED;
 		note(s, "%s", why);
 		if (ff->ksym_count > 1) {
 			snprintf(s->ksym, sizeof(s->ksym), "%s:%s", ff->ksym_module, c->func);
@@ -147,13 +164,17 @@ static void plan_cands(struct tracer_plan *p, int i, const struct tracer_facts *
 	s->mech = MECH_NONE;
 	s->func = d->func;
 	s->module[0] = s->note[0] = s->btf[0] = 0;
+	s->off = SITE_OFF_ABSENT;
+	s->err = 0;
 	if (d->tp) {
 		if (!tracer_facts_tp(f, d->tp)) {
-			note(s, "no tracepoint %s", d->tp);
+			off(s, SITE_OFF_NO_TRACEPOINT, "%s %s", site_off_text(SITE_OFF_NO_TRACEPOINT),
+			    d->tp);
 			return;
 		}
 		snprintf(s->module, sizeof(s->module), "tracepoint");
 		s->mech = MECH_TRACEPOINT;
+		s->off = SITE_ARMED;
 		p->cand[i] = (struct tracer_cand){ .func = d->tp, .fentry = d->fentry };
 		return;
 	}
@@ -177,12 +198,14 @@ static void plan_cands(struct tracer_plan *p, int i, const struct tracer_facts *
 	s->func = d->func;
 	s->module[0] = 0;
 	if (cand_list(names, sizeof(names), c, n) > 1)
-		note(s, "none of %s is in this kernel (kallsyms, BTF; module not loaded?)", names);
+		off(s, SITE_OFF_ABSENT, "none of %s is in this kernel (kallsyms, BTF; %s)", names,
+		    site_off_text(SITE_OFF_ABSENT));
 	else if (n == 1 && d->kernels)
-		note(s, "%s not in this kernel (not in kallsyms or BTF; module not loaded?); it is "
-			"the function in %s", d->func, d->kernels);
+		off(s, SITE_OFF_ABSENT, "%s not in this kernel (not in kallsyms or BTF; %s); it is "
+		    "the function in %s", d->func, site_off_text(SITE_OFF_ABSENT), d->kernels);
 	else
-		note(s, "%s not in this kernel (not in kallsyms or BTF; module not loaded?)", d->func);
+		off(s, SITE_OFF_ABSENT, "%s not in this kernel (not in kallsyms or BTF; %s)", d->func,
+		    site_off_text(SITE_OFF_ABSENT));
 }
 
 /* A hot site (sites.h) whose function runs for work that registers
@@ -197,7 +220,8 @@ static void plan_hot(struct tracer_plan *p, int i)
 		return;
 	s->mech = MECH_NONE;
 	memset(&p->cand[i], 0, sizeof(p->cand[i]));
-	note(s, "off by default: %s runs for %s; --hot-sites arms it", s->func, d->hot);
+	off(s, SITE_OFF_HOT, "%s: %s runs for %s; --hot-sites arms it", site_off_text(SITE_OFF_HOT),
+	    s->func, d->hot);
 }
 
 static void plan_site(struct tracer_plan *p, int i, const struct tracer_facts *f,
@@ -224,18 +248,19 @@ static void plan_derived(struct tracer_plan *p)
 		if (!o || o->mech == MECH_NONE) {
 			/* said once (this runs again after plan_openers()); a reason
 			 * of the site's own function is kept after it */
-			if (s->mech != MECH_NONE || strncmp(s->note, "not armed: ", 11)) {
+			if (s->mech != MECH_NONE || s->off != SITE_OFF_FROM_UNARMED) {
 				char was[TRACER_NOTE_MAX];
 				snprintf(was, sizeof(was), "%s", s->mech == MECH_NONE ? s->note : "");
-				note(s, "not armed: %s is not, whose programs read this by default "
-					"(%s)%s%.300s", d->from, d->instead, was[0] ? "; by itself: " : "",
-				     was);
+				off(s, SITE_OFF_FROM_UNARMED, "%s: %s is not, whose programs read this by "
+				    "default (%s)%s%.300s", site_off_text(SITE_OFF_FROM_UNARMED),
+				    d->from, d->instead, was[0] ? "; by itself: " : "", was);
 			}
 			s->mech = MECH_NONE;
 			s->func = d->func;
 			continue;
 		}
 		s->mech = o->mech;
+		s->off = SITE_ARMED;
 		s->func = o->func;
 		snprintf(s->module, sizeof(s->module), "%s", o->module);
 		snprintf(s->btf, sizeof(s->btf), "%s", o->btf);
@@ -285,12 +310,12 @@ static void plan_btf(struct tracer_plan *p, int i, const struct tracer_facts *f)
 		p->btf_file = f->btf_file;
 		snprintf(s->btf, sizeof(s->btf), "file");
 	} else if (d->type) {
-		snprintf(text, sizeof(text),
-			 "no BTF has struct %s (%s; no %s.btf, see tools/make-btf.sh)", d->type,
+		snprintf(text, sizeof(text), "%s %s (%s; no %s.btf, see tools/make-btf.sh)",
+			 site_off_text(SITE_OFF_NO_BTF_TYPE), d->type,
 			 f->module_btf ? "not in vmlinux or module BTF" : "this kernel has no module BTF",
 			 f->kernel);
 		if (d->type_required) {
-			tracer_plan_disarm(p, i, "%s", text);
+			tracer_plan_disarm(p, i, SITE_OFF_NO_BTF_TYPE, "%s", text);
 			return;
 		}
 		note_add(s, text);
@@ -333,9 +358,8 @@ static int plan_openers(struct tracer_plan *p)
 	if (!openers)
 		for (int i = 0; i < p->nreg; i++)
 			if (p->sites[i].mech != MECH_NONE && !p->defs[i]->standalone)
-				tracer_plan_disarm(p, i, "not armed: no registration entry site "
-							 "(reg_mr, umem_get) could be armed on this "
-							 "kernel");
+				tracer_plan_disarm(p, i, SITE_OFF_NO_OPENER, "%s",
+						   site_off_text(SITE_OFF_NO_OPENER));
 	plan_derived(p);
 	return openers;
 }
@@ -365,8 +389,8 @@ int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, boo
 		const char *other = p->defs[i]->only_without;
 		struct tracer_site *o = other ? tracer_plan_site(p, other) : NULL;
 		if (p->sites[i].mech != MECH_NONE && o && o->mech != MECH_NONE)
-			tracer_plan_disarm(p, i, "not needed: %s is armed (this kernel pins with %s)",
-					   other, o->func);
+			tracer_plan_disarm(p, i, SITE_OFF_NOT_NEEDED, "%s: %s is armed (this kernel "
+					   "pins with %s)", site_off_text(SITE_OFF_NOT_NEEDED), other, o->func);
 	}
 	for (int i = 0; i < p->nreg; i++)
 		plan_btf(p, i, f);
@@ -394,7 +418,7 @@ int tracer_plan_demote(struct tracer_plan *p, int i, const struct tracer_facts *
 			return plan_openers(p);
 		}
 	}
-	tracer_plan_disarm(p, i, "%s", text);
+	tracer_plan_disarm(p, i, SITE_OFF_LOAD_FAILED, "%s", text);
 	return plan_openers(p);
 }
 
@@ -430,14 +454,12 @@ void tracer_plan_syscalls(struct tracer_plan *p, enum syscalls_policy policy)
 			s->mech = MECH_TRACEPOINT;
 			note(s, "costly: every syscall ~40 ns slower while armed");
 		} else if (policy == SYSCALLS_OFF) {
-			note(s, "off (--syscalls=off)");
+			off(s, SITE_OFF_SYSCALLS_OFF, "%s", site_off_text(SITE_OFF_SYSCALLS_OFF));
 		} else if (!rdma) {
-			note(s, "off: no RDMA on this kernel yet (no ib_uverbs, no ib_umem_get): "
-				"nothing is armed per syscall while watch waits for an RDMA module; "
-				"enable with --syscalls=on");
+			off(s, SITE_OFF_SYSCALLS_NO_RDMA, "%s", site_off_text(SITE_OFF_SYSCALLS_NO_RDMA));
 		} else {
-			note(s, "off: registration sites are armed; syscall tracepoints slow every "
-				"syscall (~40 ns), enable with --syscalls=on");
+			off(s, SITE_OFF_SYSCALLS_REGPATH, "off: registration sites are armed; %s",
+			    site_off_text(SITE_OFF_SYSCALLS_REGPATH));
 		}
 		p->nsys++;
 	}
@@ -455,6 +477,7 @@ void tracer_plan_uprobes(struct tracer_plan *p)
 	s->name = tracer_uprobe_site.name;
 	s->func = tracer_uprobe_site.func;
 	s->gives = tracer_uprobe_site.gives;
+	s->off = SITE_OFF_NO_LIBIBVERBS; /* until uprobes.c arms it */
 	snprintf(s->module, sizeof(s->module), "user");
 }
 

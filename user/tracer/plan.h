@@ -78,8 +78,9 @@ struct tracer_site *tracer_plan_site(struct tracer_plan *p, const char *name);
  * libibverbs registration calls are not probed (tracer/uprobes.c). */
 bool tracer_reg_mr_takes_stack(const struct tracer_plan *p);
 
-/* Disarms site i with a note (printf-style). */
-void tracer_plan_disarm(struct tracer_plan *p, int i, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Disarms site i for reason `why`, with a note (printf-style) saying it in
+ * full (site.h: code decides on the reason, people read the note). */
+void tracer_plan_disarm(struct tracer_plan *p, int i, enum site_off why, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif

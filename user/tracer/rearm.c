@@ -160,15 +160,14 @@ void tracer_rearm_start(struct tracer_rearm *r, struct tracer_plan *p)
 		m->mech = MECH_TRACEPOINT;
 	} else if (access("/proc/modules", R_OK)) {
 		r->off = true;
-		snprintf(m->note, sizeof(m->note),
-			 "no loadable modules on this kernel (no /proc/modules): nothing to follow");
+		m->off = SITE_OFF_NO_MODULES;
+		snprintf(m->note, sizeof(m->note), "%s", site_off_text(SITE_OFF_NO_MODULES));
 		snprintf(m->module, sizeof(m->module), "-");
 	} else {
 		/* still done, by reading /proc/modules: not a tracepoint site */
-		snprintf(m->note, sizeof(m->note),
-			 "module tracepoints not attached (%s): /proc/modules is polled every %.1f s "
-			 "instead",
-			 why, REARM_POLL_S);
+		m->off = SITE_OFF_MODULES_POLLED;
+		snprintf(m->note, sizeof(m->note), "%s (%s): /proc/modules is polled every %.1f s "
+			 "instead", site_off_text(SITE_OFF_MODULES_POLLED), why, REARM_POLL_S);
 		snprintf(m->module, sizeof(m->module), "procfs");
 	}
 }
@@ -401,9 +400,10 @@ static void drop_auto_syscalls(struct tracer_loader *ld, struct tracer_modchange
 			c->ndetached++;
 		}
 		s->mech = MECH_NONE;
+		s->off = SITE_OFF_SYSCALLS_REGPATH;
 		snprintf(s->note, sizeof(s->note),
-			 "off since registration sites were armed (modules loaded after start); "
-			 "syscall tracepoints slow every syscall (~40 ns), enable with --syscalls=on");
+			 "off since registration sites were armed (modules loaded after start); %s",
+			 site_off_text(SITE_OFF_SYSCALLS_REGPATH));
 	}
 	c->armed_sites = tracer_plan_armed(p, false);
 }
@@ -417,11 +417,12 @@ static void renote_syscalls(struct tracer_loader *ld)
 	if (ld->opts->syscalls != SYSCALLS_AUTO || p->sys_first < 0 || !tracer_plan_armed(p, true))
 		return;
 	for (int i = p->sys_first; i < p->sys_first + p->nsys; i++)
-		if (p->sites[i].mech == MECH_NONE && strstr(p->sites[i].note, "no RDMA"))
+		if (p->sites[i].mech == MECH_NONE && p->sites[i].off == SITE_OFF_SYSCALLS_NO_RDMA) {
+			p->sites[i].off = SITE_OFF_SYSCALLS_REGPATH;
 			snprintf(p->sites[i].note, sizeof(p->sites[i].note),
 				 "off: registration sites are armed (RDMA modules loaded after "
-				 "start); syscall tracepoints slow every syscall (~40 ns), enable "
-				 "with --syscalls=on");
+				 "start); %s", site_off_text(SITE_OFF_SYSCALLS_REGPATH));
+		}
 }
 
 /* The change, for people (opts.msg). */

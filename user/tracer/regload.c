@@ -184,6 +184,8 @@ static bool bisect_demote(void *arg, int site, int err)
 	snprintf(why, sizeof(why), "%s load failed: %s (libbpf's message above says why)",
 		 tracer_mech_name(j->p->sites[site].mech), strerror(err));
 	tracer_plan_demote(j->p, site, j->f, why);
+	if (j->p->sites[site].mech == MECH_NONE)
+		j->p->sites[site].err = err;
 	return j->p->sites[site].mech != MECH_NONE;
 }
 
@@ -207,8 +209,10 @@ static void attach_site(struct job *j, int i)
 							     s->ksym[0] ? s->ksym : s->func)
 				: bpf_program__attach(prog);
 		if (!got[k]) {
-			tracer_plan_disarm(p, i, "%s attach failed: %s", tracer_mech_name(s->mech),
-					   strerror(errno));
+			int ae = errno;
+			tracer_plan_disarm(p, i, SITE_OFF_ATTACH_FAILED, "%s attach failed: %s",
+					   tracer_mech_name(s->mech), strerror(ae));
+			p->sites[i].err = ae;
 			for (int m = 0; m < k; m++)
 				bpf_link__destroy(got[m]);
 			return;
@@ -245,7 +249,7 @@ static int arm(struct job *j, char *err, size_t errlen)
 		else if (j->p->sites[i].mech != MECH_NONE && j->obj[i] >= 0)
 			attach_site(j, i);
 		else if (j->p->sites[i].mech != MECH_NONE)
-			tracer_plan_disarm(j->p, i, "BPF load failed");
+			tracer_plan_disarm(j->p, i, SITE_OFF_LOAD_FAILED, "BPF load failed");
 	}
 	tracer_log_expect(false);
 	if (rc)

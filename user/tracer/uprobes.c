@@ -256,10 +256,12 @@ int tracer_uprobes_attach_fd(struct tracer_uprobes *u, int fd, const char *shown
 	lib->nfuncs = n;
 	lib->last_seen = now;
 	snprintf(lib->path, sizeof(lib->path), "%s", shown);
-	if (!n)
+	if (!n) {
+		u->err = errno;
 		snprintf(u->error, sizeof(u->error), "%.120s: no libibverbs entry point could be attached "
 			 "as %s (%s)", esc(shown), u->multi ? UPROBE_KIND_MULTI : UPROBE_KIND_PERF,
-			 strerror(errno));
+			 strerror(u->err));
+	}
 	return n ? 1 : 0;
 }
 
@@ -368,6 +370,9 @@ void tracer_uprobes_describe(const struct tracer_uprobes *u, struct tracer_site 
 	for (int i = 0; i < u->nlibs; i++)
 		funcs += u->libs[i].nfuncs;
 	s->mech = funcs ? MECH_UPROBE : MECH_NONE;
+	s->off = funcs ? SITE_ARMED : SITE_OFF_NO_LIBIBVERBS;
+	s->err = funcs ? 0 : u->err;
+	s->uprobe_multi = u->multi;
 	s->note[0] = 0;
 	for (int i = 0; i < u->nlibs && off < len; i++)
 		if (u->libs[i].nfuncs)

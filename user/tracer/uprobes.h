@@ -46,6 +46,7 @@ struct tracer_uprobes {
 	int nmfds;
 	int mfds[UPROBE_LINKS_MAX];
 	char error[256]; /* why nothing could be armed */
+	int err; /* the errno behind error, 0 none */
 	/* The kernel trail of ib_uverbs_reg_mr is armed and takes the caller's
 	 * stack at a failure (common.bpf.h, kernel_ustack): ibv_reg_mr,
 	 * ibv_reg_mr_iova, ibv_reg_mr_iova2 and ibv_cmd_reg_mr are not probed

@@ -35,6 +35,8 @@ enum cause_class cause_class(enum cause c, unsigned int op)
 	case CAUSE_BAD_PKEY_INDEX:
 	case CAUSE_QP_ATTR_INVALID:
 	case CAUSE_GID_UNREACHABLE:
+	case CAUSE_REG_RETRY:
+	case CAUSE_DEVICE_FATAL:
 		return CLASS_INFINIBAND;
 	case CAUSE_UNKNOWN:
 		/* a QP that would not move is the fabric's business until shown otherwise */

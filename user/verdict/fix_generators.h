@@ -29,6 +29,8 @@ void fixes_pin_fault(const struct fix_input *in, struct fix_list *out);
 void fixes_dma_map_iova(const struct fix_input *in, struct fix_list *out);
 void fixes_dmabuf_bad_fd(const struct fix_input *in, struct fix_list *out);
 void fixes_mlx5_firmware(const struct fix_input *in, struct fix_list *out);
+void fixes_reg_retry(const struct fix_input *in, struct fix_list *out);
+void fixes_device_fatal(const struct fix_input *in, struct fix_list *out);
 void fixes_bad_access_flags(const struct fix_input *in, struct fix_list *out);
 void fixes_iova_misaligned(const struct fix_input *in, struct fix_list *out);
 void fixes_rdma_cgroup_limit(const struct fix_input *in, struct fix_list *out);

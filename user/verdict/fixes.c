@@ -40,6 +40,8 @@ static const fix_generator generators[CAUSE__COUNT] = {
 	[CAUSE_GPU_BAR1_EXHAUSTED] = fixes_gpu_bar1_exhausted,
 	[CAUSE_GID_UNREACHABLE] = fixes_gid_unreachable,
 	[CAUSE_DMABUF_RANGE] = fixes_dmabuf_range,
+	[CAUSE_REG_RETRY] = fixes_reg_retry,
+	[CAUSE_DEVICE_FATAL] = fixes_device_fatal,
 };
 
 int fixes_for(const struct fix_input *in, struct fix_list *out)

@@ -87,6 +87,34 @@ void fixes_mlx5_firmware(const struct fix_input *in, struct fix_list *out)
 				"(`mrtrace check` shows fw_ver per device).");
 }
 
+/* EAGAIN from the firmware's NO_RES_ERR: retry, and if it stays, fewer keys. */
+void fixes_reg_retry(const struct fix_input *in, struct fix_list *out)
+{
+	fix_add(out, FIX_PRIMARY,
+	    "Retry the registration after a short back-off: EAGAIN is the kernel's \"try "
+	    "again\" and nothing below the application retries it (a framework that treats "
+	    "every ibv_reg_mr failure as fatal stops the job on it).");
+	fix_add(out, FIX_ALTERNATIVE,
+	    "If it keeps failing the HCA is short of memory keys or firmware memory: fewer, "
+	    "larger registrations (NCCL's registration cache, NCCL_BUFFSIZE, fewer channels), "
+	    "and `dmesg` for mlx5 page-request (MANAGE_PAGES) errors on that device.");
+	(void)in;
+}
+
+/* The device is dead until reset: what brings it back, and where it says why. */
+void fixes_device_fatal(const struct fix_input *in, struct fix_list *out)
+{
+	fix_add(out, FIX_PRIMARY,
+	    "Reset the device, then restart the job (its QPs and MRs are gone): mlx5 recovers "
+	    "by itself when health recovery is on (`devlink health show` reporter fw_fatal, "
+	    "auto_recover true), else `devlink dev reload pci/<BDF>` or reload mlx5_core.");
+	fix_add(out, FIX_ALTERNATIVE,
+	    "Find why it died before resetting: `dmesg` (mlx5 health syndrome, \"device's health "
+	    "compromised\", PCI/AER errors) and `devlink health dump show pci/<BDF> reporter "
+	    "fw_fatal`; drain the node if it repeats (firmware or hardware fault).");
+	(void)in;
+}
+
 void fixes_bad_access_flags(const struct fix_input *in, struct fix_list *out)
 {
 	bool unknown = in->ev && ib_access_unknown(in->ev->cmd_access);

@@ -42,6 +42,8 @@ static const char *const cause_names[CAUSE__COUNT] = {
 	[CAUSE_GPU_BAR1_EXHAUSTED] = "gpu_bar1_exhausted",
 	[CAUSE_GID_UNREACHABLE] = "gid_unreachable",
 	[CAUSE_DMABUF_RANGE] = "dmabuf_range",
+	[CAUSE_REG_RETRY] = "reg_retry",
+	[CAUSE_DEVICE_FATAL] = "device_fatal",
 };
 
 const char *cause_name(enum cause c)

@@ -51,6 +51,14 @@ enum cause {
 	/* a dma-buf MR whose offset + length lies past the dma-buf's end
 	 * (ib_umem_dmabuf_get's range check) */
 	CAUSE_DMABUF_RANGE,
+	/* EAGAIN from the registration's own firmware command: the HCA had no
+	 * free resource for it (mlx5 status NO_RES_ERR), the kernel's "try
+	 * again", which nothing below the application retries */
+	CAUSE_REG_RETRY,
+	/* the device is in its fatal (internal-error) state after a
+	 * catastrophic error: the driver no longer posts commands (mlx5
+	 * status MLX5_DRIVER_STATUS_ABORTED, EIO) */
+	CAUSE_DEVICE_FATAL,
 	CAUSE__COUNT
 };
 

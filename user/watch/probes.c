@@ -40,6 +40,8 @@ int watch_sites_read(struct watch *w)
 			.btf = s->btf[0] ? s->btf : NULL,
 			.gives = s->gives,
 			.note = s->note[0] ? s->note : NULL,
+			.refused_err = s->mech == MECH_NONE ? s->err : 0,
+			.uprobe_multi = s->uprobe_multi,
 		};
 	}
 	w->nsites = n;

@@ -175,7 +175,8 @@ void service_diagnose_privileges(struct watch *w)
 		const struct record_site *s = &w->sites[i];
 		if (s->armed)
 			continue;
-		int cap = privs_diagnose(&privs, s->site, s->module, s->note, line, sizeof(line));
+		int cap = privs_diagnose(&privs, s->site, s->module, s->refused_err, s->uprobe_multi,
+					 line, sizeof(line));
 		if (!cap)
 			continue;
 		note(w, line);
