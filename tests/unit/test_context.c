@@ -486,6 +486,38 @@ static void test_from_event(void **state)
 	rm_rf(dir);
 }
 
+/* A hybrid host (cgroup v1 controllers, v2 at sys/fs/cgroup/unified) as
+ * CI's machines are: an exited process's cgroup is found in the v2
+ * hierarchy and its path reads as /proc/PID/cgroup's "0::" line, relative
+ * to that hierarchy, so the pod and container are still named. */
+static void test_from_event_hybrid_host(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/mrtrace-ctx-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	const char *pod = "kubepods.slice/kubepods-besteffort.slice/"
+			  "kubepods-besteffort-pod3f7c2a1e_8b4d_4e6f_9a0b_1c2d3e4f5a6b.slice/"
+			  "cri-containerd-" DOCKER_ID ".scope";
+	char rel[600], path[PATH_MAX];
+	put(dir, "sys/fs/cgroup/memory/cgroup.procs", "");
+	put(dir, "sys/fs/cgroup/unified/cgroup.controllers", "");
+	snprintf(rel, sizeof(rel), "sys/fs/cgroup/unified/%s/cgroup.procs", pod);
+	put(dir, rel, "");
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/unified/%s", dir, pod);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+
+	struct proc_context_event ev = { .pid = 14048, .cgroup_id = st.st_ino,
+					  .have = CTX_HAVE_CGROUP_ID };
+	struct proc_context c;
+	proc_context_from_event(dir, &ev, &c);
+	snprintf(rel, sizeof(rel), "/%s", pod);
+	assert_string_equal(c.cgroup_path, rel);
+	assert_int_equal(c.runtime, CTX_RT_CONTAINERD);
+	assert_int_equal(proc_context_setting(&c), CTX_SET_KUBERNETES);
+	rm_rf(dir);
+}
+
 /* A process gone at once: its launchers are walked from the parent the
  * kernel recorded, while that parent is the same process (its start time);
  * a parent pid reused by another program gives no launchers at all. */
@@ -601,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_launcher_loop_is_bounded),
 		cmocka_unit_test(test_stat_comm_with_parens),
 		cmocka_unit_test(test_from_event),
+		cmocka_unit_test(test_from_event_hybrid_host),
 		cmocka_unit_test(test_from_event_launchers_via_parent),
 		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_names),

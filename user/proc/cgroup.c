@@ -256,9 +256,24 @@ static int find_cgroup_by_id(int dfd, char *rel, size_t rlen, uint64_t id, int d
 	return found;
 }
 
+/* The cgroup v2 hierarchy under root: sys/fs/cgroup itself, or on a hybrid
+ * host (v1 controllers, v2 beside them) sys/fs/cgroup/unified.  Ids are
+ * inode numbers of one file system, so walking the v1 hierarchies as well
+ * could stop at a v1 directory with the same number, and the path found
+ * must read as /proc/PID/cgroup's "0::" line does: relative to the v2
+ * root, not to sys/fs/cgroup. */
+static int open_cgroup2_root(const char *root)
+{
+	struct stat st;
+	if (!procfs_stat(root, -1, "sys/fs/cgroup/unified/cgroup.controllers", &st) &&
+	    S_ISREG(st.st_mode))
+		return procfs_open_dir(root, -1, "sys/fs/cgroup/unified");
+	return procfs_open_dir(root, -1, "sys/fs/cgroup");
+}
+
 int proc_cgroup_path_by_id(const char *root, uint64_t id, char *rel, size_t len)
 {
-	int base = procfs_open_dir(root, -1, "sys/fs/cgroup");
+	int base = open_cgroup2_root(root);
 	struct stat st;
 	int rc = 0;
 

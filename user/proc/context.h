@@ -222,7 +222,8 @@ const char *proc_env_get(const struct ctx_env *env, const char *name);
 
 enum ctx_setting proc_context_setting(const struct proc_context *ctx);
 
-/* The cgroup v2 directory (relative to the cgroup2 mount, "/..." ) whose
+/* The cgroup v2 directory (relative to the v2 hierarchy, sys/fs/cgroup or
+ * on a hybrid host sys/fs/cgroup/unified: "/...", as "0::" reads) whose
  * inode number is `id` (bpf_get_current_cgroup_id()): how a process that
  * has exited is still placed.  0, or -errno. */
 int proc_cgroup_path_by_id(const char *root, uint64_t id, char *rel, size_t len);
