@@ -8,7 +8,7 @@
 . "$TOP/tests/vm/mrt-lib.sh"
 JOB=$TOP/build/tests/helpers/nccl_job
 LIBNCCL=$TOP/build/tests/helpers/libnccl_standin
-REAL=$(readlink -f /usr/lib/x86_64-linux-gnu/libibverbs.so.1)
+REAL=$(readlink -f /usr/lib/"$(uname -m)"-linux-gnu/libibverbs.so.1)
 IMG=/run/mrt-container-img
 mkdir -p $IMG && cp "$REAL" $IMG/libibverbs.so.1
 
