@@ -12,6 +12,13 @@
  *        NCCL_JOB_EXIT_AT_ONCE=1  exit the instant the registration fails
  *                          (a rank that aborts at once: mrtrace must place
  *                          it from what it took before, issue 31 item 2)
+ *        NCCL_JOB_STALE_MAPS=DIR  after the delay, first NCCL's dma-buf
+ *                          probe (a reported call: watch reads and keeps the
+ *                          process's maps); print "probed", wait until
+ *                          DIR/split exists; then split libibverbs' text in
+ *                          two mappings (MADV_DONTDUMP on its last page), so
+ *                          that the LO-HI watch kept no longer exists; print
+ *                          "split", wait until DIR/go exists, then register
  * Prints "pid=P tid=T result=OK|FAIL errno=E"; exit 0 on success, 1 on a
  * failed registration, 2 on setup errors. */
 #include <dlfcn.h>
@@ -46,6 +53,45 @@ static void *proxy_thread(void *arg)
 	return NULL;
 }
 
+/* The text mapping of libibverbs made two: its last page marked
+ * MADV_DONTDUMP (a flag of the mapping, not of the code: nothing runs
+ * differently), which the kernel keeps in a mapping of its own. */
+static int split_libibverbs_text(void)
+{
+	char line[1024], perms[8];
+	unsigned long lo = 0, hi = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "/libibverbs.so") &&
+		    sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && perms[2] == 'x')
+			break;
+		else
+			lo = hi = 0;
+	if (f)
+		fclose(f);
+	long page = sysconf(_SC_PAGESIZE);
+	if (!hi || hi - lo < 2 * (unsigned long)page ||
+	    madvise((void *)(hi - page), page, MADV_DONTDUMP)) {
+		fprintf(stderr, "split: no libibverbs text to split (%s)\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Print what was done, then wait until DIR/NAME exists (at most 60 s): the
+ * test's turn. */
+static void say_and_wait(const char *done, const char *dir, const char *name)
+{
+	char p[512];
+
+	printf("%s\n", done);
+	fflush(stdout);
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	for (int i = 0; i < 6000 && access(p, F_OK); i++)
+		usleep(10000);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
@@ -74,6 +120,14 @@ int main(int argc, char **argv)
 		return 2;
 	if (getenv("NCCL_JOB_DELAY"))
 		usleep((useconds_t)(atof(getenv("NCCL_JOB_DELAY")) * 1e6));
+	const char *stale = getenv("NCCL_JOB_STALE_MAPS");
+	if (stale) {
+		ibv_reg_dmabuf_mr(j.pd, 0, 0, 0, -1, 0);
+		say_and_wait("probed", stale, "split");
+		if (split_libibverbs_text())
+			return 2;
+		say_and_wait("split", stale, "go");
+	}
 	pthread_t t;
 	pthread_create(&t, NULL, proxy_thread, &j);
 	pthread_join(t, NULL);
