@@ -23,6 +23,8 @@
 #include "fixture_path.h"
 #include "record/record.h"
 #include "watch/correlate.h"
+#include "host_libibverbs.h"
+#include "tracer/elfsym.h"
 
 /* ---- the fakes ------------------------------------------------------------------ */
 
@@ -1029,6 +1031,42 @@ static void test_live_maps_executable_only(void **state)
 	assert_null(ops.read_maps(NULL, 999999999));
 }
 
+/* A frame named by the inode the kernel gave: the tracer's libibverbs path
+ * is followed (a symlink, or /proc/PID/root/...), so what it leads to now
+ * is parsed only if it is the file the tracer saw, device and inode; an
+ * inode number alone is shared by files of different file systems. */
+static const char *lib_for_test;
+static uint64_t lib_dev_for_test;
+static const char *path_of_lib(void *arg, unsigned long long ino, uint64_t *dev)
+{
+	(void)arg;
+	(void)ino;
+	*dev = lib_dev_for_test;
+	return lib_for_test;
+}
+
+static void test_live_symbol_of_inode_same_device_only(void **state)
+{
+	(void)state;
+	struct corr_ops ops;
+	struct corr_live live = { .root = "/", .path_of = path_of_lib };
+	struct stat st;
+	char buf[128];
+
+	if (!(lib_for_test = host_libibverbs()))
+		skip();
+	assert_int_equal(stat(lib_for_test, &st), 0);
+	uint64_t off = tracer_elf_symbol_offset(lib_for_test, "ibv_reg_mr_iova2");
+	assert_true(off > 0);
+	corr_live_ops(&ops, &live);
+	lib_dev_for_test = st.st_dev;
+	assert_non_null(ops.symbol_of_inode(ops.arg, st.st_ino, off + 8, buf, sizeof(buf)));
+	assert_string_equal(buf, "ibv_reg_mr_iova2");
+	lib_dev_for_test = st.st_dev + 1;
+	assert_null(ops.symbol_of_inode(ops.arg, st.st_ino, off + 8, buf, sizeof(buf)));
+	assert_null(ops.symbol_of_inode(ops.arg, st.st_ino + 1, off + 8, buf, sizeof(buf)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1054,6 +1092,7 @@ int main(void)
 		cmocka_unit_test(test_harmless_probes),
 		cmocka_unit_test(test_live_start_time),
 		cmocka_unit_test(test_live_maps_executable_only),
+		cmocka_unit_test(test_live_symbol_of_inode_same_device_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -129,11 +129,13 @@ const struct tracer_site *tracer_site(const struct tracer *t, int i)
 	return i >= 0 && i < t->ld.plan.n ? &t->ld.plan.sites[i] : NULL;
 }
 
-const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long ino)
+const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long ino, uint64_t *dev)
 {
 	for (int i = 0; i < t->up.nlibs; i++)
-		if (t->up.libs[i].ino == ino)
+		if (t->up.libs[i].ino == ino) {
+			*dev = t->up.libs[i].dev;
 			return t->up.libs[i].path;
+		}
 	return NULL;
 }
 

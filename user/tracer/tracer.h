@@ -40,8 +40,9 @@ const struct tracer_site *tracer_site(const struct tracer *t, int i);
 /* Whether failed registrations get their caller (user stack, API) from the
  * kernel trail instead of libibverbs uprobes (tracer/uprobes.h). */
 bool tracer_kernel_calls(const struct tracer *t);
-/* The path of a libibverbs file the tracer has seen, by inode number, or NULL. */
-const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long ino);
+/* The path of a libibverbs file the tracer has seen, by inode number, or
+ * NULL; *dev is the device it was on. */
+const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long ino, uint64_t *dev);
 /* libibverbs files left unprobed: the uprobes' table was full of mapped
  * ones (tracer/uprobes.h, libs_full). */
 unsigned long tracer_uprobe_libs_full(const struct tracer *t);

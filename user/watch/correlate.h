@@ -173,8 +173,9 @@ struct corr_live {
 	const char *root; /* "/" or the host's root seen from a container (--host-root) */
 	bool redact; /* --redact: command lines and NCCL_* values reduced as read */
 	/* where symbol_of_inode finds a file by its inode number (the tracer's
-	 * libibverbs files): a path or NULL */
-	const char *(*path_of)(void *arg, unsigned long long ino);
+	 * libibverbs files): a path or NULL, and in *dev the device that
+	 * file was on when the tracer saw it */
+	const char *(*path_of)(void *arg, unsigned long long ino, uint64_t *dev);
 	void *path_arg;
 	/* names of return addresses: a process in trouble fails again and
 	 * again from the same few */

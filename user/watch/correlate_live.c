@@ -197,15 +197,24 @@ static const char *live_symbol_at(void *arg, int pid, const struct corr_mapping 
 /* The tracer's libibverbs files (tracer_libibverbs_path): a host path (the
  * distribution's libibverbs.so.1 is a symlink), or /proc/PID/root/<path
  * from a process's maps> - opened only if still a regular file with the
- * inode the kernel found. */
+ * inode the kernel found, on the device the tracer saw it on: the path is
+ * followed (a library name is a symlink, /proc/PID/root a magic link), so
+ * a link the process swapped in may lead anywhere, to a host file that
+ * only shares the inode number among them; that one is not parsed. */
 static const char *live_symbol_of_inode(void *arg, unsigned long long ino, uint64_t off, char *buf,
 					size_t len)
 {
 	const struct corr_live *l = arg;
-	const char *path = l && l->path_of ? l->path_of(l->path_arg, ino) : NULL;
+	uint64_t dev = 0;
+	const char *path = l && l->path_of ? l->path_of(l->path_arg, ino, &dev) : NULL;
 	int fd = path ? tracer_elf_open(path, true, ino) : -ENOENT;
+	struct stat st;
 	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st) || (uint64_t)st.st_dev != dev) {
+		close(fd);
+		return NULL;
+	}
 	const char *name = tracer_elf_symbol_at_fd(fd, off, buf, len);
 	close(fd);
 	return name;

@@ -139,9 +139,9 @@ static void on_port_change(void *cookie, const struct record_port_change *c)
 }
 
 /* A libibverbs file the tracer knows, by inode (correlate_live.c). */
-static const char *lib_path(void *arg, unsigned long long ino)
+static const char *lib_path(void *arg, unsigned long long ino, uint64_t *dev)
 {
-	return tracer_libibverbs_path(arg, ino);
+	return tracer_libibverbs_path(arg, ino, dev);
 }
 
 /* Folded failures that are due (tracer_storms): a summary record each, as
