@@ -60,11 +60,16 @@ struct {
 	__type(value, __u64);
 } counters SEC(".maps") __weak;
 
-static __always_inline void count(__u32 which)
+static __always_inline void count_n(__u32 which, __u64 n)
 {
 	__u64 *v = bpf_map_lookup_elem(&counters, &which);
 	if (v)
-		*v += 1;
+		*v += n;
+}
+
+static __always_inline void count(__u32 which)
+{
+	count_n(which, 1);
 }
 
 /* Who the event is about, cheaply: enough to key and join it. */

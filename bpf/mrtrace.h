@@ -240,6 +240,37 @@ enum mrt_syscall {
 	MRT_SYS_PRLIMIT64 = 5,
 };
 
+/* The sites whose kprobe entry keeps arguments for their kretprobe: one
+ * slot each, not one per site, for the whole context is copied into the
+ * trail map whenever a registration opens one (every byte of it costs every
+ * registration; 624 bytes of pend were 192). */
+enum mrt_pend {
+	MRT_PEND_CAP_IPC_LOCK,
+	MRT_PEND_DMABUF_GET,
+	MRT_PEND_IOVA_ALLOC,
+	MRT_PEND_MLX5_CMD,
+	MRT_PEND_PIN,
+	MRT_PEND_UVERBS_CMD,
+	MRT_PEND_UVERBS_METHOD,
+	MRT_PEND_UVERBS_REG_DMABUF,
+	MRT_PEND_MAX
+};
+
+/* The per-thread registration context (bpf/trail.bpf.h), here because user
+ * space reads the ones left open at stop (user/tracer/tracer.c). */
+struct mrt_ctx {
+	int depth; /* nesting of opener sites */
+	int umem_depth; /* inside ib_umem_get */
+	int ml_read; /* ev.ml's limits and counters were read (memlock_snapshot) */
+	unsigned long long pend[MRT_PEND_MAX][3]; /* kprobe entry args, for kretprobes */
+	struct mrt_event ev;
+};
+
+/* A context older than this at the next opener is stale: nested openers
+ * (method, command, ib_umem_get) open within microseconds of the outer one,
+ * before any pinning, so only a context whose exit was lost gets this old. */
+#define MRT_CTX_STALE_NS (10ULL * 1000000000ULL)
+
 /* Counters (one per-CPU array, indexed by these). */
 enum mrt_counter {
 	MRT_CNT_EVENTS = 0, /* events emitted */
@@ -253,6 +284,7 @@ enum mrt_counter {
 	MRT_CNT_STORMS_FULL = 8, /* records sent unfolded: the storm table was full */
 	MRT_CNT_WATCHED_FULL = 9, /* processes of a watched tree not followed: watched_tgids full */
 	MRT_CNT_CTX_STALE = 10, /* trail contexts dropped as stale (a missed kretprobe) */
+	MRT_CNT_RET_MISSED = 11, /* opener returns that never came, found at a stale drop */
 	MRT_CNT_MAX
 };
 

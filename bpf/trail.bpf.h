@@ -16,29 +16,8 @@
 
 #include "common.bpf.h"
 
-/* The sites whose kprobe entry keeps arguments for their kretprobe: one
- * slot each, not one per site, for the whole context is copied into the
- * trail map whenever a registration opens one (every byte of it costs every
- * registration; 624 bytes of pend were 192). */
-enum mrt_pend {
-	MRT_PEND_CAP_IPC_LOCK,
-	MRT_PEND_DMABUF_GET,
-	MRT_PEND_IOVA_ALLOC,
-	MRT_PEND_MLX5_CMD,
-	MRT_PEND_PIN,
-	MRT_PEND_UVERBS_CMD,
-	MRT_PEND_UVERBS_METHOD,
-	MRT_PEND_UVERBS_REG_DMABUF,
-	MRT_PEND_MAX
-};
-
-struct mrt_ctx {
-	int depth; /* nesting of opener sites */
-	int umem_depth; /* inside ib_umem_get */
-	int ml_read; /* ev.ml's limits and counters were read (memlock_snapshot) */
-	unsigned long long pend[MRT_PEND_MAX][3]; /* kprobe entry args, for kretprobes */
-	struct mrt_event ev;
-};
+/* enum mrt_pend and struct mrt_ctx: bpf/mrtrace.h (user space reads the
+ * contexts left open at stop: tracer_counters). */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -53,11 +32,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct mrt_ctx);
 } ctx_zero SEC(".maps") __weak;
-
-/* A context older than this at the next opener is stale: nested openers
- * (method, command, ib_umem_get) open within microseconds of the outer one,
- * before any pinning, so only a context whose exit was lost gets this old. */
-#define MRT_CTX_STALE_NS (10ULL * 1000000000ULL)
 
 static __always_inline struct mrt_ctx *ctx_get(void)
 {
@@ -82,6 +56,8 @@ static __always_inline struct mrt_ctx *ctx_open(__u32 site)
 		 * missed: the kprobe flavour's maxactive was exceeded): it would
 		 * swallow every later registration of this thread as nested */
 		count(MRT_CNT_CTX_STALE);
+		/* each open level is an opener whose return never came */
+		count_n(MRT_CNT_RET_MISSED, c->depth > 0 ? c->depth : 1);
 		bpf_map_delete_elem(&trail_ctx, &tid);
 	}
 	if (!task_wanted())

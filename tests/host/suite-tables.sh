@@ -69,7 +69,7 @@ for mode in t f; do
 	ev=$(jq -c 'select(.event=="reg_failure")' "$W" | head -1)
 	jq_true tree_${mode}_new_process_followed "${ev:-null}" '.api=="ibv_reg_mr_iova2" and .errno==12'
 	jq_true tree_${mode}_stop_counts "$(jq -c 'select(.event=="stop")' "$W")" \
-		'.watched_table_full==0 and .stale_contexts==0'
+		'.watched_table_full==0 and .stale_contexts==0 and .missed_returns==0'
 done
 
 # ---- explain --jobs streams: memory by jobs and processes, not by lines ------

@@ -30,6 +30,7 @@ static struct json_object *stop_to_json(const struct record *rec)
 	jput_u64(o, "ports_full", s->ports_full);
 	jput_u64(o, "watched_table_full", c[MRT_CNT_WATCHED_FULL]);
 	jput_u64(o, "stale_contexts", c[MRT_CNT_CTX_STALE]);
+	jput_u64(o, "missed_returns", c[MRT_CNT_RET_MISSED]);
 	return o;
 }
 

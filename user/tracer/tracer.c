@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -251,6 +252,37 @@ int tracer_watch_tgid(struct tracer *t, int tgid)
 	return bpf_map_update_elem(t->ld.shared.fd[SHARED_WATCHED], &k, &one, BPF_ANY) ? -1 : 0;
 }
 
+/* The opener levels of contexts that have outlived MRT_CTX_STALE_NS: returns
+ * that never came (a kretprobe missed), whose thread has not registered
+ * again since (that registration would have dropped and counted them:
+ * bpf/trail.bpf.h ctx_open).  The map holds at most 512 threads. */
+static unsigned long long open_missed(const struct tracer *t)
+{
+	const struct tracer_regpath *g = t->ld.reg;
+	struct bpf_map *m = g && g->nobjs > 0 ? bpf_object__find_map_by_name(g->objs[0], "trail_ctx")
+					       : NULL;
+	unsigned long long missed = 0, now;
+	struct timespec ts;
+	struct mrt_ctx *c;
+	__u32 key, next;
+	int fd, n = 0;
+
+	if (!m || (fd = bpf_map__fd(m)) < 0 || bpf_map__value_size(m) != sizeof(*c) ||
+	    clock_gettime(CLOCK_MONOTONIC, &ts) || !(c = malloc(sizeof(*c))))
+		return 0;
+	now = (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+	for (int rc = bpf_map_get_next_key(fd, NULL, &next); !rc && n++ < 4096;
+	     rc = bpf_map_get_next_key(fd, &key, &next)) {
+		key = next;
+		if (bpf_map_lookup_elem(fd, &key, c))
+			continue;
+		if (c->ev.ts_ns < now && now - c->ev.ts_ns >= MRT_CTX_STALE_NS && c->depth > 0)
+			missed += (unsigned long long)c->depth;
+	}
+	free(c);
+	return missed;
+}
+
 void tracer_counters(const struct tracer *t, unsigned long long out[])
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -266,4 +298,5 @@ void tracer_counters(const struct tracer *t, unsigned long long out[])
 			out[k] += vals[c];
 	}
 	free(vals);
+	out[MRT_CNT_RET_MISSED] += open_missed(t);
 }

@@ -44,7 +44,7 @@ static struct {
 	} last[CAUSES_MAX];
 	unsigned long long probes, regs, drops, untracked, overflows;
 	unsigned long long maps_cut, uprobe_libs_full, ports_full;
-	unsigned long long watched_full, stale_contexts;
+	unsigned long long watched_full, stale_contexts, missed_returns;
 	unsigned long long output_errors[OUTPUTS];
 } m;
 
@@ -150,12 +150,15 @@ void metrics_user_tables(unsigned long long maps_cut, unsigned long long uprobe_
 	m.ports_full = ports_full;
 }
 
-void metrics_losses(unsigned long long watched_full, unsigned long long stale_contexts)
+void metrics_losses(unsigned long long watched_full, unsigned long long stale_contexts,
+		    unsigned long long missed_returns)
 {
-	if (watched_full != m.watched_full || stale_contexts != m.stale_contexts)
+	if (watched_full != m.watched_full || stale_contexts != m.stale_contexts ||
+	    missed_returns != m.missed_returns)
 		m.dirty = true;
 	m.watched_full = watched_full;
 	m.stale_contexts = stale_contexts;
+	m.missed_returns = missed_returns;
 }
 
 char *metrics_render(bool final, size_t *len)
@@ -224,6 +227,10 @@ char *metrics_render(bool final, size_t *len)
 	prom_family(f, "mrtrace_watch_stale_contexts_total", "counter",
 		    "Registrations not reported: their context's exit never came (a missed kretprobe).");
 	prom_sample(f, "mrtrace_watch_stale_contexts_total", NULL, (double)m.stale_contexts);
+	prom_family(f, "mrtrace_watch_missed_returns_total", "counter",
+		    "Returns of registration entry points that never came (kretprobes missed on the "
+		    "kprobe flavour: more threads inside at once than the kernel's maxactive).");
+	prom_sample(f, "mrtrace_watch_missed_returns_total", NULL, (double)m.missed_returns);
 
 	prom_family(f, "mrtrace_watch_output_errors_total", "counter",
 		    "Writes to an output that failed (journal entries, the metrics file itself).");

@@ -21,6 +21,7 @@
  *   mrtrace_watch_trail_overflows_total             counter
  *   mrtrace_watch_unfollowed_processes_total        counter
  *   mrtrace_watch_stale_contexts_total              counter
+ *   mrtrace_watch_missed_returns_total              counter
  *   mrtrace_watch_ports_full_total                  counter
  *   mrtrace_watch_output_errors_total{output}       counter (journal, metrics_file)
  *   mrtrace_watch_sites_armed{mechanism}            gauge
@@ -60,8 +61,10 @@ void metrics_counters(unsigned long long regs, unsigned long long drops,
 void metrics_user_tables(unsigned long long maps_cut, unsigned long long uprobe_libs_full,
 			 unsigned long long ports_full);
 /* The BPF tables' losses: processes of the tree not followed (watched_tgids
- * full), trail contexts dropped as stale (a missed kretprobe). */
-void metrics_losses(unsigned long long watched_full, unsigned long long stale_contexts);
+ * full), trail contexts dropped as stale (a missed kretprobe), and the
+ * opener returns that never came (the kprobe flavour's misses). */
+void metrics_losses(unsigned long long watched_full, unsigned long long stale_contexts,
+		    unsigned long long missed_returns);
 /* Writes the file when due (or now with force; final marks the stop).
  * 0, 1 not due / off, or -errno (the caller says it once). */
 int metrics_flush(bool force, bool final);

@@ -92,4 +92,4 @@ tp=$(jq -r 'select(.event=="setup") | .pid' "$CASE_OUT/tree.probe.jsonl" 2>/dev/
 ev=$(jq -c "select(.event==\"reg_failure\" and .pid==${tp:-0})" "$CASE_OUT/tree.jsonl" 2>/dev/null)
 jq_true tree_child_followed "${ev:-null}" '.cause=="memlock_limit" and .errno==12'
 jq_true tree_nothing_unfollowed "$(grep -m1 '"event":"stop"' "$CASE_OUT/tree.jsonl")" \
-	'.watched_table_full==0 and .stale_contexts==0'
+	'.watched_table_full==0 and .stale_contexts==0 and .missed_returns==0'
