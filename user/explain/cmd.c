@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -355,8 +356,16 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 		}
 	}
 	run->t.explained++;
-	if (run->logs)
-		explain_logs_watch(run->logs, rec->env.host, (long)rec->ev.pid, cause_name(run->r.v.cause));
+	if (run->logs) {
+		/* the record's job as the log reader names it (process.slurm_job) */
+		struct json_object *proc, *jid;
+		char job[40] = "";
+		if (json_object_object_get_ex(o, "process", &proc) &&
+		    json_object_object_get_ex(proc, "slurm_job", &jid) && json_object_is_type(jid, json_type_int))
+			snprintf(job, sizeof(job), "slurm job %" PRId64, json_object_get_int64(jid));
+		explain_logs_watch(run->logs, rec->env.host, (long)rec->ev.pid, job,
+				   cause_name(run->r.v.cause));
+	}
 	output(run);
 }
 
