@@ -52,6 +52,10 @@ struct explain_logs {
 	/* the job's settings, as the lines so far named them */
 	unsigned long long buffsize;
 	unsigned min_ch, max_ch, built_ch;
+	unsigned qps_per_conn;
+	int gid_index; /* NCCL_IB_GID_INDEX, -1 not set */
+	char ib_dev[32]; /* NCCL's first device, `NET/IB : Using [0]mlx5_0:1/RoCE` */
+	int ib_port;
 	bool gdr, slurm;
 	/* the memlock limit a line stated (libibverbs' warning), for the
 	 * failures of that process after it (pid 0: the line named none) */
@@ -74,8 +78,10 @@ struct explain_logs *explain_logs_new(const struct explain_logs_opts *o)
 {
 	struct explain_logs *l = calloc(1, sizeof(*l));
 
-	if (l)
+	if (l) {
 		l->o = *o;
+		l->gid_index = -1;
+	}
 	return l;
 }
 
@@ -192,6 +198,15 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 	if (l->max_ch && (!in->channels || in->channels > l->max_ch))
 		in->channels = l->max_ch;
 	in->gdr = l->gdr;
+	/* what the proof of a QP, GID or shm failure needs */
+	snprintf(in->device, sizeof(in->device), "%s", ev->device[0] ? ev->device : l->ib_dev);
+	in->port = ev->port > 0 ? ev->port : ev->device[0] ? 0 : l->ib_port;
+	in->qps_per_conn = l->qps_per_conn;
+	if (ev->qp.gid_index >= 0)
+		in->has_gid_index = true, in->gid_index = ev->qp.gid_index;
+	else if (l->gid_index >= 0)
+		in->has_gid_index = true, in->gid_index = l->gid_index;
+	in->shm_size = ev->shm_size;
 }
 
 static void context(struct explain_logs *l, const struct log_event *ev)
@@ -204,6 +219,10 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 		snprintf(l->cur_job, sizeof(l->cur_job), "%s", ev->job);
 		l->buffsize = 0;
 		l->min_ch = l->max_ch = l->built_ch = 0;
+		l->qps_per_conn = 0;
+		l->gid_index = -1;
+		l->ib_dev[0] = '\0';
+		l->ib_port = 0;
 		l->gdr = false;
 		l->has_memlock = false;
 	}
@@ -220,12 +239,20 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 			l->min_ch = (unsigned)v;
 		else if (!strcmp(ev->setting_name, "NCCL_MAX_NCHANNELS") && v <= 64)
 			l->max_ch = (unsigned)v;
+		else if (!strcmp(ev->setting_name, "NCCL_IB_QPS_PER_CONNECTION") && v >= 1 && v <= 128)
+			l->qps_per_conn = (unsigned)v;
+		else if (!strcmp(ev->setting_name, "NCCL_IB_GID_INDEX") && v <= 255 &&
+			 ev->setting_value[0] >= '0' && ev->setting_value[0] <= '9')
+			l->gid_index = (int)v;
 	}
 	/* what the reader keeps no member for: the channels NCCL built
 	 * ("Channel 03/08 :") and GPUDirect on, from the line's start */
 	if ((p = strstr(ev->raw, " Channel ")) && sscanf(p, " Channel %u/%u", &a, &b) == 2 && b <= 64 &&
 	    b > l->built_ch)
 		l->built_ch = b;
+	if ((p = strstr(ev->raw, "NET/IB : Using [")) && (p = strchr(p, ']')) &&
+	    sscanf(p + 1, "%31[A-Za-z0-9_.-]:%d", l->ib_dev, &l->ib_port) != 2)
+		l->ib_dev[0] = '\0', l->ib_port = 0;
 	if (strstr(ev->raw, "GPU Direct RDMA Enabled"))
 		l->gdr = true;
 	if (strstr(ev->raw, "slurmstepd") || strstr(ev->raw, "srun: "))
