@@ -100,6 +100,7 @@ static void one_job_one_group(void **state)
 	assert_string_equal(jstr(out[0], "host", NULL), "node02");
 	assert_int_equal(json_object_get_int(json_object_object_get(out[0], "rank")), 2);
 	assert_string_equal(jstr(out[0], "same_on", "ranks"), "3");
+	assert_non_null(jstr(out[0], "job", NULL));
 	assert_string_equal(jstr(out[0], "job", NULL), "slurm job 4242");
 }
 
