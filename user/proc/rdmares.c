@@ -19,8 +19,7 @@ static long member(struct json_object *o, const char *k)
 		       ? (long)json_object_get_int64(x) : -1;
 }
 
-/* The holders of device/port in a parsed `rdma -j res show qp` array. */
-static void holders_of(struct json_object *a, const char *device, unsigned port,
+void rdmares_holders_of(struct json_object *a, const char *device, unsigned port,
 		       struct rdma_qp_holders *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -71,7 +70,7 @@ int rdmares_parse_qp(const char *json, const char *device, unsigned port, struct
 		out->why = RDMARES_WHY_JSON;
 		return -1;
 	}
-	holders_of(a, device, port, out);
+	rdmares_holders_of(a, device, port, out);
 	json_object_put(a);
 	return 0;
 }
@@ -182,7 +181,7 @@ int rdmares_qp_holders(const char *device, unsigned port, struct rdma_qp_holders
 		return -1;
 	}
 	if (qps)
-		holders_of(qps, device, port, out);
+		rdmares_holders_of(qps, device, port, out);
 	asked_at = mono_ns(); /* the burst goes on while ports are asked */
 	return 0;
 }
