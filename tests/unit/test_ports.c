@@ -429,6 +429,35 @@ static void test_stuck_rdma_killed(void **state)
 	ngot = 0;
 }
 
+/* watch stops while a record waits for the tool: it is written all the
+ * same (after a short grace), its holders unknown and why, the tool gone. */
+static void test_flush_at_stop(void **state)
+{
+	(void)state;
+	char dir[64];
+	fake_rdma(dir, sizeof(dir), "exec sleep 60");
+	port_active();
+	ngot = 0;
+	struct ports_io io = { .root = root, .attribute = attribute };
+	struct port_monitor *m = ports_open(&io);
+	assert_non_null(m);
+	ports_tick(m, mono(), emit, NULL);
+	usleep(120000);
+	put(PORT "state", "1: DOWN\n");
+	ports_tick(m, mono(), emit, NULL);
+	assert_int_equal(ngot, 0);
+	double t0 = mono();
+	ports_flush(m, t0, 0.3, emit, NULL);
+	assert_true(mono() - t0 < 2.0);
+	assert_int_equal(ngot, 1);
+	assert_false(got[0].affected_known);
+	assert_string_equal(got[0].affected_why, RDMARES_WHY_STOPPED);
+	assert_int_equal(ports_wait_fd(m), -1);
+	ports_close(m);
+	fake_rdma_gone(dir);
+	ngot = 0;
+}
+
 static volatile sig_atomic_t ticks;
 static void on_tick(int sig)
 {
@@ -645,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_rdmares_read_interrupted),
 		cmocka_unit_test(test_slow_rdma_does_not_block),
 		cmocka_unit_test(test_stuck_rdma_killed),
+		cmocka_unit_test(test_flush_at_stop),
 		cmocka_unit_test(test_affected_reason_round_trip),
 		cmocka_unit_test(test_fixtures_replay),
 		cmocka_unit_test(test_ports_beyond_table_counted),
