@@ -560,6 +560,13 @@ static void test_affected_reason_round_trip(void **state)
 	assert_string_equal(json_object_get_string(x), RDMARES_WHY_BIG);
 	json_object_put(back);
 	json_object_put(o);
+	/* the reason of a tool killed at its deadline reads back as itself */
+	o = json_tokener_parse("{\"event\":\"port_change\",\"device\":\"rxe0\",\"port\":1,"
+			       "\"state\":\"DOWN\",\"affected_known\":false,"
+			       "\"affected_unknown_reason\":\"" RDMARES_WHY_SLOW "\"}");
+	assert_int_equal(port_change_from_json(o, &c, err, sizeof(err)), 0);
+	assert_string_equal(c.affected_why, RDMARES_WHY_SLOW);
+	json_object_put(o);
 }
 
 /* every recorded port_change reads back, its reason that of its file

@@ -29,6 +29,7 @@ struct rdma_qp_holders {
 #define RDMARES_WHY_SLOW "it did not answer in time and was killed"
 #define RDMARES_WHY_STUCK "an earlier run that was killed has not exited yet"
 #define RDMARES_WHY_STOPPED "watch stopped before it answered"
+#define RDMARES_WHY_BUSY "too many port changes were waiting for it"
 
 /* The holders of QPs on device/port (port 0: every port) in the JSON
  * `rdma -j res show qp` prints.  0, or -1 when it is not that JSON. */

@@ -42,7 +42,6 @@
 #define FULL_S 60.0     /* the whole GID table (new entries) without a reason */
 #define PENDING_MAX (2 * PORTS_MAX) /* records waiting for rdma's answer: a switch
 				      * reboot's downs, and their returns */
-#define WHY_BUSY "too many port changes were waiting for it"
 #define TICK_S 0.1      /* the port states, at most this often: watch's loop turns
 			 * faster while records arrive, and a storm must not pay */
 
@@ -362,7 +361,7 @@ static void submit(struct port_monitor *m, const struct record_port_change *c, e
 			return;
 		m->rec = *c;
 		m->rec.affected_known = false;
-		m->rec.affected_why = WHY_BUSY;
+		m->rec.affected_why = RDMARES_WHY_BUSY;
 		m->rec.naffected = m->rec.affected_dropped = m->rec.affected_qps = 0;
 		emit(arg, &m->rec);
 		return;
