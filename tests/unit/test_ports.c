@@ -26,6 +26,7 @@
 
 #include "record/kind.h"
 #include "record/port_change.h"
+#include "proc/rdmares_async.h"
 #include "watch/ports.h"
 
 static char root[] = "/tmp/mrtrace-ports-XXXXXX";
@@ -263,38 +264,6 @@ static void fake_rdma_gone(const char *dir)
 	assert_int_equal(system(cmd), 0);
 }
 
-/* A switch reboot takes every port down at once: the holders of 8 ports
- * cost one run of the tool, and its whole output is read (1 MiB of other
- * QPs before the one held on rxe0 port 1; it was cut at 256 KiB, and the
- * tool ran once per port). */
-static void test_rdmares_burst(void **state)
-{
-	(void)state;
-	char dir[64];
-	struct rdma_qp_holders h;
-	fake_rdma(dir, sizeof(dir),
-		  "printf '['; i=0; while [ $i -lt 9000 ]; do printf '{\"ifname\":\"mlx5_9\",\"port\":1,"
-		  "\"lqpn\":%d,\"type\":\"RC\",\"state\":\"RTS\",\"pid\":77,\"comm\":\"x\","
-		  "\"pad\":\"%080d\"},' $i 0; i=$((i+1)); done; "
-		  "printf '{\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":5,\"pid\":4242,\"comm\":\"python3\"}]'");
-	/* the first ask of this process: no earlier answer to reuse */
-	for (unsigned port = 1; port <= 8; port++) {
-		assert_int_equal(rdmares_qp_holders("rxe0", port, &h), 0);
-		assert_int_equal(h.n, port == 1 ? 1 : 0);
-	}
-	assert_int_equal(rdmares_qp_holders("rxe0", 1, &h), 0);
-	assert_int_equal(h.h[0].pid, 4242);
-	assert_int_equal(runs_of(dir), 1);
-	fake_rdma_gone(dir);
-	/* a tool that fails: unknown, and why */
-	fake_rdma(dir, sizeof(dir), "exit 1");
-	sleep(2);
-	assert_int_equal(rdmares_qp_holders("rxe0", 1, &h), -1);
-	assert_non_null(h.why);
-	assert_string_equal(h.why, RDMARES_WHY_TOOL);
-	fake_rdma_gone(dir);
-}
-
 static double mono(void)
 {
 	struct timespec t;
@@ -456,6 +425,70 @@ static void test_flush_at_stop(void **state)
 	ports_close(m);
 	fake_rdma_gone(dir);
 	ngot = 0;
+}
+
+/* The query run to its end, as watch's loop turns (each step never waits). */
+static void query_answer(struct rdmares_query *q, double secs)
+{
+	double t0 = mono();
+	while (rdmares_query_running(q) && mono() - t0 < secs) {
+		double a = mono();
+		rdmares_query_step(q, a);
+		assert_true(mono() - a < 0.5);
+		usleep(5000);
+	}
+	assert_false(rdmares_query_running(q));
+}
+
+/* A switch reboot takes every port down at once: the holders of 8 ports
+ * cost one run of the tool, and its whole output is read (1 MiB of other
+ * QPs before the one held on rxe0 port 1; it was cut at 256 KiB, and the
+ * tool ran once per port), through the pipe and the parse in pieces. */
+static void test_rdmares_burst(void **state)
+{
+	(void)state;
+	char dir[64];
+	struct rdma_qp_holders h;
+	fake_rdma(dir, sizeof(dir),
+		  "printf '['; i=0; while [ $i -lt 9000 ]; do printf '{\"ifname\":\"mlx5_9\",\"port\":1,"
+		  "\"lqpn\":%d,\"type\":\"RC\",\"state\":\"RTS\",\"pid\":77,\"comm\":\"x\","
+		  "\"pad\":\"%080d\"},' $i 0; i=$((i+1)); done; "
+		  "printf '{\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":5,\"pid\":4242,\"comm\":\"python3\"}]'");
+	struct rdmares_query *q = rdmares_query_new(0);
+	assert_non_null(q);
+	assert_false(rdmares_query_ask(q, mono())); /* a run starts */
+	assert_true(rdmares_query_fd(q) >= 0);
+	assert_false(rdmares_query_ask(q, mono())); /* the next port joins it */
+	query_answer(q, 20);
+	for (unsigned port = 1; port <= 8; port++) {
+		assert_true(rdmares_query_ask(q, mono())); /* the answer serves the burst */
+		assert_int_equal(rdmares_query_holders(q, "rxe0", port, &h), 0);
+		assert_int_equal(h.n, port == 1 ? 1 : 0);
+	}
+	assert_int_equal(rdmares_query_holders(q, "rxe0", 1, &h), 0);
+	assert_int_equal(h.h[0].pid, 4242);
+	assert_int_equal(rdmares_query_holders(q, "mlx5_9", 1, &h), 0);
+	assert_int_equal(h.qps, 9000);
+	assert_int_equal(runs_of(dir), 1);
+	fake_rdma_gone(dir);
+	/* a tool that fails: unknown, and why */
+	fake_rdma(dir, sizeof(dir), "exit 1");
+	sleep(2);
+	assert_false(rdmares_query_ask(q, mono()));
+	query_answer(q, 10);
+	assert_int_equal(rdmares_query_holders(q, "rxe0", 1, &h), -1);
+	assert_non_null(h.why);
+	assert_string_equal(h.why, RDMARES_WHY_TOOL);
+	/* output that is not the JSON expected */
+	fake_rdma_gone(dir);
+	fake_rdma(dir, sizeof(dir), "echo '[{\"ifname\": oops'");
+	sleep(2);
+	assert_false(rdmares_query_ask(q, mono()));
+	query_answer(q, 10);
+	assert_int_equal(rdmares_query_holders(q, "rxe0", 1, &h), -1);
+	assert_string_equal(h.why, RDMARES_WHY_JSON);
+	rdmares_query_free(q);
+	fake_rdma_gone(dir);
 }
 
 static volatile sig_atomic_t ticks;

@@ -40,12 +40,8 @@ struct json_object;
 void rdmares_holders_of(struct json_object *a, const char *device, unsigned port,
 			struct rdma_qp_holders *out);
 
-/* The same, asked of the running kernel.  -1 when the tool or the kernel
- * cannot answer (no iproute2, no RDMA netlink), with out->why.  One
- * answer of the tool serves the ports asked less than a second apart (for
- * at most 10 s): a burst of port events (a switch reboot) runs it once,
- * not once per port. */
-int rdmares_qp_holders(const char *device, unsigned port, struct rdma_qp_holders *out);
+/* The same, asked of the running kernel without waiting for it:
+ * rdmares_async.h. */
 
 /* `rdma -j res show ARGS` read to its end (at most 64 MiB, not cut): the
  * text (caller frees), or NULL with *why.  Cold paths only. */

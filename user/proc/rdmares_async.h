@@ -27,9 +27,8 @@ void rdmares_query_free(struct rdmares_query *q);
 
 /* Asks for the holders as of now (CLOCK_MONOTONIC seconds): true when an
  * answer serves at once (one given less than a second after the last ask,
- * at most 10 s old, as rdmares_qp_holders() does: a burst of port changes
- * is one run), false when the asker waits for the run in progress (started
- * now, or joined). */
+ * at most 10 s old: a burst of port changes is one run), false when the
+ * asker waits for the run in progress (started now, or joined). */
 bool rdmares_query_ask(struct rdmares_query *q, double now);
 
 /* Reads what the tool wrote (never blocks; a bounded piece) and kills it
