@@ -19,6 +19,9 @@ struct tracer {
 	struct tracer_uprobes up; /* libibverbs: its object and links */
 	struct ring_buffer *rb;
 	struct tracer_rearm rearm;
+	/* the most missed returns ever reported: a context counted as missed
+	 * while open stays counted, so the count never goes down (a counter) */
+	unsigned long long missed_reported;
 };
 
 #endif

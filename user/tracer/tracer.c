@@ -255,7 +255,11 @@ int tracer_watch_tgid(struct tracer *t, int tgid)
 /* The opener levels of contexts that have outlived MRT_CTX_STALE_NS: returns
  * that never came (a kretprobe missed), whose thread has not registered
  * again since (that registration would have dropped and counted them:
- * bpf/trail.bpf.h ctx_open).  The map holds at most 512 threads. */
+ * bpf/trail.bpf.h ctx_open).  The map holds at most 512 threads; the walk
+ * stops after 4096 keys, for a hash walked while the kernel deletes from
+ * it may start over.  A registration slower than MRT_CTX_STALE_NS is
+ * counted here and stays counted when it returns after all (tracer_counters
+ * keeps the count from going down: a counter in the metrics). */
 static unsigned long long open_missed(const struct tracer *t)
 {
 	const struct tracer_regpath *g = t->ld.reg;
@@ -283,7 +287,7 @@ static unsigned long long open_missed(const struct tracer *t)
 	return missed;
 }
 
-void tracer_counters(const struct tracer *t, unsigned long long out[])
+void tracer_counters(struct tracer *t, unsigned long long out[])
 {
 	int ncpu = libbpf_num_possible_cpus();
 	unsigned long long *vals;
@@ -299,4 +303,7 @@ void tracer_counters(const struct tracer *t, unsigned long long out[])
 	}
 	free(vals);
 	out[MRT_CNT_RET_MISSED] += open_missed(t);
+	if (out[MRT_CNT_RET_MISSED] < t->missed_reported)
+		out[MRT_CNT_RET_MISSED] = t->missed_reported;
+	t->missed_reported = out[MRT_CNT_RET_MISSED];
 }

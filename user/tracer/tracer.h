@@ -94,7 +94,7 @@ const struct tracer_modchange *tracer_modchange(const struct tracer *t, int i);
 int tracer_watch_tgid(struct tracer *t, int tgid);
 
 /* Counters (enum mrt_counter, MRT_CNT_MAX of them) summed over CPUs. */
-void tracer_counters(const struct tracer *t, unsigned long long out[]);
+void tracer_counters(struct tracer *t, unsigned long long out[]);
 
 /* Storms (bpf/mrtrace.h): failures the kernel folded instead of sending. */
 struct tracer_storm {
