@@ -23,6 +23,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -345,11 +346,29 @@ static void port_facts(const char *root, const struct mrt_event *ev, struct gate
 
 /* `rdma -j res show [TYPE]` as JSON (iproute2 reads the kernel's resource
  * tracking over RDMA netlink): the only count of verbs objects there is.
- * Failure path only; absent tool or netlink: NULL. */
-static struct json_object *rdma_res(const char *type)
+ * Failure path only; absent tool or netlink: NULL.
+ *
+ * A burst of refused verbs objects (an rdma cgroup limit hit by every rank
+ * of a job at once) must not run the tool four times per failure in the
+ * loop that drains the ring buffer: one answer per type serves every
+ * failure asked less than 1 s after the previous one (for at most 10 s
+ * from its answer), so a burst costs one run per type, as the port events'
+ * holders do (proc/rdmares.c).  The caller owns the returned reference. */
+#define RES_TYPES 4
+#define RES_REUSE_NS 1000000000LL
+#define RES_REUSE_MAX_NS 10000000000LL
+
+static long long res_mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static struct json_object *rdma_res_run(const char *type)
 {
 	const char *why;
-	char *buf = rdmares_read(type ? type : "", &why); /* whole: a cut one is no JSON */
+	char *buf = rdmares_read(type, &why); /* whole: a cut one is no JSON */
 	if (!buf)
 		return NULL;
 	struct json_object *o = json_tokener_parse(buf);
@@ -359,6 +378,31 @@ static struct json_object *rdma_res(const char *type)
 		o = NULL;
 	}
 	return o;
+}
+
+static struct json_object *rdma_res(const char *type)
+{
+	static const char *const types[RES_TYPES] = { "", "pd", "cq", "qp" };
+	static struct {
+		struct json_object *answer; /* NULL: the tool failed, which is kept too */
+		long long answered_at, asked_at;
+	} cache[RES_TYPES];
+	int t = 0;
+
+	type = type ? type : "";
+	while (t < RES_TYPES && strcmp(types[t], type))
+		t++;
+	if (t == RES_TYPES) /* not one of the four: asked as it is, never kept */
+		return rdma_res_run(type);
+	long long now = res_mono_ns();
+	if (!cache[t].answered_at || now - cache[t].asked_at >= RES_REUSE_NS ||
+	    now - cache[t].answered_at >= RES_REUSE_MAX_NS) {
+		json_object_put(cache[t].answer);
+		cache[t].answer = rdma_res_run(type);
+		cache[t].answered_at = res_mono_ns(); /* from its answer: a slow tool still serves the burst */
+	}
+	cache[t].asked_at = res_mono_ns();
+	return cache[t].answer ? json_object_get(cache[t].answer) : NULL;
 }
 
 static long member_long(struct json_object *o, const char *k)
