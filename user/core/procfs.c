@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int procfs_path(char *buf, size_t len, const char *root, int pid, const char *rel)
@@ -91,6 +92,29 @@ int procfs_open(const char *root, int pid, const char *rel)
 	if (tree_name(p, sizeof(p), pid, rel))
 		return -ENAMETOOLONG;
 	return beneath_open_regular(top, p);
+}
+
+int procfs_open_mapped(const char *root, int pid, const char *rel)
+{
+	char p[PATH_MAX], self[48];
+	struct stat st;
+	if (!live(root)) /* a recorded tree: regular files only there already */
+		return procfs_open(root, pid, rel);
+	if (procfs_path(p, sizeof(p), root, pid, rel))
+		return -ENAMETOOLONG;
+	int pfd = open(p, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	int e = fstat(pfd, &st) ? errno : S_ISREG(st.st_mode) ? 0 : EINVAL;
+	if (e) {
+		close(pfd);
+		return -e;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	int fd = open(self, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	e = errno;
+	close(pfd);
+	return fd < 0 ? -e : fd;
 }
 
 long procfs_read_at(const char *root, int pid, const char *rel, char *buf, size_t len)

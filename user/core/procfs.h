@@ -21,6 +21,14 @@ long procfs_read(const char *path, char *buf, size_t len);
 /* The same for <root>/proc/<pid>/<rel> (pid < 0: <root>/<rel>), inside a
  * recorded root, regular files only there. */
 int procfs_open(const char *root, int pid, const char *rel);
+/* A file a process mapped, through the kernel's link to it
+ * (<root>/proc/<pid>/map_files/LO-HI, rel "map_files/LO-HI"): opened only
+ * when it is a regular file.  The link is followed to an O_PATH descriptor
+ * first (nothing opened, nothing waited on), checked with fstat, then that
+ * same inode reopened O_RDONLY|O_NONBLOCK through /proc/self/fd: a mapped
+ * device node (a user may map any device they can open, named anything) is
+ * never opened by root.  The fd, or -errno (-EINVAL: not a regular file). */
+int procfs_open_mapped(const char *root, int pid, const char *rel);
 long procfs_read_at(const char *root, int pid, const char *rel, char *buf, size_t len);
 /* readlink() of it (the link's own text, NUL-terminated); length or -errno. */
 long procfs_readlink(const char *root, int pid, const char *rel, char *buf, size_t len);

@@ -88,7 +88,7 @@ int nccl_lib_detect(const char *root, int pid, struct nccl_lib *out)
 	}
 	char rel[64];
 	snprintf(rel, sizeof(rel), "map_files/%lx-%lx", best_start, best_end);
-	if ((fd = procfs_open(root, pid, rel)) >= 0) {
+	if ((fd = procfs_open_mapped(root, pid, rel)) >= 0) {
 		nccl_version_scan_fd(fd, out);
 		close(fd);
 	}
