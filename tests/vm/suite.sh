@@ -181,9 +181,9 @@ case $frc in
 esac
 
 T0=${EPOCHREALTIME/./}
-# the knobs a case reads (sigstress: STRESS_ROUNDS), when set
+# the knobs a case reads (sigstress: STRESS_ROUNDS; kretmiss: KRETMISS_ALL), when set
 GUEST_ENV=(--env CASE_TIMEOUT)
-for v in STRESS_ROUNDS CASE_TIMEOUT_MIN; do [ -z "${!v:-}" ] || GUEST_ENV+=(--env "$v"); done
+for v in STRESS_ROUNDS CASE_TIMEOUT_MIN KRETMISS_ALL; do [ -z "${!v:-}" ] || GUEST_ENV+=(--env "$v"); done
 boot() { "$TOP/tests/vm/run.sh" --kernel "$KERNEL" --out "$OUT" "${GUEST_ENV[@]}" "$SELF" --in-guest "$@"; }
 # the cases of the ordinary boot, and those of the systemd boot
 PLAIN=() SYSD=()

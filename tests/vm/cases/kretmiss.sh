@@ -22,6 +22,14 @@
 KRETMISS=$TOP/build/tests/helpers/kretmiss
 THREADS=16
 
+# make test runs it where the issue lies, the kprobe flavour of the whole
+# trail (5.x): on 6.x the module sites' kretprobes miss alike and the case
+# passed (6.12: 41 s), but it repeats the same trail code at ~40 s a kernel
+# and its 17 threads of kprobe hits made TCG's text-patching race kill a
+# 6.12 boot (measured 2026-12-05).  KRETMISS_ALL=1 in the guest runs it anyway.
+kmajor=$(uname -r | cut -d. -f1)
+[ "$kmajor" -lt 6 ] || [ "${KRETMISS_ALL:-0}" = 1 ] ||
+	skip "kernel $(uname -r): the kprobe-flavour trail is 5.x's (make test's time; KRETMISS_ALL=1 runs it)"
 mech=$("$MRTRACE" watch --list-probes --json 2>/dev/null | jq -r '.[] | select(.site=="reg_mr") | .mechanism')
 [ "$mech" = kprobe ] || skip "reg_mr is armed by ${mech:-nothing} here, not a kretprobe"
 
