@@ -252,6 +252,20 @@ static void other_sources(void **state)
 	assert_string_equal(ev.op, "reg_mr");
 	assert_string_equal(ev.mlx5.pci, "0000:08:00.0");
 
+	assert_int_equal(ev.mlx5.err, -12);
+	/* a number no errno can be (the fuzzer's err(-2147483648): cast to
+	 * int and negated, it stayed negative) is no errno, on every reader */
+	static const char *const huge[] = {
+		"mlx5_core 0000:08:00.0: mlx5_cmd_out_err:838:(pid 1): CREATE_MKEY(0x200) op_mod(0x0) failed, status limits exceeded(0x8), syndrome (0x1), err(-2147483648)",
+		"mlx5_core 0000:08:00.0: mlx5_cmd_out_err:838:(pid 1): CREATE_MKEY(0x200) op_mod(0x0) failed, status limits exceeded(0x8), syndrome (0x1), err(4294967308)",
+		"mlx5_core 0000:08:00.0: reg_create:1000:(pid 1): create mkey failed err -2147483648",
+	};
+	for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+		parse(huge[i]);
+		assert_int_equal(ev.err, 0);
+		assert_true(ev.no_errno);
+	}
+
 	parse("[  123.456789] mlx5_core 0000:08:00.0: create_mkey_callback:135:(pid 0): async reg mr failed. status -12");
 	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
 	assert_true(ev.has_boot_time);

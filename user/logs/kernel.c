@@ -64,8 +64,9 @@ static bool mlx5_cmd(const char *s, const char *end, struct log_event *ev)
 		ev->mlx5.syndrome = (unsigned)log_num(sy + 10, (size_t)(end - sy - 10), 16);
 	const char *er = log_find(p, end, "err(");
 	if (er) {
-		ev->mlx5.err = (int)log_num(er + 4, (size_t)(end - er - 4), 10);
-		ev->err = ev->mlx5.err < 0 ? -ev->mlx5.err : ev->mlx5.err;
+		long long v = log_num(er + 4, (size_t)(end - er - 4), 10);
+		ev->err = log_errno_num(v);
+		ev->mlx5.err = v < 0 ? -ev->err : ev->err;
 	}
 	ev->no_errno = !ev->err;
 	/* "mlx5_core 0000:08:00.0: ..." */
@@ -103,9 +104,7 @@ bool log_parse_kernel(const char *s, const char *end, bool force, struct log_eve
 		ev->kind = LOG_FAILURE_CALL, ev->op = "reg_mr", ev->no_errno = true;
 		const char *e = log_find(s, end, "err ");
 		if (e)
-			ev->err = (int)-log_num(e + 4, (size_t)(end - e - 4), 10);
-		if (ev->err < 0)
-			ev->err = -ev->err;
+			ev->err = log_errno_num(log_num(e + 4, (size_t)(end - e - 4), 10));
 		ev->no_errno = !ev->err;
 		return true;
 	}

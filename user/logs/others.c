@@ -166,9 +166,7 @@ bool log_parse_libfabric(const char *s, const char *end, struct log_event *ev)
 		const char *t = col + 2, *e = end;
 		const char *par = memrchr(t, '(', (size_t)(end - t));
 		if (par && end[-1] == ')') {
-			ev->err = (int)log_num(par + 1, (size_t)(end - par - 2), 10);
-			if (ev->err < 0)
-				ev->err = -ev->err;
+			ev->err = log_errno_num(log_num(par + 1, (size_t)(end - par - 2), 10));
 			e = par;
 		}
 		str_copy_n(ev->err_text, sizeof(ev->err_text), t, (size_t)(e - t));

@@ -40,6 +40,11 @@ int log_errno_at_start(const char *s, size_t n);
 const char *log_find(const char *s, const char *end, const char *lit);
 bool log_starts(const char *s, const char *end, const char *lit);
 long long log_num(const char *s, size_t n, int base); /* bounded strtoll */
+/* An errno a line printed as a number (either sign): its magnitude when it
+ * is one (1..4095, the kernel's -MAX_ERRNO range), else 0 - "no errno".
+ * A number from a line is the line's to choose: err(-2147483648) cast to
+ * int and negated stayed negative. */
+int log_errno_num(long long v);
 const char *log_op_of_call(const char *call);
 
 #endif

@@ -40,7 +40,7 @@ static void set_field(struct log_event *ev, const char *name, const struct fmt_c
 		if (!ev->err)
 			ev->err = log_errno_from_text(p, n);
 	} else if (!strcmp(name, "err")) {
-		ev->err = (int)(v < 0 ? -v : v);
+		ev->err = log_errno_num(v);
 	} else if (!strcmp(name, "device")) {
 		STR(ev->device);
 	} else if (!strcmp(name, "port")) {

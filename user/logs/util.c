@@ -42,6 +42,13 @@ long long log_num(const char *s, size_t n, int base)
 	return neg ? -v : v;
 }
 
+int log_errno_num(long long v)
+{
+	if (v < 0)
+		v = v < -4095 ? 0 : -v;
+	return v > 0 && v < 4096 ? (int)v : 0;
+}
+
 /* glibc's messages, as NCCL, UCX and libfabric print them (strerror) */
 int log_errno_from_text(const char *s, size_t n)
 {
