@@ -23,11 +23,11 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "core/clock.h"
 #include "core/procfs.h"
 #include "proc/context.h"
 #include "proc/rdmares.h"
@@ -355,15 +355,8 @@ static void port_facts(const char *root, const struct mrt_event *ev, struct gate
  * from its answer), so a burst costs one run per type, as the port events'
  * holders do (proc/rdmares.c).  The caller owns the returned reference. */
 #define RES_TYPES 4
-#define RES_REUSE_NS 1000000000LL
-#define RES_REUSE_MAX_NS 10000000000LL
-
-static long long res_mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+#define RES_REUSE_S 1.0
+#define RES_REUSE_MAX_S 10.0
 
 static struct json_object *rdma_res_run(const char *type)
 {
@@ -385,7 +378,7 @@ static struct json_object *rdma_res(const char *type)
 	static const char *const types[RES_TYPES] = { "", "pd", "cq", "qp" };
 	static struct {
 		struct json_object *answer; /* NULL: the tool failed, which is kept too */
-		long long answered_at, asked_at;
+		double answered_at, asked_at; /* clock_mono_s */
 	} cache[RES_TYPES];
 	int t = 0;
 
@@ -394,14 +387,14 @@ static struct json_object *rdma_res(const char *type)
 		t++;
 	if (t == RES_TYPES) /* not one of the four: asked as it is, never kept */
 		return rdma_res_run(type);
-	long long now = res_mono_ns();
-	if (!cache[t].answered_at || now - cache[t].asked_at >= RES_REUSE_NS ||
-	    now - cache[t].answered_at >= RES_REUSE_MAX_NS) {
+	double now = clock_mono_s();
+	if (!cache[t].answered_at || now - cache[t].asked_at >= RES_REUSE_S ||
+	    now - cache[t].answered_at >= RES_REUSE_MAX_S) {
 		json_object_put(cache[t].answer);
 		cache[t].answer = rdma_res_run(type);
-		cache[t].answered_at = res_mono_ns(); /* from its answer: a slow tool still serves the burst */
+		cache[t].answered_at = clock_mono_s(); /* from its answer: a slow tool still serves the burst */
 	}
-	cache[t].asked_at = res_mono_ns();
+	cache[t].asked_at = clock_mono_s();
 	return cache[t].answer ? json_object_get(cache[t].answer) : NULL;
 }
 
