@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -25,6 +26,7 @@
 
 #include "record/kind.h"
 #include "record/port_change.h"
+#include "proc/rdmares_async.h"
 #include "watch/ports.h"
 
 static char root[] = "/tmp/mrtrace-ports-XXXXXX";
@@ -262,10 +264,186 @@ static void fake_rdma_gone(const char *dir)
 	assert_int_equal(system(cmd), 0);
 }
 
+static double mono(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* rxe0 port 1 ACTIVE with its carrier, as setup() made it */
+static void port_active(void)
+{
+	put(PORT "state", "4: ACTIVE\n");
+	put("sys/class/net/dummy0/flags", "0x1003\n");
+	put("sys/class/net/dummy0/carrier", "1\n");
+}
+
+/* Ticks as watch's loop turns (every 20 ms here) until n records have come
+ * or secs have passed; each tick must return at once: the loop that calls
+ * it also drains the ring buffer.  The longest tick, in seconds. */
+static double tick_until(struct port_monitor *m, int n, double secs)
+{
+	double t0 = mono(), longest = 0;
+	while (ngot < n && mono() - t0 < secs) {
+		double a = mono();
+		ports_tick(m, a, emit, NULL);
+		if (mono() - a > longest)
+			longest = mono() - a;
+		usleep(20000);
+	}
+	return longest;
+}
+
+/* A switch reboot takes ports down exactly when failures burst, and a
+ * busy node's `rdma res` takes seconds: the port monitor must not wait for
+ * it inside the loop that drains the ring buffer (it did: every tick of a
+ * change ran the tool to its end).  A stand-in that answers after 2 s: the
+ * ticks of the down and of the return come back at once, and the records
+ * come later, in order, with the holders the tool named. */
+static void test_slow_rdma_does_not_block(void **state)
+{
+	(void)state;
+	char dir[64];
+	fake_rdma(dir, sizeof(dir),
+		  "sleep 2; printf '[{\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":17,\"type\":\"RC\","
+		  "\"pid\":4242,\"comm\":\"python3\"}]'");
+	port_active();
+	ngot = 0;
+	struct ports_io io = { .root = root, .attribute = attribute };
+	struct port_monitor *m = ports_open(&io);
+	assert_non_null(m);
+	ports_tick(m, mono(), emit, NULL); /* the snapshot */
+	sleep(1); /* no earlier answer of the tool serves this change */
+
+	put(PORT "state", "1: DOWN\n");
+	put("sys/class/net/dummy0/carrier", "0\n");
+	double t0 = mono(), t_down = t0;
+	ports_tick(m, t0, emit, NULL);
+	double took = mono() - t0;
+	if (took > 0.5)
+		fail_msg("the tick of the port change took %.2f s: it waited for rdma", took);
+	assert_int_equal(ngot, 0); /* its record waits for the holders */
+	assert_true(ports_wait_fd(m) >= 0);
+	usleep(300000);
+	/* back while the tool still runs: the return waits for its down */
+	port_active();
+	t0 = mono();
+	ports_tick(m, t0, emit, NULL);
+	assert_true(mono() - t0 < 0.5);
+	assert_int_equal(ngot, 0);
+
+	double longest = tick_until(m, 2, 8.0);
+	if (longest > 0.5)
+		fail_msg("a tick took %.2f s while rdma ran", longest);
+	assert_int_equal(ngot, 2);
+	assert_true(mono() - t_down >= 1.5); /* they did wait for the tool */
+	assert_string_equal(got[0].state, "DOWN");
+	assert_string_equal(got[0].reason, "carrier_lost");
+	assert_true(got[0].affected_known);
+	assert_int_equal(got[0].naffected, 1);
+	assert_int_equal(got[0].affected[0].pid, 4242);
+	assert_string_equal(got[0].affected[0].comm, "python3");
+	assert_int_equal(got[0].affected[0].slurm_job, 991);
+	assert_string_equal(got[1].state, "ACTIVE");
+	assert_true(got[1].down_ms >= 250);
+	assert_true(got[1].affected_known);
+	assert_int_equal(got[1].naffected, 1);
+	assert_int_equal(got[1].affected[0].pid, 4242);
+	assert_int_equal(ports_wait_fd(m), -1);
+	assert_int_equal(runs_of(dir), 1);
+	ports_close(m);
+	fake_rdma_gone(dir);
+	ngot = 0;
+}
+
+/* A tool that does not answer is killed at the deadline: the record comes
+ * then, its holders unknown and why; the next change runs it again. */
+static void test_stuck_rdma_killed(void **state)
+{
+	(void)state;
+	char dir[64];
+	fake_rdma(dir, sizeof(dir), "echo $$ > $(dirname $0)/pid; exec sleep 60");
+	port_active();
+	ngot = 0;
+	struct ports_io io = { .root = root, .attribute = attribute, .rdma_deadline_s = 0.5 };
+	struct port_monitor *m = ports_open(&io);
+	assert_non_null(m);
+	ports_tick(m, mono(), emit, NULL);
+	usleep(120000);
+	put(PORT "state", "1: DOWN\n");
+	double t0 = mono();
+	double longest = tick_until(m, 1, 5.0);
+	assert_true(longest < 0.5);
+	assert_int_equal(ngot, 1);
+	assert_true(mono() - t0 < 2.0);
+	assert_false(got[0].affected_known);
+	assert_non_null(got[0].affected_why);
+	assert_string_equal(got[0].affected_why, RDMARES_WHY_SLOW);
+	char sum[512];
+	port_change_summary(&got[0], sum, sizeof(sum));
+	assert_non_null(strstr(sum, RDMARES_WHY_SLOW));
+	/* the tool is gone */
+	char path[128];
+	snprintf(path, sizeof(path), "%s/pid", dir);
+	FILE *f = fopen(path, "r");
+	int pid = 0;
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%d", &pid), 1);
+	fclose(f);
+	assert_true(pid > 0);
+	assert_int_equal(kill(pid, 0), -1);
+	ports_close(m);
+	fake_rdma_gone(dir);
+	ngot = 0;
+}
+
+/* watch stops while a record waits for the tool: it is written all the
+ * same (after a short grace), its holders unknown and why, the tool gone. */
+static void test_flush_at_stop(void **state)
+{
+	(void)state;
+	char dir[64];
+	fake_rdma(dir, sizeof(dir), "exec sleep 60");
+	port_active();
+	ngot = 0;
+	struct ports_io io = { .root = root, .attribute = attribute };
+	struct port_monitor *m = ports_open(&io);
+	assert_non_null(m);
+	ports_tick(m, mono(), emit, NULL);
+	usleep(120000);
+	put(PORT "state", "1: DOWN\n");
+	ports_tick(m, mono(), emit, NULL);
+	assert_int_equal(ngot, 0);
+	double t0 = mono();
+	ports_flush(m, t0, 0.3, emit, NULL);
+	assert_true(mono() - t0 < 2.0);
+	assert_int_equal(ngot, 1);
+	assert_false(got[0].affected_known);
+	assert_string_equal(got[0].affected_why, RDMARES_WHY_STOPPED);
+	assert_int_equal(ports_wait_fd(m), -1);
+	ports_close(m);
+	fake_rdma_gone(dir);
+	ngot = 0;
+}
+
+/* The query run to its end, as watch's loop turns (each step never waits). */
+static void query_answer(struct rdmares_query *q, double secs)
+{
+	double t0 = mono();
+	while (rdmares_query_running(q) && mono() - t0 < secs) {
+		double a = mono();
+		rdmares_query_step(q, a);
+		assert_true(mono() - a < 0.5);
+		usleep(5000);
+	}
+	assert_false(rdmares_query_running(q));
+}
+
 /* A switch reboot takes every port down at once: the holders of 8 ports
  * cost one run of the tool, and its whole output is read (1 MiB of other
  * QPs before the one held on rxe0 port 1; it was cut at 256 KiB, and the
- * tool ran once per port). */
+ * tool ran once per port), through the pipe and the parse in pieces. */
 static void test_rdmares_burst(void **state)
 {
 	(void)state;
@@ -276,21 +454,40 @@ static void test_rdmares_burst(void **state)
 		  "\"lqpn\":%d,\"type\":\"RC\",\"state\":\"RTS\",\"pid\":77,\"comm\":\"x\","
 		  "\"pad\":\"%080d\"},' $i 0; i=$((i+1)); done; "
 		  "printf '{\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":5,\"pid\":4242,\"comm\":\"python3\"}]'");
-	/* the first ask of this process: no earlier answer to reuse */
+	struct rdmares_query *q = rdmares_query_new(0);
+	assert_non_null(q);
+	assert_false(rdmares_query_ask(q, mono())); /* a run starts */
+	assert_true(rdmares_query_fd(q) >= 0);
+	assert_false(rdmares_query_ask(q, mono())); /* the next port joins it */
+	query_answer(q, 20);
 	for (unsigned port = 1; port <= 8; port++) {
-		assert_int_equal(rdmares_qp_holders("rxe0", port, &h), 0);
+		assert_true(rdmares_query_ask(q, mono())); /* the answer serves the burst */
+		assert_int_equal(rdmares_query_holders(q, "rxe0", port, &h), 0);
 		assert_int_equal(h.n, port == 1 ? 1 : 0);
 	}
-	assert_int_equal(rdmares_qp_holders("rxe0", 1, &h), 0);
+	assert_int_equal(rdmares_query_holders(q, "rxe0", 1, &h), 0);
 	assert_int_equal(h.h[0].pid, 4242);
+	assert_int_equal(rdmares_query_holders(q, "mlx5_9", 1, &h), 0);
+	assert_int_equal(h.qps, 9000);
 	assert_int_equal(runs_of(dir), 1);
 	fake_rdma_gone(dir);
 	/* a tool that fails: unknown, and why */
 	fake_rdma(dir, sizeof(dir), "exit 1");
 	sleep(2);
-	assert_int_equal(rdmares_qp_holders("rxe0", 1, &h), -1);
+	assert_false(rdmares_query_ask(q, mono()));
+	query_answer(q, 10);
+	assert_int_equal(rdmares_query_holders(q, "rxe0", 1, &h), -1);
 	assert_non_null(h.why);
 	assert_string_equal(h.why, RDMARES_WHY_TOOL);
+	/* output that is not the JSON expected */
+	fake_rdma_gone(dir);
+	fake_rdma(dir, sizeof(dir), "echo '[{\"ifname\": oops'");
+	sleep(2);
+	assert_false(rdmares_query_ask(q, mono()));
+	query_answer(q, 10);
+	assert_int_equal(rdmares_query_holders(q, "rxe0", 1, &h), -1);
+	assert_string_equal(h.why, RDMARES_WHY_JSON);
+	rdmares_query_free(q);
 	fake_rdma_gone(dir);
 }
 
@@ -395,6 +592,13 @@ static void test_affected_reason_round_trip(void **state)
 	assert_true(json_object_object_get_ex(back, "affected_unknown_reason", &x));
 	assert_string_equal(json_object_get_string(x), RDMARES_WHY_BIG);
 	json_object_put(back);
+	json_object_put(o);
+	/* the reason of a tool killed at its deadline reads back as itself */
+	o = json_tokener_parse("{\"event\":\"port_change\",\"device\":\"rxe0\",\"port\":1,"
+			       "\"state\":\"DOWN\",\"affected_known\":false,"
+			       "\"affected_unknown_reason\":\"" RDMARES_WHY_SLOW "\"}");
+	assert_int_equal(port_change_from_json(o, &c, err, sizeof(err)), 0);
+	assert_string_equal(c.affected_why, RDMARES_WHY_SLOW);
 	json_object_put(o);
 }
 
@@ -508,6 +712,9 @@ int main(void)
 		cmocka_unit_test(test_rdmares_parse),
 		cmocka_unit_test(test_rdmares_burst),
 		cmocka_unit_test(test_rdmares_read_interrupted),
+		cmocka_unit_test(test_slow_rdma_does_not_block),
+		cmocka_unit_test(test_stuck_rdma_killed),
+		cmocka_unit_test(test_flush_at_stop),
 		cmocka_unit_test(test_affected_reason_round_trip),
 		cmocka_unit_test(test_fixtures_replay),
 		cmocka_unit_test(test_ports_beyond_table_counted),

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -19,8 +18,7 @@ static long member(struct json_object *o, const char *k)
 		       ? (long)json_object_get_int64(x) : -1;
 }
 
-/* The holders of device/port in a parsed `rdma -j res show qp` array. */
-static void holders_of(struct json_object *a, const char *device, unsigned port,
+void rdmares_holders_of(struct json_object *a, const char *device, unsigned port,
 		       struct rdma_qp_holders *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -71,14 +69,12 @@ int rdmares_parse_qp(const char *json, const char *device, unsigned port, struct
 		out->why = RDMARES_WHY_JSON;
 		return -1;
 	}
-	holders_of(a, device, port, out);
+	rdmares_holders_of(a, device, port, out);
 	json_object_put(a);
 	return 0;
 }
 
 #define OUT_MAX (64u << 20) /* ~300,000 QPs of `rdma -j res show qp` */
-#define REUSE_NS 1000000000LL /* an answer serves the ports asked less than 1 s apart */
-#define REUSE_MAX_NS 10000000000LL /* and none asked 10 s after it */
 
 /* Some of the tool's output; 0 at its end or on an error.  A signal that
  * interrupts the read (watch's SIGHUP, which reopens -o FILE, or a stop
@@ -140,49 +136,4 @@ char *rdmares_read(const char *args, const char **why)
 		return NULL;
 	}
 	return buf;
-}
-
-static long long mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-int rdmares_qp_holders(const char *device, unsigned port, struct rdma_qp_holders *out)
-{
-	/* One run's answer, parsed once: every port of the burst is a walk of
-	 * it (a parse of a large answer per port made a burst of 8 ports
-	 * outlast the 10 s an answer is kept on a slow machine). */
-	static struct json_object *qps;
-	static bool answered, empty;
-	static const char *why;
-	static long long text_at, asked_at;
-	long long now = mono_ns();
-
-	if (!text_at || now - asked_at >= REUSE_NS || now - text_at >= REUSE_MAX_NS) {
-		json_object_put(qps);
-		qps = NULL;
-		why = NULL;
-		char *text = rdmares_read("qp", &why);
-		answered = text != NULL;
-		/* no QP at all prints nothing: that is an answer (the tool succeeded) */
-		empty = text && text[strspn(text, " \t\r\n")] == 0;
-		if (text && !empty && !(qps = parse_array(text))) {
-			answered = false;
-			why = RDMARES_WHY_JSON;
-		}
-		free(text);
-		text_at = mono_ns(); /* from its answer: a slow tool still serves the burst */
-	}
-	memset(out, 0, sizeof(*out));
-	if (!answered) {
-		out->why = why;
-		asked_at = mono_ns();
-		return -1;
-	}
-	if (qps)
-		holders_of(qps, device, port, out);
-	asked_at = mono_ns(); /* the burst goes on while ports are asked */
-	return 0;
 }

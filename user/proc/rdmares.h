@@ -25,17 +25,23 @@ struct rdma_qp_holders {
 #define RDMARES_WHY_BIG "its output is over 64 MiB"
 #define RDMARES_WHY_JSON "its output is not the JSON expected"
 #define RDMARES_WHY_MEMORY "out of memory"
+/* (rdmares_async.h: a run that watch's loop does not wait for) */
+#define RDMARES_WHY_SLOW "it did not answer in time and was killed"
+#define RDMARES_WHY_STUCK "an earlier run that was killed has not exited yet"
+#define RDMARES_WHY_STOPPED "watch stopped before it answered"
+#define RDMARES_WHY_BUSY "too many port changes were waiting for it"
 
 /* The holders of QPs on device/port (port 0: every port) in the JSON
  * `rdma -j res show qp` prints.  0, or -1 when it is not that JSON. */
 int rdmares_parse_qp(const char *json, const char *device, unsigned port, struct rdma_qp_holders *out);
 
-/* The same, asked of the running kernel.  -1 when the tool or the kernel
- * cannot answer (no iproute2, no RDMA netlink), with out->why.  One
- * answer of the tool serves the ports asked less than a second apart (for
- * at most 10 s): a burst of port events (a switch reboot) runs it once,
- * not once per port. */
-int rdmares_qp_holders(const char *device, unsigned port, struct rdma_qp_holders *out);
+struct json_object;
+/* The same in the parsed array (rdmares_async.c parses it as it comes). */
+void rdmares_holders_of(struct json_object *a, const char *device, unsigned port,
+			struct rdma_qp_holders *out);
+
+/* The same, asked of the running kernel without waiting for it:
+ * rdmares_async.h. */
 
 /* `rdma -j res show ARGS` read to its end (at most 64 MiB, not cut): the
  * text (caller frees), or NULL with *why.  Cold paths only. */

@@ -43,7 +43,8 @@ static void why_down(const struct record_port_change *c, char *buf, size_t len)
 /* Why the holders could not be read (proc/rdmares.h): the words a record
  * may carry back. */
 static const char *const affected_whys[] = { RDMARES_WHY_TOOL, RDMARES_WHY_BIG, RDMARES_WHY_JSON,
-					      RDMARES_WHY_MEMORY, "another reason" };
+					      RDMARES_WHY_MEMORY, RDMARES_WHY_SLOW, RDMARES_WHY_STUCK,
+					      RDMARES_WHY_STOPPED, RDMARES_WHY_BUSY, "another reason" };
 
 static void held(const struct record_port_change *c, bool now, char *buf, size_t len)
 {

@@ -7,6 +7,7 @@
 #include "tracer/tracer.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -186,6 +187,18 @@ const char *tracer_btf_file(const struct tracer *t)
 int tracer_poll(struct tracer *t, int timeout_ms)
 {
 	return t->rb ? ring_buffer__poll(t->rb, timeout_ms) : -EINVAL;
+}
+
+int tracer_poll_also(struct tracer *t, int timeout_ms, int also_fd)
+{
+	if (also_fd < 0 || !t->rb)
+		return tracer_poll(t, timeout_ms);
+	/* the ring buffer's epoll set is readable when a ring has records */
+	struct pollfd p[2] = { { .fd = ring_buffer__epoll_fd(t->rb), .events = POLLIN },
+			       { .fd = also_fd, .events = POLLIN } };
+	if (poll(p, 2, timeout_ms) < 0)
+		return -errno;
+	return ring_buffer__consume(t->rb);
 }
 
 int tracer_consume(struct tracer *t)

@@ -62,6 +62,9 @@ const char *tracer_btf_file(const struct tracer *t);
 /* Waits up to timeout_ms for events (and hands them to fn); consume takes
  * what is there without waiting.  Events handled, or a negative errno. */
 int tracer_poll(struct tracer *t, int timeout_ms);
+/* The same, woken also when also_fd (>= 0) is readable: a tool whose
+ * output the loop reads as it comes (watch/ports.h). */
+int tracer_poll_also(struct tracer *t, int timeout_ms, int also_fd);
 int tracer_consume(struct tracer *t);
 
 /* Periodic work between polls: looks for new libibverbs copies to attach,

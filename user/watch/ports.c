@@ -23,13 +23,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/sysroot.h"
 #include "nccl/nccl.h"
 #include "proc/context.h"
 #include "proc/gidtable.h"
+#include "proc/rdmares_async.h"
 
 #define IB "/sys/class/infiniband"
 #define PORTS_MAX 64
@@ -37,6 +40,8 @@
 #define SCAN_S 2.0      /* the device list */
 #define GID_S 1.0       /* the populated GID entries, LID, SM LID */
 #define FULL_S 60.0     /* the whole GID table (new entries) without a reason */
+#define PENDING_MAX (2 * PORTS_MAX) /* records waiting for rdma's answer: a switch
+				      * reboot's downs, and their returns */
 #define TICK_S 0.1      /* the port states, at most this often: watch's loop turns
 			 * faster while records arrive, and a storm must not pay */
 
@@ -77,6 +82,26 @@ struct addr_event {
 	int prefixlen;
 };
 
+/* A record whose holders come with the answer of the run of `rdma res` in
+ * progress (rdmares_async.h): records leave in the order of their changes,
+ * each once its holders are known. */
+enum pending_how {
+	WAIT_RUN,  /* the holders of its port, from the run's answer */
+	WAIT_DOWN, /* a return: the holders of its down (entry `from`) */
+	HOLD,      /* no record: the port's `held` (an address went, hold_for_addr) */
+	READY,     /* to be emitted */
+	DONE,      /* nothing to emit */
+};
+
+struct pending {
+	enum pending_how how;
+	unsigned long seq, from;
+	double at;               /* when the change was seen */
+	bool down;               /* a port that went down: its return copies it */
+	bool merge_held;         /* a gid_change: the holders of the moment its address went */
+	struct record_port_change rec;
+};
+
 struct port_monitor {
 	struct ports_io io;
 	const char *root;
@@ -93,6 +118,10 @@ struct port_monitor {
 	bool full_said;          /* said once on stderr */
 	char source[200];
 	struct record_port_change rec; /* the one being built */
+	struct rdmares_query *q; /* NULL with io.holders (or out of memory) */
+	struct pending *pend;    /* a ring of PENDING_MAX */
+	int phead, npend;
+	unsigned long seq;
 };
 
 /* ---- sysfs ----------------------------------------------------------------------- */
@@ -221,10 +250,32 @@ static void attribute_proc(const char *root, struct port_affected *a)
 	free(ctx);
 }
 
-static void affected_into(struct port_monitor *m, const struct port_snap *s, struct record_port_change *c)
+static struct port_snap *snap_of(struct port_monitor *m, const char *dev, unsigned port)
+{
+	for (int i = 0; i < m->n; i++)
+		if (m->p[i].port == port && !strcmp(m->p[i].dev, dev))
+			return &m->p[i];
+	return NULL;
+}
+
+static void copy_affected(struct record_port_change *to, const struct record_port_change *from)
+{
+	to->affected_known = from->affected_known;
+	to->affected_why = from->affected_why;
+	to->naffected = from->naffected;
+	to->affected_dropped = from->affected_dropped;
+	to->affected_qps = from->affected_qps;
+	memcpy(to->affected, from->affected, sizeof(to->affected));
+}
+
+/* The holders of the record's port, now that they can be said: the test's
+ * hook, or the last answer of `rdma res`. */
+static void affected_into(struct port_monitor *m, struct record_port_change *c)
 {
 	struct rdma_qp_holders h = { 0 };
-	int rc = m->io.holders ? m->io.holders(s->dev, s->port, &h) : rdmares_qp_holders(s->dev, s->port, &h);
+	int rc = m->io.holders ? m->io.holders(c->device, c->port, &h)
+	       : m->q	       ? rdmares_query_holders(m->q, c->device, c->port, &h)
+			       : (h.why = RDMARES_WHY_MEMORY, -1);
 
 	c->affected_known = rc == 0;
 	c->affected_why = rc ? (h.why ? h.why : RDMARES_WHY_TOOL) : NULL;
@@ -242,6 +293,115 @@ static void affected_into(struct port_monitor *m, const struct port_snap *s, str
 		snprintf(a->comm, sizeof(a->comm), "%s", h.h[i].comm);
 		(m->io.attribute ? m->io.attribute : attribute_proc)(m->root, a);
 	}
+}
+
+/* ---- records that wait for the holders ---------------------------------------------- */
+
+static struct pending *pend_at(struct port_monitor *m, int i)
+{
+	return &m->pend[(m->phead + i) % PENDING_MAX];
+}
+
+/* The entry's holders are known now: into its record, and into what
+ * waits for them (the port's down record, a return, the held holders). */
+static void resolve(struct port_monitor *m, struct pending *e)
+{
+	struct port_snap *s = snap_of(m, e->rec.device, e->rec.port);
+
+	affected_into(m, &e->rec);
+	if (e->how == HOLD) {
+		if (s) {
+			s->held = e->rec;
+			s->held_at = e->at;
+		}
+		e->how = DONE;
+		return;
+	}
+	/* the holders of the moment the address went, if some have left
+	 * since (their QPs failed with it) */
+	if (e->merge_held && s && s->held_at > 0 && e->at - s->held_at < 10 &&
+	    s->held.affected_known && s->held.naffected > e->rec.naffected)
+		copy_affected(&e->rec, &s->held);
+	if (e->down) {
+		if (s && s->down_at > 0 && s->down.ts_ns == e->rec.ts_ns)
+			copy_affected(&s->down, &e->rec);
+		for (int i = 0; i < m->npend; i++) {
+			struct pending *r = pend_at(m, i);
+			if (r->how == WAIT_DOWN && r->from == e->seq) {
+				copy_affected(&r->rec, &e->rec);
+				r->how = READY;
+			}
+		}
+	}
+	e->how = READY;
+}
+
+/* The records at the head that are ready, in order. */
+static void emit_ready(struct port_monitor *m, ports_emit_fn emit, void *arg)
+{
+	while (m->npend > 0 && (pend_at(m, 0)->how == READY || pend_at(m, 0)->how == DONE)) {
+		struct pending *e = pend_at(m, 0);
+		if (e->how == READY)
+			emit(arg, &e->rec);
+		m->phead = (m->phead + 1) % PENDING_MAX;
+		m->npend--;
+	}
+}
+
+/* A record (or a hold) whose holders are asked now: said at once when they
+ * are known and nothing waits before it, else queued until the run of
+ * `rdma res` in progress answers.  The loop never waits for the tool. */
+static void submit(struct port_monitor *m, const struct record_port_change *c, enum pending_how how,
+		   bool down, bool merge_held, double now, ports_emit_fn emit, void *arg)
+{
+	struct pending *e;
+
+	if (m->npend == PENDING_MAX) { /* bounded: said now, its holders unknown */
+		if (how == HOLD)
+			return;
+		m->rec = *c;
+		m->rec.affected_known = false;
+		m->rec.affected_why = RDMARES_WHY_BUSY;
+		m->rec.naffected = m->rec.affected_dropped = m->rec.affected_qps = 0;
+		emit(arg, &m->rec);
+		return;
+	}
+	e = pend_at(m, m->npend++);
+	e->rec = *c;
+	e->how = how;
+	e->seq = ++m->seq;
+	e->from = 0;
+	e->at = now;
+	e->down = down;
+	e->merge_held = merge_held;
+	if (how == WAIT_DOWN) {
+		/* the down it returns from still waits: its holders when it has them */
+		for (int i = m->npend - 2; i >= 0 && !e->from; i--) {
+			struct pending *d = pend_at(m, i);
+			if (d->down && d->how == WAIT_RUN && d->rec.port == c->port &&
+			    !strcmp(d->rec.device, c->device))
+				e->from = d->seq;
+		}
+		if (!e->from)
+			e->how = READY; /* the down's holders are in it already */
+	} else if (how != READY && (m->io.holders || !m->q || rdmares_query_ask(m->q, now))) {
+		resolve(m, e);
+	}
+	emit_ready(m, emit, arg);
+}
+
+/* Each turn of watch's loop, not only each tick: the tool's output read as
+ * it comes, and the records its answer completes. */
+static void pump(struct port_monitor *m, double now, ports_emit_fn emit, void *arg)
+{
+	if (!m->q || !rdmares_query_step(m->q, now))
+		return;
+	for (int i = 0; i < m->npend; i++) {
+		struct pending *e = pend_at(m, i);
+		if (e->how == WAIT_RUN || e->how == HOLD)
+			resolve(m, e);
+	}
+	emit_ready(m, emit, arg);
 }
 
 /* ---- rtnetlink --------------------------------------------------------------------- */
@@ -283,22 +443,25 @@ static bool note_addr(struct port_monitor *m, double now, const struct nlmsghdr 
 	return true;
 }
 
+static struct record_port_change *rec_start(struct port_monitor *m, const struct port_snap *s,
+					    double now, const char *source);
+
 /* An address left a netdev: who holds QPs on its ports now, for the
  * gid_change that follows (check_gids).  Address removals are rare. */
-static void hold_for_addr(struct port_monitor *m, double now)
+static void hold_for_addr(struct port_monitor *m, double now, ports_emit_fn emit, void *arg)
 {
 	for (int i = 0; i < m->n; i++) {
 		struct port_snap *s = &m->p[i];
 		if (!s->netdev[0] || strcmp(s->netdev, m->addr[0].ifname))
 			continue;
-		affected_into(m, s, &s->held);
-		s->held_at = now;
+		struct record_port_change *c = rec_start(m, s, now, "rtnetlink");
+		submit(m, c, HOLD, false, false, now, emit, arg);
 	}
 }
 
 /* Drains the socket: an address event brings the GID check forward (now,
  * and again once the kernel's GID work has run). */
-static void nl_drain(struct port_monitor *m, double now)
+static void nl_drain(struct port_monitor *m, double now, ports_emit_fn emit, void *arg)
 {
 	char buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
 	ssize_t n;
@@ -308,7 +471,7 @@ static void nl_drain(struct port_monitor *m, double now)
 		     h = NLMSG_NEXT(h, n)) {
 			if (h->nlmsg_type == RTM_NEWADDR || h->nlmsg_type == RTM_DELADDR) {
 				if (note_addr(m, now, h) && h->nlmsg_type == RTM_DELADDR)
-					hold_for_addr(m, now);
+					hold_for_addr(m, now, emit, arg);
 				m->recheck_at[0] = now + 0.05;
 				m->recheck_at[1] = now + 1.5;
 				m->full_due = now + 1.6;
@@ -421,33 +584,30 @@ static void state_changed(struct port_monitor *m, struct port_snap *s, const cha
 
 	snprintf(c->state, sizeof(c->state), "%s", now_state);
 	snprintf(c->previous, sizeof(c->previous), "%s", s->state);
+	enum pending_how how = WAIT_RUN;
+	bool down = false;
 	if (s->active && !active) {
 		c->reason = down_reason(m->root, s);
-		affected_into(m, s, c);
 		counters_into(m, s, c);
-		s->down = *c;
+		s->down = *c; /* its holders once known (resolve) */
 		s->down_at = now;
+		down = true;
 	} else if (!s->active && active && s->down_at > 0) {
 		/* the return: why it was down, for how long, who held QPs then */
 		c->reason = s->down.reason;
 		c->down_ms = (long long)((now - s->down_at) * 1000.0 + 0.5);
 		snprintf(c->previous, sizeof(c->previous), "%s", s->down.state);
-		c->affected_known = s->down.affected_known;
-		c->affected_why = s->down.affected_why;
-		c->naffected = s->down.naffected;
-		c->affected_dropped = s->down.affected_dropped;
-		c->affected_qps = s->down.affected_qps;
-		memcpy(c->affected, s->down.affected, sizeof(c->affected));
+		copy_affected(c, &s->down);
+		how = WAIT_DOWN; /* if the down still waits for them */
 		counters_into(m, s, c);
 		s->down_at = 0;
 		s->full_at[0] = now + 1.0; /* its GIDs come back */
 		s->full_at[1] = now + 3.0;
 	} else {
 		c->reason = active ? "port_active" : down_reason(m->root, s);
-		affected_into(m, s, c);
 		counters_into(m, s, c);
 	}
-	emit(arg, c);
+	submit(m, c, how, down, false, now, emit, arg);
 	snprintf(s->state, sizeof(s->state), "%s", now_state);
 	s->active = active;
 }
@@ -507,20 +667,8 @@ static void check_gids(struct port_monitor *m, struct port_snap *s, double now, 
 			snprintf(c->new_gid, sizeof(c->new_gid), "%s", text);
 		snprintf(c->gid_type, sizeof(c->gid_type), "%s", e->type);
 		gid_address(m, s, e, c);
-		affected_into(m, s, c);
-		/* the holders of the moment the address went, if some have
-		 * left since (their QPs failed with it) */
-		if (s->held_at > 0 && now - s->held_at < 10 && s->held.affected_known &&
-		    s->held.naffected > c->naffected) {
-			c->affected_known = true;
-			c->affected_why = NULL;
-			c->naffected = s->held.naffected;
-			c->affected_dropped = s->held.affected_dropped;
-			c->affected_qps = s->held.affected_qps;
-			memcpy(c->affected, s->held.affected, sizeof(c->affected));
-		}
 		counters_into(m, s, c);
-		emit(arg, c);
+		submit(m, c, WAIT_RUN, false, true, now, emit, arg);
 	}
 	if (changed)
 		snap_gids(m, s);
@@ -545,9 +693,8 @@ static void check_lids(struct port_monitor *m, struct port_snap *s, double now, 
 			c->reason = k ? "sm_change" : "lid_change";
 			c->old_lid = *old[k];
 			c->new_lid = v;
-			affected_into(m, s, c);
 			counters_into(m, s, c);
-			emit(arg, c);
+			submit(m, c, WAIT_RUN, false, false, now, emit, arg);
 		}
 		*old[k] = v;
 	}
@@ -555,11 +702,12 @@ static void check_lids(struct port_monitor *m, struct port_snap *s, double now, 
 
 void ports_tick(struct port_monitor *m, double now, ports_emit_fn emit, void *arg)
 {
+	pump(m, now, emit, arg);
 	if (m->started && now < m->tick_at)
 		return;
 	m->tick_at = now + TICK_S - 0.005; /* a tick of the loop a little early still counts */
 	if (m->nl >= 0)
-		nl_drain(m, now);
+		nl_drain(m, now, emit, arg);
 	if (!m->started || now >= m->scan_at) {
 		scan(m);
 		m->scan_at = now + SCAN_S;
@@ -620,6 +768,13 @@ struct port_monitor *ports_open(const struct ports_io *io)
 	if (!m)
 		return NULL;
 	m->io = *io;
+	m->pend = calloc(PENDING_MAX, sizeof(*m->pend));
+	m->q = io->holders ? NULL : rdmares_query_new(io->rdma_deadline_s);
+	if (!m->pend) {
+		rdmares_query_free(m->q);
+		free(m);
+		return NULL;
+	}
 	m->root = io->root && *io->root ? io->root : "/";
 	m->nl = io->netlink ? nl_open() : -1;
 	snprintf(m->source, sizeof(m->source),
@@ -636,7 +791,39 @@ void ports_close(struct port_monitor *m)
 		return;
 	if (m->nl >= 0)
 		close(m->nl);
+	rdmares_query_free(m->q);
+	free(m->pend);
 	free(m);
+}
+
+void ports_flush(struct port_monitor *m, double now, double grace_s, ports_emit_fn emit, void *arg)
+{
+	struct timespec t;
+
+	if (!m)
+		return;
+	/* a run in progress may answer within the grace; then it is killed */
+	for (double t0 = now; rdmares_query_running(m->q) && now - t0 < grace_s;) {
+		struct pollfd p = { .fd = rdmares_query_fd(m->q), .events = POLLIN };
+		poll(&p, p.fd >= 0, 50);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		now = t.tv_sec + t.tv_nsec / 1e9;
+		pump(m, now, emit, arg);
+	}
+	if (rdmares_query_cancel(m->q))
+		pump(m, now, emit, arg);
+	for (int i = 0; i < m->npend; i++) /* nothing waits any more */
+		if (pend_at(m, i)->how != READY && pend_at(m, i)->how != DONE) {
+			pend_at(m, i)->rec.affected_known = false;
+			pend_at(m, i)->rec.affected_why = RDMARES_WHY_STOPPED;
+			pend_at(m, i)->how = pend_at(m, i)->how == HOLD ? DONE : READY;
+		}
+	emit_ready(m, emit, arg);
+}
+
+int ports_wait_fd(const struct port_monitor *m)
+{
+	return m ? rdmares_query_fd(m->q) : -1;
 }
 
 const char *ports_source(const struct port_monitor *m)

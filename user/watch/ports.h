@@ -26,8 +26,12 @@
 
 struct ports_io {
 	const char *root; /* sysfs and /proc below it; NULL: "/" */
-	/* who holds QPs on a port; NULL: rdmares_qp_holders() */
+	/* who holds QPs on a port, answered at once (tests); NULL: `rdma res`
+	 * run without waiting for it (rdmares_async.h) */
 	int (*holders)(const char *device, unsigned port, struct rdma_qp_holders *out);
+	/* how long a run of `rdma res` may take before it is killed and the
+	 * holders are unknown; 0: 10 s */
+	double rdma_deadline_s;
 	/* NCCL, rank and job of a holder (pid and comm filled); NULL: from
 	 * <root>/proc */
 	void (*attribute)(const char *root, struct port_affected *a);
@@ -43,8 +47,21 @@ void ports_close(struct port_monitor *m);
 typedef void (*ports_emit_fn)(void *arg, const struct record_port_change *c);
 
 /* Looks at the ports (now: CLOCK_MONOTONIC seconds) and emits a record per
- * change.  The first call only takes the snapshot. */
+ * change.  The first call only takes the snapshot.  Never waits for
+ * `rdma res`: a record whose holders it must say is emitted by a later
+ * call, once the tool has answered (or was killed at its deadline: the
+ * holders unknown, and why), records in the order of their changes.  Call
+ * it every turn of the loop (it reads the tool's output as it comes; the
+ * ports themselves are read at most every 0.1 s). */
 void ports_tick(struct port_monitor *m, double now, ports_emit_fn emit, void *arg);
+
+/* The tool's pipe while a run is in progress (wake the loop when it
+ * writes), else -1. */
+int ports_wait_fd(const struct port_monitor *m);
+
+/* At the end of the run: the records still waiting for the tool, which is
+ * given grace_s seconds more, then killed (their holders unknown). */
+void ports_flush(struct port_monitor *m, double now, double grace_s, ports_emit_fn emit, void *arg);
 
 /* What is armed, for the site row: "sysfs ports/N/state every 0.1 s, ...". */
 const char *ports_source(const struct port_monitor *m);

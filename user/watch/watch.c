@@ -468,7 +468,9 @@ static int loop(struct watch *w)
 	while (!stop) {
 		corr_set_join(w->corr, tracer_site_armed(w->t, "libibverbs"));
 		corr_set_kernel_calls(w->corr, tracer_kernel_calls(w->t));
-		int err = tracer_poll(w->t, 100);
+		/* woken as well by the output of a `rdma res` run that the port
+		 * monitor waits for: it never waits in the loop itself */
+		int err = tracer_poll_also(w->t, 100, ports_wait_fd(w->ports));
 		if (reopen) {
 			reopen = 0;
 			if (outfile_reopen(w->out, oerr, sizeof(oerr)))
@@ -572,6 +574,9 @@ int cmd_watch(int argc, char **argv)
 		tracer_consume(w->t);
 		corr_flush(w->corr);
 		sweep_storms(w, true); /* after every first record, every count */
+		/* port changes still waiting for `rdma res`: a second more, then
+		 * said with their holders unknown */
+		ports_flush(w->ports, clock_mono_s(), 1.0, on_port_change, w);
 	} else {
 		fprintf(stderr, "mrtrace watch: stopped by a signal before anything was armed\n");
 	}
