@@ -162,7 +162,7 @@ $(BUILD)/mrprobe: $(PROBE_OBJS) $(LIB)
 # Each unit test links its own file, the mrprobe library part (when it tests
 # mrprobe) and libmrtrace.a; cmocka prints the per-binary count.
 PROBE_LIB_OBJS := $(filter-out $(BUILD)/mrprobe.o/main.o,$(PROBE_OBJS))
-$(BUILD)/tests/test_%: tests/unit/test_%.c $(PROBE_LIB_OBJS) $(LIB) | $(BUILD)/tests
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(PROBE_LIB_OBJS) $(LIB) | $(BUILD)/tests
 	@echo "  CC      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -Itools/mrprobe -Itests/unit -o $@ $< $(PROBE_LIB_OBJS) $(LIB) \
 		$(LDLIBS) -libverbs -ldl -lcmocka

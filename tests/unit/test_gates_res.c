@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "fake_rdma.h"
 #include "mrtrace.h"
 #include "proc/gates.h"
 
@@ -36,42 +37,20 @@ static const char fake_body[] =
 static int setup(void **state)
 {
 	(void)state;
-	char path[PATH_MAX];
-	snprintf(dir, sizeof(dir), "/tmp/mrt-gates-rdma-XXXXXX");
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(path, sizeof(path), "%s/rdma", dir);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "#!/bin/sh\necho \"$*\" >> %s/runs\n%s", dir, fake_body);
-	fclose(f);
-	chmod(path, 0755);
-	static char env[PATH_MAX + 4096];
-	snprintf(env, sizeof(env), "%s:%s", dir, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	setenv("PATH", env, 1);
+	fake_rdma(dir, sizeof(dir), fake_body);
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	fake_rdma_gone(dir);
+	return 0;
 }
 
 static int runs(void)
 {
-	char path[PATH_MAX], line[128];
-	int n = 0;
-	snprintf(path, sizeof(path), "%s/runs", dir);
-	FILE *f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		n++;
-	if (f)
-		fclose(f);
-	return n;
+	return fake_rdma_runs(dir);
 }
 
 static struct mrt_event refused(unsigned op)

@@ -22,11 +22,13 @@
 #include <dirent.h>
 #include <limits.h>
 
+#include "fake_rdma.h"
 #include "fixture_path.h"
 
 #include "record/kind.h"
 #include "record/port_change.h"
 #include "proc/rdmares_async.h"
+#include "proc/rdmares_res.h"
 #include "watch/ports.h"
 
 static char root[] = "/tmp/mrtrace-ports-XXXXXX";
@@ -226,44 +228,6 @@ static void test_rdmares_parse(void **state)
 	assert_int_equal(rdmares_parse_qp("not json", "rxe0", 1, &h), -1);
 }
 
-/* A stand-in `rdma` first in PATH: appends a line to DIR/runs per run,
- * then prints BODY (a shell command). */
-static void fake_rdma(char *dir, size_t len, const char *body)
-{
-	char path[PATH_MAX];
-	snprintf(dir, len, "/tmp/mrt-rdma-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/rdma", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "#!/bin/sh\necho run >> %s/runs\n%s\n", dir, body);
-	fclose(f);
-	chmod(path, 0755);
-	static char env[PATH_MAX + 4096];
-	snprintf(env, sizeof(env), "%s:%s", dir, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	setenv("PATH", env, 1);
-}
-
-static int runs_of(const char *dir)
-{
-	char path[PATH_MAX], line[64];
-	int n = 0;
-	snprintf(path, sizeof(path), "%s/runs", dir);
-	FILE *f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		n++;
-	if (f)
-		fclose(f);
-	return n;
-}
-
-static void fake_rdma_gone(const char *dir)
-{
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-}
-
 static double mono(void)
 {
 	struct timespec t;
@@ -351,7 +315,7 @@ static void test_slow_rdma_does_not_block(void **state)
 	assert_int_equal(got[1].naffected, 1);
 	assert_int_equal(got[1].affected[0].pid, 4242);
 	assert_int_equal(ports_wait_fd(m), -1);
-	assert_int_equal(runs_of(dir), 1);
+	assert_int_equal(fake_rdma_runs(dir), 1);
 	ports_close(m);
 	fake_rdma_gone(dir);
 	ngot = 0;
@@ -454,7 +418,7 @@ static void test_rdmares_burst(void **state)
 		  "\"lqpn\":%d,\"type\":\"RC\",\"state\":\"RTS\",\"pid\":77,\"comm\":\"x\","
 		  "\"pad\":\"%080d\"},' $i 0; i=$((i+1)); done; "
 		  "printf '{\"ifname\":\"rxe0\",\"port\":1,\"lqpn\":5,\"pid\":4242,\"comm\":\"python3\"}]'");
-	struct rdmares_query *q = rdmares_query_new(0);
+	struct rdmares_query *q = rdmares_query_new("qp", 0);
 	assert_non_null(q);
 	assert_false(rdmares_query_ask(q, mono())); /* a run starts */
 	assert_true(rdmares_query_fd(q) >= 0);
@@ -469,7 +433,7 @@ static void test_rdmares_burst(void **state)
 	assert_int_equal(h.h[0].pid, 4242);
 	assert_int_equal(rdmares_query_holders(q, "mlx5_9", 1, &h), 0);
 	assert_int_equal(h.qps, 9000);
-	assert_int_equal(runs_of(dir), 1);
+	assert_int_equal(fake_rdma_runs(dir), 1);
 	fake_rdma_gone(dir);
 	/* a tool that fails: unknown, and why */
 	fake_rdma(dir, sizeof(dir), "exit 1");
@@ -518,15 +482,45 @@ static void test_rdmares_read_interrupted(void **state)
 	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
 	ticks = 0;
 	assert_int_equal(setitimer(ITIMER_REAL, &every, NULL), 0);
-	char *text = rdmares_read("qp", &why);
+	struct json_object *a = rdmares_res("qp", &why);
 	setitimer(ITIMER_REAL, &off, NULL);
 	sigaction(SIGALRM, &old, NULL);
-	assert_true(ticks > 5); /* the read was interrupted, many times */
-	if (!text)
-		fprintf(stderr, "rdmares_read: %s\n", why ? why : "?");
-	assert_non_null(text);
-	assert_string_equal(text, "[{\"ifname\":\"rxe0\",\"port\":1}]");
-	free(text);
+	assert_true(ticks > 5); /* the wait was interrupted, many times */
+	if (!a)
+		fprintf(stderr, "rdmares_res: %s\n", why ? why : "?");
+	assert_non_null(a);
+	assert_string_equal(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN),
+			    "[{\"ifname\":\"rxe0\",\"port\":1}]");
+	json_object_put(a);
+	fake_rdma_gone(dir);
+}
+
+/* A tool that does not answer is killed after RDMARES_WAIT_S: the refusal
+ * that asked waits no longer (popen waited for it without end), and
+ * within the reuse window the next asker gets the same "no answer" at
+ * once instead of a second wait. */
+static void test_rdmares_res_bounded(void **state)
+{
+	(void)state;
+	char dir[64];
+	const char *why = NULL;
+
+	fake_rdma(dir, sizeof(dir), "exec sleep 60");
+	double t0 = mono();
+	struct json_object *a = rdmares_res("cq", &why);
+	double took = mono() - t0;
+	assert_null(a);
+	assert_non_null(why);
+	assert_string_equal(why, RDMARES_WHY_SLOW);
+	if (took < RDMARES_WAIT_S - 0.1 || took > RDMARES_WAIT_S + 2)
+		fail_msg("rdmares_res waited %.2f s", took);
+	t0 = mono();
+	assert_null(rdmares_res("cq", &why));
+	assert_true(mono() - t0 < 0.5);
+	assert_int_equal(fake_rdma_runs(dir), 1);
+	/* a type outside the four is never run */
+	assert_null(rdmares_res("qp; reboot", &why));
+	assert_int_equal(fake_rdma_runs(dir), 1);
 	fake_rdma_gone(dir);
 }
 
@@ -654,6 +648,49 @@ static void test_fixtures_replay(void **state)
 	json_object_put(bad);
 }
 
+/* A port that flaps faster than `rdma res` answers: at most 128 records
+ * wait for their holders; each one beyond is written at once with its
+ * holders unknown and why, and counted (port_waiting_full: the stop record
+ * and the metrics).  Nothing is lost, every change has its record. */
+static int nbusy, nall;
+static void emit_count(void *arg, const struct record_port_change *c)
+{
+	(void)arg;
+	nall++;
+	if (!c->affected_known && c->affected_why && !strcmp(c->affected_why, RDMARES_WHY_BUSY))
+		nbusy++;
+}
+
+static void test_waiting_full_counted(void **state)
+{
+	(void)state;
+	char dir[64];
+	fake_rdma(dir, sizeof(dir), "exec sleep 60"); /* never answers while the port flaps */
+	port_active();
+	struct ports_io io = { .root = root, .attribute = attribute, .rdma_deadline_s = 1000 };
+	struct port_monitor *m = ports_open(&io);
+	assert_non_null(m);
+	double t = mono();
+	nbusy = nall = 0;
+	ports_tick(m, t, emit_count, NULL); /* the snapshot */
+	for (int i = 0; i < 70; i++) { /* 140 changes: 70 downs, 70 returns */
+		put(PORT "state", "1: DOWN\n");
+		put("sys/class/net/dummy0/carrier", "0\n");
+		ports_tick(m, t += 0.2, emit_count, NULL);
+		port_active();
+		ports_tick(m, t += 0.2, emit_count, NULL);
+	}
+	assert_int_equal(nall, 140 - 128); /* the rest wait for the tool */
+	assert_int_equal(nbusy, 140 - 128);
+	assert_int_equal(ports_waiting_full(m), 140 - 128);
+	/* at stop the waiting ones are written too (holders unknown: stopped) */
+	ports_flush(m, t, 0, emit_count, NULL);
+	assert_int_equal(nall, 140);
+	assert_int_equal(ports_waiting_full(m), 140 - 128);
+	ports_close(m);
+	fake_rdma_gone(dir);
+}
+
 /* A node with more ports than the monitor's table (64): the ports beyond
  * are counted (ports_full, the stop record and the metrics have it) and said
  * once on stderr, not skipped silently (issue 34, item 13). */
@@ -712,12 +749,14 @@ int main(void)
 		cmocka_unit_test(test_rdmares_parse),
 		cmocka_unit_test(test_rdmares_burst),
 		cmocka_unit_test(test_rdmares_read_interrupted),
+		cmocka_unit_test(test_rdmares_res_bounded),
 		cmocka_unit_test(test_slow_rdma_does_not_block),
 		cmocka_unit_test(test_stuck_rdma_killed),
 		cmocka_unit_test(test_flush_at_stop),
 		cmocka_unit_test(test_affected_reason_round_trip),
 		cmocka_unit_test(test_fixtures_replay),
 		cmocka_unit_test(test_ports_beyond_table_counted),
+		cmocka_unit_test(test_waiting_full_counted),
 		cmocka_unit_test(test_text_escapes_bidi_and_esc),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -27,10 +27,9 @@
 
 #include <json-c/json.h>
 
-#include "core/clock.h"
 #include "core/procfs.h"
 #include "proc/context.h"
-#include "proc/rdmares.h"
+#include "proc/rdmares_res.h"
 
 #define CAP_SYS_PTRACE_BIT 19
 
@@ -346,56 +345,15 @@ static void port_facts(const char *root, const struct mrt_event *ev, struct gate
 
 /* `rdma -j res show [TYPE]` as JSON (iproute2 reads the kernel's resource
  * tracking over RDMA netlink): the only count of verbs objects there is.
- * Failure path only; absent tool or netlink: NULL.
- *
- * A burst of refused verbs objects (an rdma cgroup limit hit by every rank
- * of a job at once) must not run the tool four times per failure in the
- * loop that drains the ring buffer: one answer per type serves every
- * failure asked less than 1 s after the previous one (for at most 10 s
- * from its answer), so a burst costs one run per type, as the port events'
- * holders do (proc/rdmares.c).  The caller owns the returned reference. */
-#define RES_TYPES 4
-#define RES_REUSE_S 1.0
-#define RES_REUSE_MAX_S 10.0
-
-static struct json_object *rdma_res_run(const char *type)
-{
-	const char *why;
-	char *buf = rdmares_read(type, &why); /* whole: a cut one is no JSON */
-	if (!buf)
-		return NULL;
-	struct json_object *o = json_tokener_parse(buf);
-	free(buf);
-	if (o && !json_object_is_type(o, json_type_array)) {
-		json_object_put(o);
-		o = NULL;
-	}
-	return o;
-}
-
+ * Failure path only; absent tool or netlink: NULL.  A burst of refused
+ * verbs objects (an rdma cgroup limit hit by every rank of a job at once)
+ * runs the tool once per type, not four times per failure in the loop
+ * that drains the ring buffer, and never waits for it over
+ * RDMARES_WAIT_S (proc/rdmares_res.h).  The caller owns the reference. */
 static struct json_object *rdma_res(const char *type)
 {
-	static const char *const types[RES_TYPES] = { "", "pd", "cq", "qp" };
-	static struct {
-		struct json_object *answer; /* NULL: the tool failed, which is kept too */
-		double answered_at, asked_at; /* clock_mono_s */
-	} cache[RES_TYPES];
-	int t = 0;
-
-	type = type ? type : "";
-	while (t < RES_TYPES && strcmp(types[t], type))
-		t++;
-	if (t == RES_TYPES) /* not one of the four: asked as it is, never kept */
-		return rdma_res_run(type);
-	double now = clock_mono_s();
-	if (!cache[t].answered_at || now - cache[t].asked_at >= RES_REUSE_S ||
-	    now - cache[t].answered_at >= RES_REUSE_MAX_S) {
-		json_object_put(cache[t].answer);
-		cache[t].answer = rdma_res_run(type);
-		cache[t].answered_at = clock_mono_s(); /* from its answer: a slow tool still serves the burst */
-	}
-	cache[t].asked_at = clock_mono_s();
-	return cache[t].answer ? json_object_get(cache[t].answer) : NULL;
+	const char *why;
+	return rdmares_res(type ? type : "", &why);
 }
 
 static long member_long(struct json_object *o, const char *k)

@@ -2,12 +2,8 @@
 /* rdmares.c - QP holders from the kernel's resource tracking (rdmares.h). */
 #include "proc/rdmares.h"
 
-#include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -72,68 +68,4 @@ int rdmares_parse_qp(const char *json, const char *device, unsigned port, struct
 	rdmares_holders_of(a, device, port, out);
 	json_object_put(a);
 	return 0;
-}
-
-#define OUT_MAX (64u << 20) /* ~300,000 QPs of `rdma -j res show qp` */
-
-/* Some of the tool's output; 0 at its end or on an error.  A signal that
- * interrupts the read (watch's SIGHUP, which reopens -o FILE, or a stop
- * signal) is not the end: the read goes on (stdio's fread ended there, the
- * rest of the answer was lost and the tool killed by SIGPIPE). */
-static size_t read_some(FILE *p, char *buf, size_t len)
-{
-	for (;;) {
-		ssize_t r = read(fileno(p), buf, len);
-		if (r >= 0)
-			return (size_t)r;
-		if (errno != EINTR)
-			return 0;
-	}
-}
-
-char *rdmares_read(const char *args, const char **why)
-{
-	char cmd[96];
-	size_t n = 0, cap = 1 << 16;
-	char *buf = malloc(cap);
-
-	snprintf(cmd, sizeof(cmd), "rdma -j res show%s%s 2>/dev/null", *args ? " " : "", args);
-	FILE *p = buf ? popen(cmd, "re") : NULL;
-	if (!p) {
-		*why = buf ? RDMARES_WHY_TOOL : RDMARES_WHY_MEMORY;
-		free(buf);
-		return NULL;
-	}
-	bool whole = true;
-	for (;;) {
-		if (whole && n + 1 == cap) {
-			char *nb = cap < OUT_MAX ? realloc(buf, cap * 2) : NULL;
-			if (!nb) {
-				*why = cap < OUT_MAX ? RDMARES_WHY_MEMORY : RDMARES_WHY_BIG;
-				whole = false;
-			} else {
-				buf = nb;
-				cap *= 2;
-			}
-		}
-		/* past the bound the rest is read and dropped: the tool must
-		 * not block on a full pipe while pclose waits for it */
-		char drop[4096];
-		size_t got = whole ? read_some(p, buf + n, cap - 1 - n) : read_some(p, drop, sizeof(drop));
-		if (!got)
-			break;
-		n += whole ? got : 0;
-	}
-	int st = pclose(p);
-	if (!whole) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = 0;
-	if (st != 0) {
-		*why = RDMARES_WHY_TOOL;
-		free(buf);
-		return NULL;
-	}
-	return buf;
 }

@@ -40,11 +40,11 @@ struct json_object;
 void rdmares_holders_of(struct json_object *a, const char *device, unsigned port,
 			struct rdma_qp_holders *out);
 
-/* The same, asked of the running kernel without waiting for it:
- * rdmares_async.h. */
-
-/* `rdma -j res show ARGS` read to its end (at most 64 MiB, not cut): the
- * text (caller frees), or NULL with *why.  Cold paths only. */
-char *rdmares_read(const char *args, const char **why);
+/* An answer of the tool serves the askers of a burst: every ask less than
+ * RDMARES_REUSE_S after the previous one, for at most RDMARES_REUSE_MAX_S
+ * from the answer (a switch reboot's port changes, a job's refused QPs). */
+#define RDMARES_REUSE_S 1.0
+#define RDMARES_REUSE_MAX_S 10.0
+/* (rdmares_res.h: the answers waited for, by type) */
 
 #endif

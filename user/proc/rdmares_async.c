@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rdmares_async.c - `rdma -j res show qp` without waiting for it
+/* rdmares_async.c - `rdma -j res show [TYPE]` without waiting for it
  * (rdmares_async.h).
  *
  * The output is parsed as it arrives (json-c's tokener takes it in pieces),
@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -22,13 +23,12 @@
 extern char **environ;
 
 #define OUT_MAX (64u << 20)    /* as rdmares_read(): ~300,000 QPs */
-#define STEP_MAX (4u << 20)    /* read and parsed per call at most */
+#define STEP_MAX (256u << 10) /* read and parsed per call at most: ~20 ms under ASan */
 #define PIPE_SIZE (1 << 20)    /* the tool writes on while the loop does other work */
 #define DEADLINE_S 10.0
-#define REUSE_S 1.0            /* an answer serves the ports asked less than 1 s apart */
-#define REUSE_MAX_S 10.0       /* and none asked 10 s after it */
 
 struct rdmares_query {
+	char type[4];               /* "", "pd", "cq" or "qp" */
 	double deadline_s;
 	/* the run: a child while pid > 0 (running, or killed and not reaped) */
 	pid_t pid;
@@ -42,17 +42,21 @@ struct rdmares_query {
 	const char *bad;            /* why this run cannot answer, NULL so far */
 	/* the last answer */
 	bool have, ok;
-	struct json_object *qps;    /* NULL with ok: no QP at all */
+	struct json_object *arr;    /* NULL with ok: the tool printed nothing (no object) */
 	const char *why;
 	double answer_at, asked_at;
 };
 
-struct rdmares_query *rdmares_query_new(double deadline_s)
+struct rdmares_query *rdmares_query_new(const char *type, double deadline_s)
 {
-	struct rdmares_query *q = calloc(1, sizeof(*q));
+	struct rdmares_query *q;
 
-	if (!q)
+	/* a fixed set: the type becomes an argument of a tool run as root */
+	if (strcmp(type, "") && strcmp(type, "pd") && strcmp(type, "cq") && strcmp(type, "qp"))
 		return NULL;
+	if (!(q = calloc(1, sizeof(*q))))
+		return NULL;
+	snprintf(q->type, sizeof(q->type), "%s", type);
 	q->deadline_s = deadline_s > 0 ? deadline_s : DEADLINE_S;
 	q->fd = -1;
 	return q;
@@ -74,8 +78,8 @@ static void reap(struct rdmares_query *q, int tries)
 
 static void answer(struct rdmares_query *q, double now, bool ok, const char *why)
 {
-	json_object_put(q->qps);
-	q->qps = NULL;
+	json_object_put(q->arr);
+	q->arr = NULL;
 	q->have = true;
 	q->ok = ok;
 	q->why = ok ? NULL : why;
@@ -96,7 +100,7 @@ static void finish(struct rdmares_query *q, double now, bool exited_ok)
 		answer(q, now, false, q->bad ? q->bad : RDMARES_WHY_TOOL);
 	} else if (q->parsed && json_object_is_type(q->parsed, json_type_array)) {
 		answer(q, now, true, NULL);
-		q->qps = q->parsed;
+		q->arr = q->parsed;
 		q->parsed = NULL;
 	} else {
 		/* no QP at all prints nothing: that is an answer (the tool succeeded) */
@@ -118,7 +122,7 @@ static void kill_run(struct rdmares_query *q, double now, const char *why)
 
 static int spawn_tool(struct rdmares_query *q)
 {
-	static char *const argv[] = { "rdma", "-j", "res", "show", "qp", NULL };
+	char *const argv[] = { "rdma", "-j", "res", "show", q->type[0] ? q->type : NULL, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none, dfl;
@@ -157,7 +161,7 @@ bool rdmares_query_ask(struct rdmares_query *q, double now)
 {
 	if (q->running)
 		return false;
-	if (q->have && now - q->asked_at < REUSE_S && now - q->answer_at < REUSE_MAX_S) {
+	if (q->have && now - q->asked_at < RDMARES_REUSE_S && now - q->answer_at < RDMARES_REUSE_MAX_S) {
 		q->asked_at = now; /* the burst goes on while ports are asked */
 		return true;
 	}
@@ -264,6 +268,12 @@ bool rdmares_query_cancel(struct rdmares_query *q)
 	return true;
 }
 
+struct json_object *rdmares_query_array(const struct rdmares_query *q, const char **why)
+{
+	*why = !q->have ? RDMARES_WHY_TOOL : q->ok ? NULL : q->why;
+	return q->have && q->ok ? q->arr : NULL;
+}
+
 int rdmares_query_holders(const struct rdmares_query *q, const char *device, unsigned port,
 			  struct rdma_qp_holders *out)
 {
@@ -272,8 +282,8 @@ int rdmares_query_holders(const struct rdmares_query *q, const char *device, uns
 		out->why = q->have ? q->why : RDMARES_WHY_TOOL;
 		return -1;
 	}
-	if (q->qps)
-		rdmares_holders_of(q->qps, device, port, out);
+	if (q->arr)
+		rdmares_holders_of(q->arr, device, port, out);
 	return 0;
 }
 
@@ -284,6 +294,6 @@ void rdmares_query_free(struct rdmares_query *q)
 	if (q->running)
 		kill_run(q, 0, RDMARES_WHY_STOPPED);
 	reap(q, 20);
-	json_object_put(q->qps);
+	json_object_put(q->arr);
 	free(q);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* rdmares_async.h - the QP holders (rdmares.h) asked without waiting for
- * the answer: `rdma -j res show qp` runs as a child whose output is read
+/* rdmares_async.h - `rdma -j res show [TYPE]` (rdmares.h) asked without
+ * waiting for the answer: the tool runs as a child whose output is read
  * from a non-blocking pipe and parsed as it comes, a piece per call, by
  * the loop that also drains the ring buffer (watch.c).  A switch reboot
  * takes ports down exactly when failures burst: the loop must go on
@@ -19,16 +19,18 @@
 
 struct rdmares_query;
 
-/* deadline_s: how long a run may take (0: 10 s).  NULL only when out of
- * memory. */
-struct rdmares_query *rdmares_query_new(double deadline_s);
+/* type: "" (the counts per device), "pd", "cq" or "qp"; deadline_s: how
+ * long a run may take (0: 10 s).  NULL when out of memory or type is none
+ * of these. */
+struct rdmares_query *rdmares_query_new(const char *type, double deadline_s);
 /* Kills a run in progress. */
 void rdmares_query_free(struct rdmares_query *q);
 
-/* Asks for the holders as of now (CLOCK_MONOTONIC seconds): true when an
- * answer serves at once (one given less than a second after the last ask,
- * at most 10 s old: a burst of port changes is one run), false when the
- * asker waits for the run in progress (started now, or joined). */
+/* Asks for the answer as of now (CLOCK_MONOTONIC seconds): true when an
+ * answer serves at once (one given less than RDMARES_REUSE_S after the
+ * last ask, at most RDMARES_REUSE_MAX_S old: a burst of port changes or of
+ * refusals is one run), false when the asker waits for the run in progress
+ * (started now, or joined). */
 bool rdmares_query_ask(struct rdmares_query *q, double now);
 
 /* Reads what the tool wrote (never blocks; a bounded piece) and kills it
@@ -44,7 +46,13 @@ bool rdmares_query_running(const struct rdmares_query *q);
  * RDMARES_WHY_STOPPED.  true when there was one. */
 bool rdmares_query_cancel(struct rdmares_query *q);
 
-/* The holders of device/port in the last answer: 0, or -1 with out->why. */
+/* The last answer, a JSON array the query owns (valid until the next
+ * answer), or NULL: with *why NULL the tool printed nothing (no object of
+ * the type), else why there is no answer. */
+struct json_object *rdmares_query_array(const struct rdmares_query *q, const char **why);
+
+/* The holders of device/port in the last answer of a "qp" query: 0, or -1
+ * with out->why. */
 int rdmares_query_holders(const struct rdmares_query *q, const char *device, unsigned port,
 			  struct rdma_qp_holders *out);
 

@@ -28,6 +28,7 @@ static struct json_object *stop_to_json(const struct record *rec)
 	jput_u64(o, "maps_cut", s->maps_cut);
 	jput_u64(o, "uprobe_libs_full", s->uprobe_libs_full);
 	jput_u64(o, "ports_full", s->ports_full);
+	jput_u64(o, "port_waiting_full", s->port_waiting_full);
 	jput_u64(o, "watched_table_full", c[MRT_CNT_WATCHED_FULL]);
 	jput_u64(o, "stale_contexts", c[MRT_CNT_CTX_STALE]);
 	jput_u64(o, "missed_returns", c[MRT_CNT_RET_MISSED]);

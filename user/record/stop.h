@@ -11,6 +11,7 @@ struct record_stop {
 	double duration_s;
 	unsigned long reported, harmless_probes, join_table_full, storm_summaries;
 	unsigned long maps_cut, uprobe_libs_full, ports_full; /* user-space tables (issue 34) */
+	unsigned long port_waiting_full; /* port_change records whose holders were not waited for */
 	unsigned long long counters[MRT_CNT_MAX]; /* the BPF side's (enum mrt_counter) */
 };
 

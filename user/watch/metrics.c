@@ -43,7 +43,7 @@ static struct {
 		double ts;
 	} last[CAUSES_MAX];
 	unsigned long long probes, regs, drops, untracked, overflows;
-	unsigned long long maps_cut, uprobe_libs_full, ports_full;
+	unsigned long long maps_cut, uprobe_libs_full, ports_full, port_waiting_full;
 	unsigned long long watched_full, stale_contexts, missed_returns;
 	unsigned long long output_errors[OUTPUTS];
 } m;
@@ -140,11 +140,12 @@ void metrics_counters(unsigned long long regs, unsigned long long drops,
 }
 
 void metrics_user_tables(unsigned long long maps_cut, unsigned long long uprobe_libs_full,
-			 unsigned long long ports_full)
+			 unsigned long long ports_full, unsigned long long port_waiting_full)
 {
 	if (maps_cut != m.maps_cut || uprobe_libs_full != m.uprobe_libs_full ||
-	    ports_full != m.ports_full)
+	    ports_full != m.ports_full || port_waiting_full != m.port_waiting_full)
 		m.dirty = true;
+	m.port_waiting_full = port_waiting_full;
 	m.maps_cut = maps_cut;
 	m.uprobe_libs_full = uprobe_libs_full;
 	m.ports_full = ports_full;
@@ -221,6 +222,10 @@ char *metrics_render(bool final, size_t *len)
 		    "RDMA ports not watched for port changes: the port monitor holds 64 (the most "
 		    "left out at once).");
 	prom_sample(f, "mrtrace_watch_ports_full_total", NULL, (double)m.ports_full);
+	prom_family(f, "mrtrace_watch_port_waiting_full_total", "counter",
+		    "port_change records written without their QP holders: 128 records already "
+		    "waited for the answer of rdma res.");
+	prom_sample(f, "mrtrace_watch_port_waiting_full_total", NULL, (double)m.port_waiting_full);
 	prom_family(f, "mrtrace_watch_unfollowed_processes_total", "counter",
 		    "Processes of the watched tree not followed: 8,192 of them alive at once.");
 	prom_sample(f, "mrtrace_watch_unfollowed_processes_total", NULL, (double)m.watched_full);

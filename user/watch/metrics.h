@@ -23,6 +23,7 @@
  *   mrtrace_watch_stale_contexts_total              counter
  *   mrtrace_watch_missed_returns_total              counter
  *   mrtrace_watch_ports_full_total                  counter
+ *   mrtrace_watch_port_waiting_full_total           counter
  *   mrtrace_watch_output_errors_total{output}       counter (journal, metrics_file)
  *   mrtrace_watch_sites_armed{mechanism}            gauge
  *   mrtrace_watch_sites                             gauge
@@ -57,9 +58,10 @@ void metrics_counters(unsigned long long regs, unsigned long long drops,
 /* User-space tables that refused or cut (issue 34): maps read in part
  * (proc/execmaps.h), libibverbs files left unprobed (the uprobes' table
  * held only mapped ones), RDMA ports left unwatched (the port monitor's
- * table full: the most at once). */
+ * table full: the most at once), port_change records written without
+ * their holders (128 already waited for `rdma res`). */
 void metrics_user_tables(unsigned long long maps_cut, unsigned long long uprobe_libs_full,
-			 unsigned long long ports_full);
+			 unsigned long long ports_full, unsigned long long port_waiting_full);
 /* The BPF tables' losses: processes of the tree not followed (watched_tgids
  * full), trail contexts dropped as stale (a missed kretprobe), and the
  * opener returns that never came (the kprobe flavour's misses). */

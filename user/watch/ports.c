@@ -115,6 +115,7 @@ struct port_monitor {
 	int n;
 	struct port_snap p[PORTS_MAX];
 	unsigned long full;      /* the most ports left out at once (the table full) */
+	unsigned long busy;      /* records said at once, holders unknown: PENDING_MAX waited */
 	bool full_said;          /* said once on stderr */
 	char source[200];
 	struct record_port_change rec; /* the one being built */
@@ -356,9 +357,10 @@ static void submit(struct port_monitor *m, const struct record_port_change *c, e
 {
 	struct pending *e;
 
-	if (m->npend == PENDING_MAX) { /* bounded: said now, its holders unknown */
+	if (m->npend == PENDING_MAX) { /* bounded: said now, its holders unknown, counted */
 		if (how == HOLD)
 			return;
+		m->busy++;
 		m->rec = *c;
 		m->rec.affected_known = false;
 		m->rec.affected_why = RDMARES_WHY_BUSY;
@@ -769,7 +771,7 @@ struct port_monitor *ports_open(const struct ports_io *io)
 		return NULL;
 	m->io = *io;
 	m->pend = calloc(PENDING_MAX, sizeof(*m->pend));
-	m->q = io->holders ? NULL : rdmares_query_new(io->rdma_deadline_s);
+	m->q = io->holders ? NULL : rdmares_query_new("qp", io->rdma_deadline_s);
 	if (!m->pend) {
 		rdmares_query_free(m->q);
 		free(m);
@@ -844,4 +846,9 @@ int ports_count(const struct port_monitor *m)
 unsigned long ports_full(const struct port_monitor *m)
 {
 	return m ? m->full : 0;
+}
+
+unsigned long ports_waiting_full(const struct port_monitor *m)
+{
+	return m ? m->busy : 0;
 }

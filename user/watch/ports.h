@@ -72,5 +72,9 @@ int ports_count(const struct port_monitor *m);
  * 0 with m NULL.  Never decreases (a counter for the stop record and the
  * metrics). */
 unsigned long ports_full(const struct port_monitor *m);
+/* port_change records written at once with their holders unknown
+ * (RDMARES_WHY_BUSY) because PENDING_MAX records already waited for the
+ * answer of `rdma res`: nothing is lost, the holders are.  A counter. */
+unsigned long ports_waiting_full(const struct port_monitor *m);
 
 #endif

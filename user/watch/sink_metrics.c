@@ -44,7 +44,8 @@ static void counters(struct watch *w)
 	tracer_counters(w->t, c);
 	metrics_counters(c[MRT_CNT_REGS], c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL],
 			 c[MRT_CNT_TRAIL_OVERFLOW]);
-	metrics_user_tables(w->live.maps_cut, tracer_uprobe_libs_full(w->t), ports_full(w->ports));
+	metrics_user_tables(w->live.maps_cut, tracer_uprobe_libs_full(w->t), ports_full(w->ports),
+			    ports_waiting_full(w->ports));
 	metrics_losses(c[MRT_CNT_WATCHED_FULL], c[MRT_CNT_CTX_STALE], c[MRT_CNT_RET_MISSED]);
 }
 

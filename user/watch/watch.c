@@ -287,6 +287,7 @@ static void emit_stop(struct watch *w, double secs)
 		.maps_cut = w->live.maps_cut,
 		.uprobe_libs_full = tracer_uprobe_libs_full(w->t),
 		.ports_full = ports_full(w->ports),
+		.port_waiting_full = ports_waiting_full(w->ports),
 	};
 	struct record rec = { .kind = &record_kind_stop, .data = &s };
 	const unsigned long long *c = s.counters;
