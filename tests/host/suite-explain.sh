@@ -179,6 +179,13 @@ check slurm_exit0 test $? = 0
 jq_true slurm_json_record "$(head -1 "$OUT/slurm.json")" '.event=="inferred_failure" and .certainty=="inferred" and .cause=="memlock_limit" and .errno=="ENOMEM" and .same_on.ranks==7 and .same_on.hosts==["node01"] and .rank==5 and (.rerun|startswith("srun -N1 -n1 -w node02 mrprobe")) and .severity=="error"'
 "$MRTRACE" explain "$LOGS/nccl-2.8-createqp.log" > "$OUT/qp.txt" 2>/dev/null
 check noerrno_said grep -q 'NCCL 2.8.4 prints no errno for ibv_create_qp; ENOMEM, EINVAL and EAGAIN are all possible here' "$OUT/qp.txt"
+check qp_proof grep -q "^  prove it: ib_send_bw -d mlx5_0 --qp=4 --tx-depth=16 --rx-depth=8 & sleep 2; ib_send_bw -d mlx5_0 --qp=4 --tx-depth=16 --rx-depth=8 localhost$" "$OUT/qp.txt"
+check qp_watch grep -q '^  leave on for the next run: sudo mrtrace watch' "$OUT/qp.txt"
+# two jobs merged in one input: two groups, never one job's ranks in the other's
+{ echo "srun: job 111 has been allocated resources"; cat "$LOGS/slurm-8ranks.out"
+  echo "srun: job 222 has been allocated resources"; sed 's/node0/gpu0/g' "$LOGS/slurm-8ranks.out"; } > "$OUT/two-jobs.log"
+"$MRTRACE" explain --json --setting slurm "$OUT/two-jobs.log" > "$OUT/two-jobs.json" 2>/dev/null
+check two_jobs_two_groups test "$(jq -c '[.job, .host, .same_on.ranks, .same_on.hosts[0]]' "$OUT/two-jobs.json" | tr '\n' ' ')" = '["slurm job 111","node02",7,"node01"] ["slurm job 222","gpu02",7,"gpu01"] '
 "$MRTRACE" explain "$LOGS/completion.log" > "$OUT/wc.txt" 2>/dev/null
 check completion_no_refusal grep -q 'no kernel refusal explains this: fabric_retry' "$OUT/wc.txt"
 "$MRTRACE" explain --json "$LOGS/dmesg-mkey.txt" > "$OUT/mkey.json" 2>/dev/null

@@ -277,6 +277,84 @@ static void test_rerun_settings(void **state)
 	assert_int_equal(inferred_setting_from_name("nope"), INF_SET_UNKNOWN);
 }
 
+/* Failures other than registrations end with their own proof (issue 32
+ * item 5): QPs and CQs of NCCL's depths for the release (mrprobe makes
+ * none), the GID entry NCCL used, NCCL's shm segment; the watch always */
+static void test_rerun_beyond_registrations(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_in in = call("ibv_create_qp", ENOMEM, "2.21.5");
+	struct inferred_facts f = slurm64k();
+
+	/* 2.19+: MAX_REQUESTS 32 x 8; 4 channels x 2 x 1 peer x 2 QPs each */
+	in.channels = 4;
+	in.qps_per_conn = 2;
+	snprintf(in.device, sizeof(in.device), "mlx5_0");
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.rerun, "srun -N1 -n1 -w node01 sh -c 'ib_send_bw -d mlx5_0 --qp=16 --tx-depth=512 "
+				     "--rx-depth=256 & sleep 2; ib_send_bw -d mlx5_0 --qp=16 --tx-depth=512 "
+				     "--rx-depth=256 localhost'");
+	assert_true(rests_on(&o, "NCCL 2.21.5 creates QPs of max_send_wr 512, max_recv_wr 256 and CQs of 1024 entries"));
+	assert_non_null(strstr(o.watch, "mrtrace watch"));
+	/* 2.12..2.18: 8 x 8; before 2.12: 8, the CQ not per QP; shell: the
+	 * setting's limit by prlimit (no privilege to lower one's own) */
+	in = call("ibv_create_cq", 0, "2.18.3");
+	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.rerun, "prlimit --memlock=65536:65536 sh -c 'ib_send_bw --qp=4 --tx-depth=128 "
+				     "--rx-depth=64 & sleep 2; ib_send_bw --qp=4 --tx-depth=128 --rx-depth=64 localhost'");
+	assert_true(rests_on(&o, "CQs of 128 entries"));
+	in = call("ibv_create_qp", 0, "2.8.4");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_non_null(strstr(o.rerun, "--tx-depth=16 --rx-depth=8"));
+	/* a device name the log controls never reaches the command */
+	in = call("ibv_create_qp", ENOMEM, "2.21.5");
+	snprintf(in.device, sizeof(in.device), "mlx5_0;reboot");
+	snprintf(in.host, sizeof(in.host), "$(reboot)");
+	inferred_judge(&in, NULL, INF_SET_SLURM, NULL, &o);
+	assert_null(strstr(o.rerun, "reboot"));
+	assert_non_null(strstr(o.rerun, "-w HOST "));
+	assert_non_null(strstr(o.rerun, " -d DEV "));
+
+	/* modify_qp: the port and the GID entry NCCL used, in the pod */
+	in = call("ibv_modify_qp", EINVAL, "2.24.3");
+	snprintf(in.device, sizeof(in.device), "mlx5_1");
+	in.port = 1;
+	in.has_gid_index = true;
+	in.gid_index = 5;
+	inferred_judge(&in, NULL, INF_SET_K8S, NULL, &o);
+	assert_string_equal(o.rerun, "kubectl exec POD -- sh -c 'rdma link show mlx5_1/1; grep . "
+				     "/sys/class/infiniband/mlx5_1/ports/1/gids/5 "
+				     "/sys/class/infiniband/mlx5_1/ports/1/gid_attrs/types/5'");
+	assert_non_null(strstr(o.watch, "systemctl enable --now mrtrace"));
+	/* the RoCE GID type NCCL could not read: the same read, in the container */
+	in.kind = INF_GID_TYPE;
+	inferred_judge(&in, NULL, INF_SET_DOCKER, NULL, &o);
+	assert_true(o.no_kernel_refusal);
+	assert_string_equal(o.rerun, "docker run --rm --device=/dev/infiniband IMAGE "
+				     "grep . /sys/class/infiniband/mlx5_1/ports/1/gid_attrs/types/5");
+
+	/* shm: NCCL's segment allocated as NCCL does, and /dev/shm's size */
+	in = call("posix_fallocate", ENOSPC, "2.24.3");
+	in.shm_size = 9637892;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.rerun, "fallocate -l 9637892 /dev/shm/mrtrace-proof && echo fits; "
+				     "rm -f /dev/shm/mrtrace-proof; df -B1 --output=size,avail /dev/shm");
+	assert_string_equal(o.watch, "sudo mrtrace watch --json -o /var/tmp/mrtrace.jsonl -- <your launch command>");
+	in.shm_size = 0;
+	inferred_judge(&in, NULL, INF_SET_DOCKER, NULL, &o);
+	assert_string_equal(o.rerun, "docker run --rm --device=/dev/infiniband IMAGE df -B1 --output=size,avail /dev/shm");
+	assert_true(rests_on(&o, "--shm-size"));
+
+	/* no rerun proves a completion error, but the watch is still given */
+	in = call("", 0, "2.21.5");
+	in.kind = INF_COMPLETION;
+	in.status = 12;
+	inferred_judge(&in, NULL, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.rerun, "");
+	assert_non_null(strstr(o.watch, "srun mrtrace watch"));
+}
+
 /* A check document reduced: slurmd's limit, GPUDirect, ports */
 static void test_facts_from_check(void **state)
 {
@@ -398,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_no_kernel_refusal),
 		cmocka_unit_test(test_kernel_mkey),
 		cmocka_unit_test(test_rerun_settings),
+		cmocka_unit_test(test_rerun_beyond_registrations),
 		cmocka_unit_test(test_facts_from_check),
 		cmocka_unit_test(test_record_round_trip),
 		cmocka_unit_test(test_text_escapes_bidi_and_esc),

@@ -445,6 +445,111 @@ static void whole_input_gz_buckets(void **state)
 	unlink(path);
 }
 
+/* the job a line, a journald entry or a file's name says (logs/job.c) */
+static void job_lines_and_names(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line, *job, *host;
+	} named[] = {
+		{ "srun: job 4242 queued and waiting for resources", "slurm job 4242", "" },
+		{ "srun: job 4242 has been allocated resources", "slurm job 4242", "" },
+		{ "salloc: Granted job allocation 77", "slurm job 77", "" },
+		{ "Submitted batch job 9001", "slurm job 9001", "" },
+		{ "SLURM_JOB_ID=123", "slurm job 123", "" },
+		{ "export SLURM_JOB_ID=123_4", "slurm job 123_4", "" },
+		{ "slurmstepd: error: *** JOB 555 ON node07 CANCELLED AT 2026-12-01T10:00:00 ***",
+		  "slurm job 555", "node07" },
+		{ "slurmstepd: error: *** STEP 556.0 ON node08 CANCELLED AT 2026-12-01T10:00:00 ***",
+		  "slurm job 556", "node08" },
+		{ "2026-12-01T10:00:00Z srun: job 12 has been allocated resources", "slurm job 12", "" },
+	};
+	static const char *const not_named[] = {
+		"srun: error: node02: task 5: Exited with exit code 1",
+		"SLURM_JOB_ID=12ab",
+		"SLURM_JOB_ID=",
+		"srun: job step aborted: Waiting up to 32 seconds for job step to finish.",
+	};
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		log_line_parse(named[i].line, strlen(named[i].line), &ev);
+		assert_int_equal(ev.kind, LOG_CONTEXT);
+		assert_int_equal(ev.ctx, LOG_CTX_JOB);
+		assert_string_equal(ev.job, named[i].job);
+		if (named[i].host[0])
+			assert_string_equal(ev.host, named[i].host);
+	}
+	for (size_t i = 0; i < sizeof(not_named) / sizeof(not_named[0]); i++) {
+		log_line_parse(not_named[i], strlen(not_named[i]), &ev);
+		assert_int_not_equal(ev.ctx, LOG_CTX_JOB);
+		assert_string_equal(ev.job, "");
+	}
+
+	/* journald: the job's field, Slurm's cgroup, the unit; never the kernel's */
+	static const struct {
+		const char *line, *job;
+	} journal[] = {
+		{ "{\"MESSAGE\":\"x\",\"_HOSTNAME\":\"n1\",\"SLURM_JOB_ID\":\"31\"}", "slurm job 31" },
+		{ "{\"MESSAGE\":\"x\",\"_SYSTEMD_CGROUP\":\"/system.slice/slurmstepd.scope/job_32/step_0/user/task_0\",\"_SYSTEMD_UNIT\":\"slurmstepd.scope\"}",
+		  "slurm job 32" },
+		{ "{\"MESSAGE\":\"x\",\"_SYSTEMD_CGROUP\":\"/slurm/uid_0/job_33/step_batch\"}", "slurm job 33" },
+		{ "{\"MESSAGE\":\"x\",\"_SYSTEMD_UNIT\":\"nccl-tests.service\"}", "unit nccl-tests.service" },
+		{ "{\"MESSAGE\":\"mlx5_core 0000:08:00.0: x\",\"_TRANSPORT\":\"kernel\",\"_SYSTEMD_UNIT\":\"a.service\"}", "" },
+		{ "{\"MESSAGE\":\"x\",\"SLURM_JOB_ID\":\"3x\"}", "" },
+	};
+	for (size_t i = 0; i < sizeof(journal) / sizeof(journal[0]); i++) {
+		log_line_parse(journal[i].line, strlen(journal[i].line), &ev);
+		assert_string_equal(ev.job, journal[i].job);
+	}
+
+	static const struct {
+		const char *path, *job;
+	} names[] = {
+		{ "slurm-12345.out", "slurm job 12345" },
+		{ "/home/u/runs/slurm-12345_7.out", "slurm job 12345_7" },
+		{ "slurm-12345.out.gz", "slurm job 12345" },
+		{ "train.job-8812.log", "slurm job 8812" },
+		{ "job_8813", "slurm job 8813" },
+		{ "slurm-8ranks.out", "" },
+		{ "nccl.node01.4242.log", "" },
+		{ "jobless.log", "" },
+		{ "-", "" },
+	};
+	char job[40];
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		log_job_from_name(names[i].path, job, sizeof(job));
+		assert_string_equal(job, names[i].job);
+	}
+}
+
+/* an input's job: its name's, then the last line that named one, carried
+ * to the lines after it */
+static void job_carried_through_input(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_logread_XXXXXX", path[96], err[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/slurm-100.out", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("node01:1:1 [0] misc/ibvwrap.cc:262 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory\n"
+	      "srun: job 200 has been allocated resources\n"
+	      "node02:2:2 [0] misc/ibvwrap.cc:262 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory\n",
+	      f);
+	fclose(f);
+	struct log_reader *r = log_reader_open(path, err, sizeof(err));
+	assert_non_null(r);
+	const char *want[] = { "slurm job 100", "slurm job 200", "slurm job 200" };
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(log_reader_next(r, &ev), 1);
+		assert_string_equal(ev.job, want[i]);
+	}
+	assert_int_equal(log_reader_next(r, &ev), 0);
+	assert_int_equal(log_reader_counts(r)->context, 1);
+	log_reader_free(r);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* explain's record stream reads a rotated events.jsonl.1.gz as it reads the file */
 static void replay_reads_gz(void **state)
 {
@@ -480,6 +585,8 @@ int main(void)
 		cmocka_unit_test(other_sources),
 		cmocka_unit_test(whole_input_gz_buckets),
 		cmocka_unit_test(replay_reads_gz),
+		cmocka_unit_test(job_lines_and_names),
+		cmocka_unit_test(job_carried_through_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

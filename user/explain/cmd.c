@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -81,10 +82,13 @@ static const char doc[] =
 	"Each failure a log names is judged without a kernel site: the call and errno, the "
 	"causes whose kernel sites can refuse that call so, ranked by what this node says now "
 	"(the facts `mrtrace check` reads, for the memlock limit of --setting), each verdict "
-	"`inferred` with what it rests on, and the rerun that proves it (an mrprobe command "
-	"under that setting, and the watch to leave on). A log from another host is judged "
-	"from the log alone, or from --facts (that node's `check --json`). The same failure on "
-	"many ranks is one verdict, led by the first in time. Every log line is counted: "
+	"`inferred` with what it rests on, and the rerun that proves it under that setting "
+	"(mrprobe for a registration, ib_send_bw with NCCL's QP and CQ depths, the GID entry "
+	"NCCL used, an fallocate in /dev/shm) and the watch to leave on. A log from another "
+	"host is judged from the log alone, or from --facts (that node's `check --json`). The "
+	"same failure on many ranks of one job is one verdict, led by the first in time; two "
+	"jobs in one input (slurm-<id>.out names, srun's and slurmstepd's lines, journald's "
+	"fields) are two. Every log line is counted: "
 	"a failure, not a failure, or unrecognised (-v lists those); records inside a log are "
 	"explained as records.\n"
 	"\n"
@@ -355,8 +359,16 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 		}
 	}
 	run->t.explained++;
-	if (run->logs)
-		explain_logs_watch(run->logs, rec->env.host, (long)rec->ev.pid, cause_name(run->r.v.cause));
+	if (run->logs) {
+		/* the record's job as the log reader names it (process.slurm_job) */
+		struct json_object *proc, *jid;
+		char job[40] = "";
+		if (json_object_object_get_ex(o, "process", &proc) &&
+		    json_object_object_get_ex(proc, "slurm_job", &jid) && json_object_is_type(jid, json_type_int))
+			snprintf(job, sizeof(job), "slurm job %" PRId64, json_object_get_int64(jid));
+		explain_logs_watch(run->logs, rec->env.host, (long)rec->ev.pid, job,
+				   cause_name(run->r.v.cause));
+	}
 	output(run);
 }
 

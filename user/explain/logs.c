@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* logs.c - the failures of a job's logs, grouped and judged (logs.h).
  *
- * A group is one failure as the log says it (the call, its errno, or the
- * no-refusal kind with its status or event): 64 ranks that all print the
- * same ENOMEM are one group, led by the first in time (the line's own
- * time when it has one, else the input order), and "the same on 63 other
- * ranks" with their hosts.  The job's NCCL settings the lines before it
+ * A group is one failure of one job as the log says it (the job, the
+ * call, its errno, or the no-refusal kind with its status or event): 64
+ * ranks of a job that all print the same ENOMEM are one group, led by the
+ * first in time (the line's own time when it has one, else the input
+ * order), and "the same on 63 other ranks" with their hosts.  Two jobs in
+ * one merged input are two groups however alike their lines: the reader
+ * says each line's job (logs/job.c), and a line of no known job is one of
+ * its own "" job.  The output goes job by job, the job whose first failure
+ * came first leading.  The job's NCCL settings the lines before it
  * named (NCCL_BUFFSIZE, NCCL_MIN/MAX_NCHANNELS, the channels it built) go
  * with the leading event to the rerun. */
 #include "explain/logs.h"
@@ -17,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/escape.h"
 #include "explain/facts.h"
 #include "record/inferred_failure.h"
 #include "record/kind.h"
@@ -26,7 +31,8 @@
 #define WATCH_MAX 64 /* watch records remembered for the comparison */
 
 struct group {
-	char key[160];
+	char key[200];
+	int job;              /* index of its job in explain_logs.jobs */
 	bool has_time;
 	int64_t time_ns;
 	unsigned long order;  /* input order of the leading event */
@@ -46,15 +52,24 @@ struct explain_logs {
 	/* the job's settings, as the lines so far named them */
 	unsigned long long buffsize;
 	unsigned min_ch, max_ch, built_ch;
+	unsigned qps_per_conn;
+	int gid_index; /* NCCL_IB_GID_INDEX, -1 not set */
+	char ib_dev[32]; /* NCCL's first device, `NET/IB : Using [0]mlx5_0:1/RoCE` */
+	int ib_port;
 	bool gdr, slurm;
 	/* the memlock limit a line stated (libibverbs' warning), for the
 	 * failures of that process after it (pid 0: the line named none) */
 	bool has_memlock;
 	uint64_t memlock;
 	int memlock_pid;
+	/* the jobs the failures named, in order of first appearance; the
+	 * settings above are the current job's (reset when it changes) */
+	int njobs;
+	char jobs[EXPLAIN_LOG_GROUPS][40];
+	char cur_job[40];
 	int nwatch;
 	struct {
-		char host[64], cause[32];
+		char host[64], cause[32], job[40];
 		long pid;
 	} watch[WATCH_MAX];
 };
@@ -63,8 +78,10 @@ struct explain_logs *explain_logs_new(const struct explain_logs_opts *o)
 {
 	struct explain_logs *l = calloc(1, sizeof(*l));
 
-	if (l)
+	if (l) {
 		l->o = *o;
+		l->gid_index = -1;
+	}
 	return l;
 }
 
@@ -181,6 +198,15 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 	if (l->max_ch && (!in->channels || in->channels > l->max_ch))
 		in->channels = l->max_ch;
 	in->gdr = l->gdr;
+	/* what the proof of a QP, GID or shm failure needs */
+	snprintf(in->device, sizeof(in->device), "%s", ev->device[0] ? ev->device : l->ib_dev);
+	in->port = ev->port > 0 ? ev->port : ev->device[0] ? 0 : l->ib_port;
+	in->qps_per_conn = l->qps_per_conn;
+	if (ev->qp.gid_index >= 0)
+		in->has_gid_index = true, in->gid_index = ev->qp.gid_index;
+	else if (l->gid_index >= 0)
+		in->has_gid_index = true, in->gid_index = l->gid_index;
+	in->shm_size = ev->shm_size;
 }
 
 static void context(struct explain_logs *l, const struct log_event *ev)
@@ -188,6 +214,18 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 	unsigned a, b;
 	const char *p;
 
+	/* another job's lines: its settings are its own */
+	if (ev->job[0] && strcmp(ev->job, l->cur_job)) {
+		snprintf(l->cur_job, sizeof(l->cur_job), "%s", ev->job);
+		l->buffsize = 0;
+		l->min_ch = l->max_ch = l->built_ch = 0;
+		l->qps_per_conn = 0;
+		l->gid_index = -1;
+		l->ib_dev[0] = '\0';
+		l->ib_port = 0;
+		l->gdr = false;
+		l->has_memlock = false;
+	}
 	if (ev->has_memlock) {
 		l->has_memlock = true;
 		l->memlock = ev->memlock;
@@ -201,26 +239,47 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 			l->min_ch = (unsigned)v;
 		else if (!strcmp(ev->setting_name, "NCCL_MAX_NCHANNELS") && v <= 64)
 			l->max_ch = (unsigned)v;
+		else if (!strcmp(ev->setting_name, "NCCL_IB_QPS_PER_CONNECTION") && v >= 1 && v <= 128)
+			l->qps_per_conn = (unsigned)v;
+		else if (!strcmp(ev->setting_name, "NCCL_IB_GID_INDEX") && v <= 255 &&
+			 ev->setting_value[0] >= '0' && ev->setting_value[0] <= '9')
+			l->gid_index = (int)v;
 	}
 	/* what the reader keeps no member for: the channels NCCL built
 	 * ("Channel 03/08 :") and GPUDirect on, from the line's start */
 	if ((p = strstr(ev->raw, " Channel ")) && sscanf(p, " Channel %u/%u", &a, &b) == 2 && b <= 64 &&
 	    b > l->built_ch)
 		l->built_ch = b;
+	if ((p = strstr(ev->raw, "NET/IB : Using [")) && (p = strchr(p, ']')) &&
+	    sscanf(p + 1, "%31[A-Za-z0-9_.-]:%d", l->ib_dev, &l->ib_port) != 2)
+		l->ib_dev[0] = '\0', l->ib_port = 0;
 	if (strstr(ev->raw, "GPU Direct RDMA Enabled"))
 		l->gdr = true;
 	if (strstr(ev->raw, "slurmstepd") || strstr(ev->raw, "srun: "))
 		l->slurm = true;
 }
 
-static void group_key(const struct inferred_in *in, char *key, size_t len)
+static void group_key(const char *job, const struct inferred_in *in, char *key, size_t len)
 {
 	/* a firmware command's lines are one failure whatever each says */
 	if (in->kind == INF_KERNEL_LOG) {
-		snprintf(key, len, "%d|%s", in->kind, in->call);
+		snprintf(key, len, "%s|%d|%s", job, in->kind, in->call);
 		return;
 	}
-	snprintf(key, len, "%d|%s|%d|%d|%s", in->kind, in->call, in->err, in->status, in->detail);
+	snprintf(key, len, "%s|%d|%s|%d|%d|%s", job, in->kind, in->call, in->err, in->status, in->detail);
+}
+
+/* The index of job in l->jobs, added when new; -1 when the table is full
+ * (the failure is then not judged, as beyond EXPLAIN_LOG_GROUPS). */
+static int job_index(struct explain_logs *l, const char *job)
+{
+	for (int i = 0; i < l->njobs; i++)
+		if (!strcmp(l->jobs[i], job))
+			return i;
+	if (l->njobs == EXPLAIN_LOG_GROUPS)
+		return -1;
+	snprintf(l->jobs[l->njobs], sizeof(l->jobs[0]), "%s", job);
+	return l->njobs++;
 }
 
 static bool earlier(const struct log_event *ev, unsigned long order, const struct group *g)
@@ -239,6 +298,7 @@ static void lead(struct group *g, const struct explain_logs *l, const struct log
 	g->order = order;
 	snprintf(g->r.file, sizeof(g->r.file), "%s", ev->input ? ev->input : "-");
 	g->r.line = ev->lineno;
+	snprintf(g->r.job, sizeof(g->r.job), "%s", ev->job);
 	snprintf(g->r.text, sizeof(g->r.text), "%s%s", ev->raw, ev->raw_cut ? "..." : "");
 	g->r.pid = ev->pid > 0 ? ev->pid : -1;
 	g->r.rank = ev->rank >= 0 ? ev->rank : ev->comm.rank >= 0 ? ev->comm.rank : -1;
@@ -254,22 +314,24 @@ static void lead(struct group *g, const struct explain_logs *l, const struct log
 static void failure(struct explain_logs *l, const struct log_event *ev)
 {
 	struct inferred_in in;
-	char key[160];
+	char key[200];
 	struct group *g = NULL;
 	unsigned long order = l->order++;
+	int job = job_index(l, ev->job);
 
 	to_inferred(l, ev, &in);
-	group_key(&in, key, sizeof(key));
+	group_key(ev->job, &in, key, sizeof(key));
 	for (int i = 0; i < l->ngroups && !g; i++)
 		if (!strcmp(l->groups[i]->key, key))
 			g = l->groups[i];
 	if (!g) {
-		if (l->ngroups == EXPLAIN_LOG_GROUPS || !(g = calloc(1, sizeof(*g)))) {
+		if (job < 0 || l->ngroups == EXPLAIN_LOG_GROUPS || !(g = calloc(1, sizeof(*g)))) {
 			l->not_judged++;
 			return;
 		}
 		l->groups[l->ngroups++] = g;
 		snprintf(g->key, sizeof(g->key), "%s", key);
+		g->job = job;
 		lead(g, l, ev, order);
 	} else if (earlier(ev, order, g)) {
 		lead(g, l, ev, order);
@@ -313,10 +375,12 @@ void explain_logs_event(struct explain_logs *l, const struct log_event *ev)
 	}
 }
 
-void explain_logs_watch(struct explain_logs *l, const char *host, long pid, const char *cause)
+void explain_logs_watch(struct explain_logs *l, const char *host, long pid, const char *job,
+			const char *cause)
 {
 	if (l->nwatch == WATCH_MAX)
 		return;
+	snprintf(l->watch[l->nwatch].job, sizeof(l->watch[0].job), "%s", job ? job : "");
 	snprintf(l->watch[l->nwatch].host, sizeof(l->watch[0].host), "%s", host ? host : "");
 	snprintf(l->watch[l->nwatch].cause, sizeof(l->watch[0].cause), "%s", cause);
 	l->watch[l->nwatch++].pid = pid;
@@ -327,6 +391,9 @@ static void compare_watch(const struct explain_logs *l, struct record_inferred *
 	for (int i = 0; i < l->nwatch; i++) {
 		if (l->watch[i].pid != r->pid || (r->in.host[0] && l->watch[i].host[0] &&
 						  strcmp(l->watch[i].host, r->in.host)))
+			continue;
+		/* a pid is reused across jobs: two jobs that both name theirs differ */
+		if (r->job[0] && l->watch[i].job[0] && strcmp(l->watch[i].job, r->job))
 			continue;
 		r->have_watch = true;
 		snprintf(r->watch_cause, sizeof(r->watch_cause), "%s", l->watch[i].cause);
@@ -351,14 +418,35 @@ static int by_time(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* Job by job, the job whose first failure came first leading; within a job
+ * the time order by_time gave (stable: the groups move as blocks). */
+static void by_job(struct explain_logs *l)
+{
+	struct group *sorted[EXPLAIN_LOG_GROUPS];
+	bool done[EXPLAIN_LOG_GROUPS] = { false };
+	int n = 0;
+
+	for (int i = 0; i < l->ngroups; i++) {
+		int job = l->groups[i]->job;
+		if (done[job])
+			continue;
+		done[job] = true;
+		for (int k = i; k < l->ngroups; k++)
+			if (l->groups[k]->job == job)
+				sorted[n++] = l->groups[k];
+	}
+	memcpy(l->groups, sorted, sizeof(sorted[0]) * (size_t)n);
+}
+
 int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, const char *s, size_t n),
 			void *arg, char *err, size_t errlen)
 {
 	struct inferred_facts here, other, *f;
 	char me[HOST_NAME_MAX + 1] = "";
 	enum inferred_setting s = l->o.setting;
-	bool real = false, mkey = false;
-	int shown = 0, toshow = 0;
+	bool real[EXPLAIN_LOG_GROUPS] = { false }, mkey = false;
+	int toshow[EXPLAIN_LOG_GROUPS] = { 0 }, shown_of[EXPLAIN_LOG_GROUPS] = { 0 };
+	int shown = 0, jobs_shown = 0;
 
 	if (!l->ngroups)
 		return 0;
@@ -373,12 +461,16 @@ int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, c
 	if (explain_facts_local(s, l->o.unit, l->o.pid, &here, err, errlen))
 		return -1;
 	qsort(l->groups, (size_t)l->ngroups, sizeof(l->groups[0]), by_time);
+	by_job(l);
 	for (int i = 0; i < l->ngroups; i++) {
-		real |= l->groups[i]->r.in.kind != INF_WRAPPER;
+		real[l->groups[i]->job] |= l->groups[i]->r.in.kind != INF_WRAPPER;
 		mkey |= l->groups[i]->r.in.kind == INF_KERNEL_LOG;
 	}
-	for (int i = 0; i < l->ngroups; i++)
-		toshow += !(real && l->groups[i]->r.in.kind == INF_WRAPPER);
+	for (int i = 0; i < l->ngroups; i++) {
+		struct group *g = l->groups[i];
+		if (!(real[g->job] && g->r.in.kind == INF_WRAPPER) && !toshow[g->job]++)
+			jobs_shown++;
+	}
 	for (int i = 0; i < l->ngroups; i++) {
 		struct group *g = l->groups[i];
 		struct record_inferred *r = &g->r;
@@ -387,8 +479,8 @@ int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, c
 		size_t len = 0;
 		FILE *m;
 
-		/* a wrapper is its failure's echo when a failure is named */
-		if (r->in.kind == INF_WRAPPER && real)
+		/* a wrapper is its failure's echo when its job's lines name one */
+		if (r->in.kind == INF_WRAPPER && real[g->job])
 			continue;
 		/* whose facts: --facts names the node; else this node's, when
 		 * the log is this node's or does not say */
@@ -413,9 +505,15 @@ int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, c
 			fprintf(m, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 			json_object_put(o);
 		} else {
-			if (shown == 0 && toshow > 1)
+			int nth = shown_of[g->job];
+			/* more than one job: each under its name, never one
+			 * job's failure counted among another's ranks */
+			if (jobs_shown > 1 && nth == 0)
+				fprintf(m, "%s%s:\n", shown ? "\n" : "",
+					l->jobs[g->job][0] ? esc(l->jobs[g->job]) : "lines that name no job");
+			if (nth == 0 && toshow[g->job] > 1)
 				fprintf(m, "first failure in time:\n");
-			else if (shown == 1)
+			else if (nth == 1)
 				fprintf(m, "then:\n");
 			record_print_text(m, &rec, l->o.verbose, NULL);
 		}
@@ -423,6 +521,7 @@ int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, c
 		write_piece(arg, text, len);
 		free(text);
 		shown++;
+		shown_of[g->job]++;
 	}
 	return shown;
 }

@@ -35,8 +35,11 @@ void explain_logs_free(struct explain_logs *l);
 /* One event of the reader, in input order. */
 void explain_logs_event(struct explain_logs *l, const struct log_event *ev);
 /* A failure a watch record among the inputs proved (explain's record path):
- * compared with the group of the same host and pid. */
-void explain_logs_watch(struct explain_logs *l, const char *host, long pid, const char *cause);
+ * compared with the group of the same host and pid, and of the same job
+ * when both name one (job: "slurm job 12345" as the reader writes it, or
+ * NULL). */
+void explain_logs_watch(struct explain_logs *l, const char *host, long pid, const char *job,
+			const char *cause);
 /* Judges every group and writes it to out (one piece each, through
  * write_piece).  Returns the number of groups; -1 when the facts could not
  * be read (err). */

@@ -6,6 +6,7 @@
  * with _HOSTNAME, _PID and __REALTIME_TIMESTAMP as who and when. */
 #include "logs/parse.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *str(struct json_object *o, const char *key)
@@ -23,6 +24,30 @@ static bool has_mrtrace_field(struct json_object *o)
 			return true;
 	}
 	return false;
+}
+
+/* The job a journald entry belongs to: its SLURM_JOB_ID field (a job that
+ * logs through systemd-cat or a wrapper that adds it), Slurm's cgroup
+ * (`.../slurmstepd.scope/job_12345/step_0/...`, or cgroup v1's
+ * `/slurm/uid_0/job_12345/...`), else the systemd unit it ran in; none for
+ * the kernel's entries, which belong to no job. */
+static void journal_job(struct json_object *o, struct log_event *ev)
+{
+	const char *id = str(o, "SLURM_JOB_ID"), *cg = str(o, "_SYSTEMD_CGROUP"), *unit = str(o, "_SYSTEMD_UNIT");
+	const char *p;
+	size_t n;
+
+	if (id && (n = strspn(id, "0123456789")) && n < 16 && !id[n]) {
+		snprintf(ev->job, sizeof(ev->job), "slurm job %s", id);
+		return;
+	}
+	if (cg && (p = strstr(cg, "/job_")) && (n = strspn(p + 5, "0123456789")) && n < 16 &&
+	    (p[5 + n] == '/' || !p[5 + n])) {
+		snprintf(ev->job, sizeof(ev->job), "slurm job %.*s", (int)n, p + 5);
+		return;
+	}
+	if (unit && *unit)
+		snprintf(ev->job, sizeof(ev->job), "unit %.34s", unit);
 }
 
 bool log_parse_json(const char *s, const char *end, struct log_event *ev, int depth,
@@ -68,6 +93,8 @@ bool log_parse_json(const char *s, const char *end, struct log_event *ev, int de
 			return true;
 		}
 		const char *tr = str(o, "_TRANSPORT");
+		if (!tr || strcmp(tr, "kernel"))
+			journal_job(o, ev);
 		if (tr && !strcmp(tr, "kernel")) {
 			log_parse_kernel(msg, msg + strlen(msg), true, ev);
 		} else if (depth < 1) {

@@ -72,6 +72,7 @@ enum log_ctx {
 	LOG_CTX_RANK, /* `comm 0x.. rank R nranks N cudaDev D ... commId 0x..`: comm */
 	LOG_CTX_HOST, /* a line that only names the host (Bootstrap, hostname) */
 	LOG_CTX_RETURN, /* NCCL's `file.cc:LINE -> N` trail of a failure: result_code */
+	LOG_CTX_JOB, /* a line that names the job (srun: job 12345 ..., slurmstepd's *** JOB ...): job */
 };
 
 /* How a matched NCCL shape carries the error (user/logs/nccl_shapes.tsv) */
@@ -113,6 +114,11 @@ struct log_event {
 	int pid, tid; /* 0 when unknown */
 	int cuda_dev; /* -1 when unknown */
 	int rank; /* the launcher's tag ([1,12]<stdout>: -> 12, srun `12: `), -1 none */
+	/* the job, as `explain --jobs` names it ("slurm job 12345"): from the
+	 * line (LOG_CTX_JOB, journald's SLURM_JOB_ID or _SYSTEMD_CGROUP's
+	 * job_N, _SYSTEMD_UNIT), else the last one the input named, else the
+	 * input's name (slurm-12345.out); "" unknown (user/logs/job.c) */
+	char job[40];
 	bool has_time; /* time_ns is wall-clock UTC */
 	int64_t time_ns;
 	bool has_boot_time; /* boot_ns: a kernel `[  12.345678]` stamp */
@@ -224,6 +230,7 @@ struct log_counts {
 	char first_unrecognised[LOG_RAW_MAX + 1];
 	bool gzip; /* the input was gzip-compressed */
 	char nccl_version[24]; /* the last NCCL version the input named */
+	char job[40]; /* the job the input last named (or its file name), "" none */
 };
 
 struct log_reader;
@@ -250,6 +257,10 @@ void log_line_parse(const char *line, size_t len, struct log_event *ev);
  * it was compressed.
  * Used by the reader and by user/explain/stream.c (rotated .gz records). */
 FILE *log_input_open(const char *path, bool *gz, char *err, size_t errlen);
+
+/* The job a file's name says ("slurm-12345.out" -> "slurm job 12345"), ""
+ * when it says none: what log_reader_open starts an input's job with. */
+void log_job_from_name(const char *path, char *job, size_t len);
 
 /* names for the printer and --json */
 const char *log_kind_name(enum log_kind k);

@@ -24,6 +24,9 @@ bool log_parse_libfabric(const char *s, const char *end, struct log_event *ev);
 bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev);
 /* force: the prefix said kernel (then any line is a kernel line) */
 bool log_parse_kernel(const char *s, const char *end, bool force, struct log_event *ev);
+/* a line that names the job (job.c): srun's, salloc's, slurmstepd's, an
+ * echoed SLURM_JOB_ID=; LOG_CONTEXT with ev->job */
+bool log_parse_job(const char *s, const char *end, struct log_event *ev);
 /* a JSON line; *line (held by *keep, put by the caller) when it is a
  * journald entry whose MESSAGE is to be classified as a line itself */
 bool log_parse_json(const char *s, const char *end, struct log_event *ev, int depth,

@@ -3,7 +3,7 @@
  * up to LOG_LINE_MAX bytes, the rest of it read and dropped, so memory is
  * the same for a 2 GB merged job log as for ten lines.  Each line is
  * classified by content (log_classify) and counted in one bucket; the
- * input's memory is only the NCCL version it last named. */
+ * input's memory is only the NCCL version and the job it last named. */
 #include "logs/parse.h"
 
 #include <stdlib.h>
@@ -46,7 +46,7 @@ void log_classify(const char *s, const char *end, struct log_event *ev, int dept
 	}
 	if (kernel && log_parse_kernel(s, end, true, ev))
 		return;
-	if (log_parse_nccl(s, end, ev) || log_parse_framework(s, end, ev) || log_parse_ucx(s, end, ev) ||
+	if (log_parse_job(s, end, ev) || log_parse_nccl(s, end, ev) || log_parse_framework(s, end, ev) || log_parse_ucx(s, end, ev) ||
 	    log_parse_libfabric(s, end, ev) || log_parse_rdma_core(s, end, ev) ||
 	    log_parse_kernel(s, end, false, ev))
 		return;
@@ -106,6 +106,7 @@ struct log_reader *log_reader_open(const char *path, char *err, size_t errlen)
 	r->own = true;
 	r->name = r->name_copy = copy;
 	r->counts.gzip = gz;
+	log_job_from_name(path, r->counts.job, sizeof(r->counts.job));
 	return r;
 }
 
@@ -172,6 +173,12 @@ int log_reader_next(struct log_reader *r, struct log_event *ev)
 		memcpy(k->nccl_version, ev->nccl_version, sizeof(k->nccl_version));
 	else if (!ev->nccl_version[0])
 		memcpy(ev->nccl_version, k->nccl_version, sizeof(ev->nccl_version));
+	/* the job: a line that names it names it for the lines after it
+	 * too; a journald entry says its own and is not carried on */
+	if (ev->ctx == LOG_CTX_JOB)
+		memcpy(k->job, ev->job, sizeof(k->job));
+	else if (!ev->job[0])
+		memcpy(ev->job, k->job, sizeof(ev->job));
 	switch (ev->kind) {
 	case LOG_FAILURE_CALL:
 	case LOG_FAILURE_NOCALL:

@@ -47,6 +47,7 @@ static struct json_object *inferred_to_json(const struct record *rec)
 	json_object_object_add(o, "next", strings((char (*)[INFERRED_TEXT])v->next, v->nnext));
 	jput_str(o, "rerun", v->rerun[0] ? v->rerun : NULL);
 	jput_str(o, "watch", v->watch[0] ? v->watch : NULL);
+	jput_str(o, "job", r->job[0] ? r->job : NULL);
 	jput_str(o, "host", r->in.host[0] ? r->in.host : NULL);
 	if (r->pid >= 0)
 		jput_i64(o, "pid", r->pid);
@@ -93,6 +94,8 @@ static bool inferred_to_text(FILE *out, const struct record *rec, bool verbose, 
 	 * verdict's sentences that quote them: escaped for the terminal */
 	fprintf(out, "inferred: %s\n", esc(v->what));
 	fprintf(out, "  at %s:%ld", esc(r->file), r->line);
+	if (r->job[0])
+		fprintf(out, ", %s", esc(r->job));
 	if (r->in.host[0])
 		fprintf(out, ", host %s", esc(r->in.host));
 	if (r->pid >= 0)
@@ -194,6 +197,7 @@ int inferred_failure_from_json(struct json_object *o, struct record_inferred *r,
 	    jget_bool(o, "no_kernel_refusal", &v->no_kernel_refusal, &w) < 0 ||
 	    jget_str(o, "rerun", v->rerun, sizeof(v->rerun), &w) < 0 ||
 	    jget_str(o, "watch", v->watch, sizeof(v->watch), &w) < 0 ||
+	    jget_str(o, "job", r->job, sizeof(r->job), &w) < 0 ||
 	    jget_str(o, "host", r->in.host, sizeof(r->in.host), &w) < 0 ||
 	    jget_str(o, "judged_on", r->judged_on, sizeof(r->judged_on), &w) < 0 ||
 	    jget_bool(o, "other_host", &r->other_host, &w) < 0 ||

@@ -2,8 +2,8 @@
 /* inferred_failure.h - a failure read from a log and judged without a kernel
  * site (verdict/inferred.h): JSON "inferred_failure" (docs/json.md), made by
  * `mrtrace explain` from the logs a job left, never by watch.  One record
- * per group of the same failure (explain/logs.c): the first in the input
- * leads, the others are counted with their hosts. */
+ * per group of the same failure of the same job (explain/logs.c): the
+ * first in time leads, the others are counted with their hosts. */
 #ifndef MRTRACE_RECORD_INFERRED_FAILURE_H
 #define MRTRACE_RECORD_INFERRED_FAILURE_H
 
@@ -27,6 +27,7 @@ struct record_inferred {
 	char text[INFERRED_TEXT]; /* the line itself, cut */
 	char time[40];            /* the line's own timestamp, "" none */
 	long pid, rank;           /* -1 unknown */
+	char job[40];             /* "slurm job 12345" (logs/job.c), "" none */
 	bool other_host;          /* the log's host is not the one judged on */
 	char judged_on[64];       /* the host whose facts weighed; "" none */
 	/* the same failure elsewhere */

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "nccl/layout.h"
 #include "verdict/names.h"
 
 static const char *const setting_names[] = {
@@ -33,26 +32,6 @@ enum inferred_setting inferred_setting_from_name(const char *name)
 		if (!strcmp(name, setting_names[i]))
 			return (enum inferred_setting)i;
 	return INF_SET_UNKNOWN;
-}
-
-/* Families of calls: which kernel sites stand behind them. */
-static const struct {
-	const char *needle, *family;
-} families[] = {
-	{ "reg_dmabuf_mr", "reg_mr" }, { "reg_mr", "reg_mr" },     { "CREATE_MKEY", "reg_mr" },
-	{ "create_cq", "create_cq" },  { "create_qp", "create_qp" }, { "create_srq", "create_qp" },
-	{ "alloc_pd", "create_qp" },   { "modify_qp", "modify_qp" }, { "open_device", "open_device" },
-	{ "get_device_list", "open_device" }, { "uverbs", "open_device" },
-	{ "shm", "shm" },              { "fallocate", "shm" },       { "ftruncate", "shm" },
-	{ "query_gid", "modify_qp" },  { "fd_import", "fd_import" }, { "pidfd_getfd", "fd_import" },
-};
-
-const char *inferred_call_family(const char *call)
-{
-	for (size_t i = 0; call && i < sizeof(families) / sizeof(families[0]); i++)
-		if (strstr(call, families[i].needle))
-			return families[i].family;
-	return "other";
 }
 
 static void add_cand(struct inferred *o, const char *cause, int score, const char *fmt, ...)
@@ -81,30 +60,6 @@ static void weigh(struct inferred *o, const char *cause, int d)
 	for (int i = 0; i < o->ncand; i++)
 		if (!strcmp(o->cand[i].cause, cause))
 			o->cand[i].score += d;
-}
-
-static void rest(struct inferred *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void rest(struct inferred *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (o->nrests == INFERRED_MAX_RESTS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(o->rests_on[o->nrests++], INFERRED_TEXT, fmt, ap);
-	va_end(ap);
-}
-
-static void next(struct inferred *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void next(struct inferred *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (o->nnext == INFERRED_MAX_NEXT)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(o->next[o->nnext++], INFERRED_TEXT, fmt, ap);
-	va_end(ap);
 }
 
 /* " (NCCL 2.21.5)" or "" */
@@ -239,27 +194,27 @@ static void weigh_logged_memlock(const struct inferred_in *in, struct inferred *
 	if (!in->memlock_logged)
 		return;
 	if (in->memlock == UINT64_MAX) {
-		rest(o, "the log says the process's memlock limit was unlimited");
+		inferred_rest(o, "the log says the process's memlock limit was unlimited");
 		weigh(o, "memlock_limit", -60);
 		weigh(o, "memlock_zero", -60);
 		return;
 	}
 	fmt_bytes(in->memlock, b, sizeof(b));
 	if (in->memlock == 0) {
-		rest(o, "the log says the process's memlock limit was 0");
+		inferred_rest(o, "the log says the process's memlock limit was 0");
 		weigh(o, "memlock_zero", 50);
 		return;
 	}
 	weigh(o, "memlock_zero", -40);
 	if (in->has_length && in->length > in->memlock) {
 		fmt_bytes(in->length, r, sizeof(r));
-		rest(o, "the log says the process's memlock limit was %s, and this request alone was %s", b, r);
+		inferred_rest(o, "the log says the process's memlock limit was %s, and this request alone was %s", b, r);
 		weigh(o, "memlock_limit", 45);
 	} else if (in->memlock < (64ull << 20)) {
-		rest(o, "the log says the process's memlock limit was %s (NCCL registers tens of MiB)", b);
+		inferred_rest(o, "the log says the process's memlock limit was %s (NCCL registers tens of MiB)", b);
 		weigh(o, "memlock_limit", 30);
 	} else {
-		rest(o, "the log says the process's memlock limit was %s", b);
+		inferred_rest(o, "the log says the process's memlock limit was %s", b);
 	}
 }
 
@@ -272,51 +227,51 @@ static void weigh_facts(const struct inferred_in *in, const struct inferred_fact
 
 	if (f->memlock_known) {
 		if (f->memlock_soft == UINT64_MAX) {
-			rest(o, "on %s, %s get an unlimited memlock limit", f->host, f->memlock_of);
+			inferred_rest(o, "on %s, %s get an unlimited memlock limit", f->host, f->memlock_of);
 			weigh(o, "memlock_limit", -45);
 			weigh(o, "memlock_zero", -55);
 		} else if (f->memlock_soft == 0) {
-			rest(o, "on %s, %s get a memlock limit of 0", f->host, f->memlock_of);
+			inferred_rest(o, "on %s, %s get a memlock limit of 0", f->host, f->memlock_of);
 			weigh(o, "memlock_zero", 40);
 		} else {
 			fmt_bytes(f->memlock_soft, b, sizeof(b));
-			rest(o, "on %s, %s get %s of memlock", f->host, f->memlock_of, b);
+			inferred_rest(o, "on %s, %s get %s of memlock", f->host, f->memlock_of, b);
 			weigh(o, "memlock_zero", -30);
 			if (f->memlock_soft < (64ull << 20))
 				weigh(o, "memlock_limit", 25);
 		}
 	}
 	if (f->slurm_propagates == 1)
-		rest(o, "Slurm copies the submitting shell's memlock limit into jobs (PropagateResourceLimits)");
+		inferred_rest(o, "Slurm copies the submitting shell's memlock limit into jobs (PropagateResourceLimits)");
 	if (f->peermem[0] || f->dmabuf[0]) {
 		bool path = !strcmp(f->peermem, "registered") || !strcmp(f->dmabuf, "available");
-		rest(o, "GPUDirect on %s: peer memory %s, dma-buf %s", f->host, f->peermem[0] ? f->peermem : "unknown",
+		inferred_rest(o, "GPUDirect on %s: peer memory %s, dma-buf %s", f->host, f->peermem[0] ? f->peermem : "unknown",
 		     f->dmabuf[0] ? f->dmabuf : "unknown");
 		weigh(o, "pin_device_memory", path ? -20 : 20);
 		weigh(o, "dmabuf_unsupported", strcmp(f->dmabuf, "available") ? 20 : -20);
 	}
 	if (f->iommu[0]) {
-		rest(o, "the IOMMU on %s is %s", f->host, f->iommu);
+		inferred_rest(o, "the IOMMU on %s is %s", f->host, f->iommu);
 		weigh(o, "dma_map_iova", !strcmp(f->iommu, "translated") || !strcmp(f->iommu, "mixed") ? 15 : -10);
 	}
 	if (f->ports) {
-		rest(o, "%d of %d RDMA port%s on %s %s not ACTIVE", f->ports_down, f->ports,
+		inferred_rest(o, "%d of %d RDMA port%s on %s %s not ACTIVE", f->ports_down, f->ports,
 		     f->ports == 1 ? "" : "s", f->host, f->ports_down == 1 ? "is" : "are");
 		weigh(o, "port_not_active", f->ports_down ? 30 : -25);
 	}
 	if (f->roce_ports) {
-		rest(o, "RoCE ports on %s hold %d GIDs, %d of them RoCE v2", f->host, f->gids, f->roce_v2_gids);
+		inferred_rest(o, "RoCE ports on %s hold %d GIDs, %d of them RoCE v2", f->host, f->gids, f->roce_v2_gids);
 		weigh(o, "bad_gid_index", f->roce_v2_gids ? -5 : 25);
 	}
 	if (f->uverbs_bad) {
-		rest(o, "%d uverbs node%s on %s did not open (%s)", f->uverbs_bad,
+		inferred_rest(o, "%d uverbs node%s on %s did not open (%s)", f->uverbs_bad,
 		     f->uverbs_bad == 1 ? "" : "s", f->host, f->uverbs_err[0] ? f->uverbs_err : "?");
 		weigh(o, "device_missing", !strcmp(f->uverbs_err, "ENOENT") ? 30 : 0);
 		weigh(o, "device_permission", !strcmp(f->uverbs_err, "EACCES") ? 30 : 0);
 	}
 	if (f->shm_known) {
 		fmt_bytes(f->shm_free, b, sizeof(b));
-		rest(o, "/dev/shm on %s has %s free", f->host, b);
+		inferred_rest(o, "/dev/shm on %s has %s free", f->host, b);
 		weigh(o, "shm_exhausted", f->shm_free < (64ull << 20) ? 20 : -10);
 	}
 	(void)in;
@@ -353,105 +308,39 @@ static void no_refusal(const struct inferred_in *in, struct inferred *o)
 			add_cand(o, "protection_error", 10, "an MR used after it was deregistered, or access it was not registered with");
 		else
 			add_cand(o, "completion_error", 10, "the HCA completed the work request with an error");
-		next(o, "the port counters (symbol_error, link_downed, port_rcv_errors) and `mrtrace check`'s fabric area on both hosts");
-		next(o, "port_change records of a `mrtrace watch` that ran then (a port down or a GID gone at that time)");
+		inferred_next(o, "the port counters (symbol_error, link_downed, port_rcv_errors) and `mrtrace check`'s fabric area on both hosts");
+		inferred_next(o, "port_change records of a `mrtrace watch` that ran then (a port down or a GID gone at that time)");
 		break;
 	case INF_ASYNC:
 		snprintf(o->what, sizeof(o->what), "an async event: %s", in->detail[0] ? in->detail : "?");
 		add_cand(o, strstr(in->detail, "GID") ? "gid_change" :
 			    strstr(in->detail, "atastroph") || strstr(in->detail, "FATAL") ? "device_fatal" :
 			    "port_event", 10, "the device or port changed under the job");
-		next(o, "`mrtrace check`'s rdma and fabric areas (port state, GID table) and the kernel log of the time (mlx5 health, link down)");
-		next(o, "port_change records of a `mrtrace watch` that ran then");
+		inferred_next(o, "`mrtrace check`'s rdma and fabric areas (port state, GID table) and the kernel log of the time (mlx5 health, link down)");
+		inferred_next(o, "port_change records of a `mrtrace watch` that ran then");
 		break;
 	case INF_GDR_OFF:
 		snprintf(o->what, sizeof(o->what), "NCCL disabled GPU Direct RDMA");
 		add_cand(o, "gdr_disabled", 10, "NCCL found no peer-memory client and no usable dma-buf; it stages through pinned host memory (which then counts against RLIMIT_MEMLOCK)");
-		next(o, "`mrtrace check`'s gpudirect area (peer memory, dma-buf, BAR1)");
+		inferred_next(o, "`mrtrace check`'s gpudirect area (peer memory, dma-buf, BAR1)");
 		break;
 	case INF_GID_TYPE:
 		snprintf(o->what, sizeof(o->what), "NCCL could not read a RoCE GID's type from sysfs");
 		add_cand(o, "gid_type_unreadable", 10, "a read of /sys/class/infiniband/*/ports/*/gid_attrs/types, which a container's sysfs may hide; no kernel call refused it");
-		next(o, "`mrtrace check -p PID`'s fabric area in the container (its GID view), and NCCL_IB_GID_INDEX");
+		inferred_next(o, "`mrtrace check -p PID`'s fabric area in the container (its GID view), and NCCL_IB_GID_INDEX");
 		break;
 	case INF_CUDA:
 		snprintf(o->what, sizeof(o->what), "a CUDA error: %s", in->detail[0] ? in->detail : "?");
 		add_cand(o, "cuda_error", 10, "the CUDA driver's error, not the RDMA stack's");
-		next(o, "nvidia-smi, the NVIDIA driver's kernel messages (Xid), and `mrtrace check`'s gpudirect area");
+		inferred_next(o, "nvidia-smi, the NVIDIA driver's kernel messages (Xid), and `mrtrace check`'s gpudirect area");
 		break;
 	default:
 		snprintf(o->what, sizeof(o->what), "only the framework's wrapper (%s) with no line of NCCL's below it",
 			 in->detail[0] ? in->detail : "ncclSystemError");
 		add_cand(o, "unknown", 0, "the NCCL line that names the call is not in the log");
-		next(o, "rerun with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,NET) to get the call and errno");
+		inferred_next(o, "rerun with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,NET) to get the call and errno");
 	}
-	rest(o, "the log says %s", o->what);
-}
-
-/* ---- the rerun ----------------------------------------------------------------- */
-
-static void rerun(const struct inferred_in *in, const struct inferred_facts *f,
-		  enum inferred_setting setting, const char *unit, struct inferred *o)
-{
-	const char *fam = inferred_call_family(in->call);
-	struct nccl_layout l = { .channels = in->channels ? in->channels : 2,
-				 .peers = in->peers ? in->peers : 1,
-				 .buffsize = in->buffsize ? in->buffsize : NCCL_BUFFSIZE_DEFAULT,
-				 .gdr = false };
-	char probe[256], lim[48] = "", b[32];
-	const char *host = in->host[0] ? in->host : "HOST";
-
-	if (o->no_kernel_refusal)
-		return;
-	if (!strcmp(fam, "reg_mr")) {
-		int n = snprintf(probe, sizeof(probe), "mrprobe --nccl-channels %u --nccl-peers %u", l.channels, l.peers);
-		if (in->buffsize)
-			snprintf(probe + n, sizeof(probe) - (size_t)n, " --nccl-buffsize %" PRIu64, in->buffsize);
-	} else if (!strcmp(fam, "open_device")) {
-		snprintf(probe, sizeof(probe), "mrprobe --size 4K");
-	} else {
-		/* no mrprobe mode makes QPs or shm segments: the job's own rerun */
-		snprintf(probe, sizeof(probe), "mrprobe --size 4K --keep-going");
-	}
-	/* the limit of the setting, when the facts name it and the setting's own
-	 * launcher is not used to start the probe */
-	if (f->memlock_known && f->memlock_soft != UINT64_MAX)
-		snprintf(lim, sizeof(lim), "%" PRIu64 "K", f->memlock_soft >> 10);
-	switch (setting) {
-	case INF_SET_SLURM:
-		snprintf(o->rerun, sizeof(o->rerun), "srun -N1 -n1 -w %s %s", host, probe);
-		snprintf(o->watch, sizeof(o->watch),
-			 "on the job's nodes: systemctl enable --now mrtrace (contrib/systemd), or in the batch script: srun mrtrace watch --json -o /var/tmp/mrtrace-$SLURM_JOB_ID.jsonl -- <your srun line>");
-		break;
-	case INF_SET_DOCKER:
-		snprintf(o->rerun, sizeof(o->rerun), "docker run --rm --device=/dev/infiniband IMAGE %s", probe);
-		snprintf(o->watch, sizeof(o->watch), "on the host: sudo mrtrace watch --json -o /var/tmp/mrtrace.jsonl -- docker run ... (or systemctl enable --now mrtrace)");
-		break;
-	case INF_SET_K8S:
-		snprintf(o->rerun, sizeof(o->rerun), "kubectl exec POD -- %s", probe);
-		snprintf(o->watch, sizeof(o->watch), "on the node: systemctl enable --now mrtrace (it watches every pod)");
-		break;
-	case INF_SET_SYSTEMD:
-		if (lim[0])
-			snprintf(o->rerun, sizeof(o->rerun), "systemd-run --wait --pipe -p LimitMEMLOCK=%s %s", lim, probe);
-		else
-			snprintf(o->rerun, sizeof(o->rerun),
-				 "systemd-run --wait --pipe -p LimitMEMLOCK=$(systemctl show -P LimitMEMLOCK %s) %s",
-				 unit ? unit : "UNIT", probe);
-		snprintf(o->watch, sizeof(o->watch), "systemctl enable --now mrtrace, then restart %s", unit ? unit : "the unit");
-		break;
-	default:
-		if (lim[0])
-			snprintf(o->rerun, sizeof(o->rerun), "sudo %s --memlock %s --as-nobody", probe, lim);
-		else
-			snprintf(o->rerun, sizeof(o->rerun), "%s", probe);
-		snprintf(o->watch, sizeof(o->watch), "sudo mrtrace watch --json -o /var/tmp/mrtrace.jsonl -- <your launch command>");
-	}
-	if (!strcmp(fam, "reg_mr")) {
-		fmt_bytes(nccl_layout_host_bytes(&l, 4096), b, sizeof(b));
-		rest(o, "NCCL would register %s of host memory for %u channel%s to %u peer%s (mrprobe's sizes)",
-		     b, l.channels, l.channels == 1 ? "" : "s", l.peers, l.peers == 1 ? "" : "s");
-	}
+	inferred_rest(o, "the log says %s", o->what);
 }
 
 void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f,
@@ -468,6 +357,7 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 		if (f->have)
 			weigh_facts(in, f, o);
 		rank(o);
+		inferred_rerun(in, f, setting, unit, o);
 		return;
 	}
 	if (in->kind == INF_KERNEL_LOG) {
@@ -478,7 +368,7 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 		else
 			snprintf(o->what, sizeof(o->what), "the kernel log says %s failed", in->call);
 		add_cand(o, "mlx5_firmware", 90, "the mlx5 firmware refused the command (the kernel's own line)");
-		rest(o, "%s", o->what);
+		inferred_rest(o, "%s", o->what);
 	} else {
 		if (in->err)
 			snprintf(o->what, sizeof(o->what), "%s refused with %s%s", in->call, errno_name(in->err),
@@ -486,7 +376,7 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 		else
 			snprintf(o->what, sizeof(o->what), "%s failed%s, no errno in the line", in->call,
 				 release(in, rel, sizeof(rel)));
-		rest(o, "the log says %s from %s%s", in->err ? errno_name(in->err) : "no errno",
+		inferred_rest(o, "the log says %s from %s%s", in->err ? errno_name(in->err) : "no errno",
 		     in->call, release(in, rel, sizeof(rel)));
 		call_cands(in, o);
 		if (!in->err) {
@@ -501,12 +391,12 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 		weigh_logged_memlock(in, o);
 	if (in->kind == INF_CALL && in->mkey_failed && !strcmp(inferred_call_family(in->call), "reg_mr")) {
 		weigh(o, "mlx5_firmware", 70);
-		rest(o, "the kernel log among the inputs says the HCA's firmware refused CREATE_MKEY");
+		inferred_rest(o, "the kernel log among the inputs says the HCA's firmware refused CREATE_MKEY");
 	}
 	if (f->have)
 		weigh_facts(in, f, o);
 	else
-		rest(o, "no facts of the node the log came from: judged from the log alone");
+		inferred_rest(o, "no facts of the node the log came from: judged from the log alone");
 	rank(o);
-	rerun(in, f, setting, unit, o);
+	inferred_rerun(in, f, setting, unit, o);
 }

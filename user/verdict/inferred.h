@@ -58,6 +58,13 @@ struct inferred_in {
 	uint64_t memlock;      /* bytes, UINT64_MAX unlimited */
 	bool has_length;
 	uint64_t length;       /* the refused registration's bytes */
+	/* what the proof of a QP, GID or shm failure needs (0, "": not said) */
+	char device[32];       /* the device the line names ("mlx5_0") */
+	int port;              /* its port; 0 unknown */
+	bool has_gid_index;
+	int gid_index;         /* the line's GID index, else NCCL_IB_GID_INDEX */
+	unsigned qps_per_conn; /* NCCL_IB_QPS_PER_CONNECTION; 0: NCCL's default 1 */
+	uint64_t shm_size;     /* the shm segment NCCL failed to make, bytes */
 };
 
 /* What a node says now (`mrtrace check`'s facts, explain/facts.c reads them
@@ -101,8 +108,13 @@ struct inferred {
 	char rests_on[INFERRED_MAX_RESTS][INFERRED_TEXT];
 	int nnext;
 	char next[INFERRED_MAX_NEXT][INFERRED_TEXT]; /* what to check next */
-	char rerun[INFERRED_TEXT * 2]; /* the mrprobe command that proves it; "" none */
-	char watch[INFERRED_TEXT * 2]; /* the watch to leave on for the next run */
+	/* the command that proves it under the job's setting: mrprobe for a
+	 * registration or a device open; ib_send_bw with NCCL's QP and CQ sizes
+	 * for a QP or CQ (mrprobe makes none); the GID table NCCL read for a
+	 * GID failure; fallocate in /dev/shm for shm; "" when no rerun proves
+	 * it (a completion error, a CUDA error) */
+	char rerun[INFERRED_TEXT * 2];
+	char watch[INFERRED_TEXT * 2]; /* the watch to leave on for the next run: always */
 };
 
 /* Judges in against f (f->have false: the log alone) for the setting
@@ -112,5 +124,15 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 
 /* The call's family, for grouping ("reg_mr", "create_qp", ...); "other". */
 const char *inferred_call_family(const char *call);
+
+/* The verdict's own parts (inferred_common.c, inferred_rerun.c), for
+ * inferred.c: a sentence added to what it rests on / to what to check next
+ * (dropped past INFERRED_MAX_RESTS / INFERRED_MAX_NEXT); the rerun and the
+ * watch of the setting (o->rerun "" when no rerun proves it, o->watch
+ * always), which may add to rests_on and next. */
+void inferred_rest(struct inferred *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void inferred_next(struct inferred *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void inferred_rerun(const struct inferred_in *in, const struct inferred_facts *f,
+		    enum inferred_setting setting, const char *unit, struct inferred *o);
 
 #endif
