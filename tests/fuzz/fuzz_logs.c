@@ -43,6 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		TERMINATED(ev.mlx5.cmd);
 		TERMINATED(ev.nccl_version);
 		TERMINATED(ev.setting_value);
+		TERMINATED(ev.job);
 		assert(ev.err >= 0);
 		assert(!ev.shape || ev.source == LOG_SRC_NCCL);
 		assert(!(ev.no_errno && ev.err));
@@ -53,6 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(k->lines == k->failures + k->not_failures + k->unrecognised + k->records);
 		assert(k->context <= k->not_failures);
 		assert(!k->unrecognised || k->first_unrecognised_line > 0);
+		TERMINATED(k->job);
 	}
 	log_reader_free(r);
 	fclose(f);
