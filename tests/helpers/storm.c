@@ -8,6 +8,10 @@
  *                                   with NCCL's access flags (ibv_dereg_mr
  *                                   when it works)
  * The buffer is mapped and touched once, before the clock starts.
+ * With STORM_GO=FILE in the environment it says "ready pid=P" once set up
+ * (device open, PD allocated) and starts only when FILE exists (at most
+ * 120 s later): a test times the calls against another event, not against
+ * the process's start-up (seconds under TCG).
  * Prints "pid=P op=OP n=N ok=K failed=F errno=E secs=S ns_per_op=X" and
  * exits 0 (whatever the calls returned), 2 on a usage or setup error. */
 #include <errno.h>
@@ -77,6 +81,13 @@ int main(int argc, char **argv)
 	if (reg && !(pd = open_pd(argv[2]))) {
 		fprintf(stderr, "storm: cannot open %s and allocate a PD\n", argv[2]);
 		return 2;
+	}
+	const char *go = getenv("STORM_GO");
+	if (go) {
+		printf("ready pid=%d\n", getpid());
+		fflush(stdout);
+		for (int i = 0; i < 12000 && access(go, F_OK); i++)
+			nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
 	}
 	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 	double t0 = now_s();

@@ -22,7 +22,7 @@
 
 extern char **environ;
 
-#define OUT_MAX (64u << 20)    /* as rdmares_read(): ~300,000 QPs */
+#define OUT_MAX (64u << 20)    /* ~300,000 QPs of `rdma -j res show qp` */
 #define STEP_MAX (256u << 10) /* read and parsed per call at most: ~20 ms under ASan */
 #define PIPE_SIZE (1 << 20)    /* the tool writes on while the loop does other work */
 #define DEADLINE_S 10.0
