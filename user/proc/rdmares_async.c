@@ -20,6 +20,8 @@
 
 #include <json-c/json.h>
 
+#include "core/clock.h"
+
 extern char **environ;
 
 #define OUT_MAX (64u << 20)    /* ~300,000 QPs of `rdma -j res show qp` */
@@ -259,12 +261,9 @@ bool rdmares_query_running(const struct rdmares_query *q)
 
 bool rdmares_query_cancel(struct rdmares_query *q)
 {
-	struct timespec ts;
-
 	if (!q || !q->running)
 		return false;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	kill_run(q, ts.tv_sec + ts.tv_nsec / 1e9, RDMARES_WHY_STOPPED);
+	kill_run(q, clock_mono_s(), RDMARES_WHY_STOPPED);
 	return true;
 }
 

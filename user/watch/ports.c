@@ -32,6 +32,7 @@
 #include "nccl/nccl.h"
 #include "proc/context.h"
 #include "proc/gidtable.h"
+#include "core/clock.h"
 #include "proc/rdmares_async.h"
 
 #define IB "/sys/class/infiniband"
@@ -800,16 +801,13 @@ void ports_close(struct port_monitor *m)
 
 void ports_flush(struct port_monitor *m, double now, double grace_s, ports_emit_fn emit, void *arg)
 {
-	struct timespec t;
-
 	if (!m)
 		return;
 	/* a run in progress may answer within the grace; then it is killed */
 	for (double t0 = now; rdmares_query_running(m->q) && now - t0 < grace_s;) {
 		struct pollfd p = { .fd = rdmares_query_fd(m->q), .events = POLLIN };
 		poll(&p, p.fd >= 0, 50);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		now = t.tv_sec + t.tv_nsec / 1e9;
+		now = clock_mono_s();
 		pump(m, now, emit, arg);
 	}
 	if (rdmares_query_cancel(m->q))
