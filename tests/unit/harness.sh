@@ -50,6 +50,16 @@ aside_files() { [ -f "$o/serial.boot1.log" ] && [ -f "$o/script.boot1.log" ] && 
 	[ -d "$o/cases/b.boot1" ] && [ ! -e "$o/serial.log" ] && [ ! -e "$o/cases/b" ]; }
 t set_aside_moves_only_the_dead_cases_lines aside_checks
 t set_aside_keeps_boot_1 aside_files
+# the systemd boot's own second chance keeps its dead boot under its own tag,
+# beside the ordinary boot's *.boot1.* and *.main.* files
+s=$tmp/sys; mkdir -p "$s/cases/service"
+printf 'ok service:half\nok hello:x\n' > "$s/checks.txt"
+echo console > "$s/serial.log"; echo boot1 > "$s/serial.boot1.log"; : > "$s/cases-done.txt"
+suite_set_aside_boot "$s" service systemd-boot1
+aside_tagged() { [ "$(cat "$s/serial.systemd-boot1.log")" = console ] && [ "$(cat "$s/serial.boot1.log")" = boot1 ] &&
+	[ "$(cat "$s/checks.systemd-boot1.txt")" = 'ok service:half' ] && [ "$(cat "$s/checks.txt")" = 'ok hello:x' ] &&
+	[ -d "$s/cases/service.systemd-boot1" ] && [ -f "$s/cases-done.systemd-boot1.txt" ] && [ ! -e "$s/serial.log" ]; }
+t set_aside_under_the_systemd_boots_tag aside_tagged
 
 # a crashed VM's FAIL line quotes the kernel
 crash_line() {

@@ -103,20 +103,21 @@ suite_unfinished() {
 	done
 }
 
-# suite_set_aside_boot OUT CASE: keep what boot 1 left before a second boot
-# runs CASE (the case the VM died in) and the cases after it again: its
-# console, output and finished-case list as *.boot1.*, CASE's partial
-# result lines out of checks.txt into checks.boot1.txt (the second boot
-# writes CASE's results afresh), its results dir as cases/CASE.boot1.
+# suite_set_aside_boot OUT CASE [TAG]: keep what the dead boot left before a
+# second boot runs CASE (the case the VM died in) and the cases after it
+# again: its console, output and finished-case list as *.TAG.* (TAG boot1
+# unless given), CASE's partial result lines out of checks.txt into
+# checks.TAG.txt (the second boot writes CASE's results afresh), its
+# results dir as cases/CASE.TAG.
 suite_set_aside_boot() {
-	local out=$1 name=$2 f
+	local out=$1 name=$2 tag=${3:-boot1} f
 	for f in serial.log script.log cases-done.txt; do
-		[ -e "$out/$f" ] && mv -f "$out/$f" "$out/${f%.*}.boot1.${f##*.}"
+		[ -e "$out/$f" ] && mv -f "$out/$f" "$out/${f%.*}.$tag.${f##*.}"
 	done
-	grep -E "^(ok|FAIL|SKIP|note) $name:" "$out/checks.txt" > "$out/checks.boot1.txt" 2>/dev/null
+	grep -E "^(ok|FAIL|SKIP|note) $name:" "$out/checks.txt" > "$out/checks.$tag.txt" 2>/dev/null
 	grep -vE "^(ok|FAIL|SKIP|note) $name:" "$out/checks.txt" > "$out/checks.txt.new" 2>/dev/null
 	mv -f "$out/checks.txt.new" "$out/checks.txt"
-	rm -rf "$out/cases/$name.boot1"
-	[ -d "$out/cases/$name" ] && mv "$out/cases/$name" "$out/cases/$name.boot1"
+	rm -rf "$out/cases/$name.$tag"
+	[ -d "$out/cases/$name" ] && mv "$out/cases/$name" "$out/cases/$name.$tag"
 	return 0
 }
