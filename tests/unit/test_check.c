@@ -487,6 +487,14 @@ static void test_peermem_only_old_nccl_off(void **state)
 	assert_false(json_object_get_boolean(jp(marker(r, "nv_mem"), "present", NULL)));
 	/* the markers item carries no verdict of its own with a job judged */
 	assert_int_equal(verdict(r, "gpudirect.peer_markers"), CHK_OK);
+	/* the kernel side is fine: a loaded nvidia_peermem has registered
+	 * (its load fails otherwise), whatever memory_peers lists */
+	it = item(r, "gpudirect.peermem");
+	assert_int_equal(it->verdict, CHK_OK);
+	assert_string_equal(it->value, "nvidia_peermem 535.183.01 loaded: registered at load (this ib_core "
+			    "lists no memory_peers)");
+	assert_string_equal(json_object_get_string(jp(jp(r->doc, "gpudirect", "peer_memory"), "state", NULL)),
+			    "registered");
 
 	r = run("ofed_peermem", 6363);   /* 2.22.3: nv_mem or nv_mem_nc, still not the module */
 	it = item(r, "gpudirect.nccl_peermem");

@@ -172,10 +172,17 @@ static void check_peer(struct chk_report *r, const struct gpu_facts *f, enum gpu
 	const char *mod = f->nvidia_peermem ? "nvidia_peermem" : "nv_peer_mem";
 	struct chk_item *it;
 
-	if (peer == GPU_PEER_REGISTERED) {
+	if (peer == GPU_PEER_REGISTERED && f->n_peers) {
 		chk_add(r, "gpudirect", "gpudirect.peermem", CHK_OK, CHK_CLS_ENV, "peer memory",
-			"memory_peers/%s registered%s%s", f->peers[0], loaded ? ", " : "",
-			loaded ? mod : "");
+			"memory_peers/%s registered%s%s", f->peers[0], loaded ? ", " : "", loaded ? mod : "");
+		return;
+	}
+	if (peer == GPU_PEER_REGISTERED) {
+		/* MLNX_OFED/DOCA 24.x: the module registered at load, no entry */
+		chk_add(r, "gpudirect", "gpudirect.peermem", CHK_OK, CHK_CLS_ENV, "peer memory",
+			"%s%s%s loaded: registered at load (this ib_core lists no memory_peers)", mod,
+			f->nvidia_peermem && f->peermem_version[0] ? " " : "",
+			f->nvidia_peermem ? f->peermem_version : "");
 		return;
 	}
 	if (!d->blocked && !d->unknown) {
@@ -191,10 +198,9 @@ static void check_peer(struct chk_report *r, const struct gpu_facts *f, enum gpu
 	switch (peer) {
 	case GPU_PEER_NO_CLIENT:
 		it = chk_add(r, "gpudirect", "gpudirect.peermem", v, CHK_CLS_ENV, "peer memory",
-			     "peer-memory API present, no client registered%s", loaded ? " (module loaded)" : "");
-		chk_fix(it, "%s", loaded ? "Reinstall the NVIDIA driver's nvidia-peermem against the installed "
-					   "MLNX_OFED/DOCA-OFED, then reload it."
-					 : "modprobe nvidia-peermem (this kernel has MLNX_OFED/DOCA's peer-memory API).");
+			     "peer-memory API present, no client registered (nvidia_peermem not loaded)");
+		chk_fix(it, "modprobe nvidia-peermem (this kernel has MLNX_OFED/DOCA's peer-memory API); "
+			"if it does not load, gpudirect.peer_markers says why.");
 		break;
 	case GPU_PEER_UNSUPPORTED:
 		it = chk_add(r, "gpudirect", "gpudirect.peermem", v, CHK_CLS_ENV, "peer memory",

@@ -130,9 +130,13 @@ enum gpu_peer {
 	GPU_PEER_UNKNOWN = 0,
 	GPU_PEER_UNSUPPORTED,       /* the running kernel has no peer-memory API */
 	GPU_PEER_NO_CLIENT,         /* the API exists, no client registered */
-	GPU_PEER_REGISTERED,        /* a client is registered (memory_peers/<name>) */
+	GPU_PEER_REGISTERED,        /* a client is registered (memory_peers/<name>, or
+				     * nvidia_peermem / nv_peer_mem loaded: their load
+				     * fails unless they registered) */
 };
 enum gpu_peer gpu_peer_state(const struct gpu_facts *f);
+/* the registered client's name: memory_peers/<name>, else the module's */
+const char *gpu_peer_client(const struct gpu_facts *f);
 const char *gpu_peer_name(enum gpu_peer p);          /* "unsupported", ... */
 
 /* What blocks the dma-buf path (docs/json.md evidence.dmabuf), as flags:

@@ -18,6 +18,16 @@ enum gpu_peer gpu_peer_state(const struct gpu_facts *f)
 		return GPU_PEER_UNKNOWN;
 	if (f->n_peers > 0)
 		return GPU_PEER_REGISTERED;
+	/* nvidia_peermem's init registers its clients or fails the load
+	 * (kernel-open/nvidia-peermem, nv_mem_client_init: -EINVAL without the
+	 * peer-memory symbols or when ib_register_peer_memory_client refuses),
+	 * and nv_peer_mem's the same: a loaded module has registered, even where
+	 * MLNX_OFED/DOCA 24.x's ib_core lists no memory_peers entry for it.
+	 * Unless kallsyms says the kernel has no such API: then what is loaded
+	 * cannot have registered (a module on its way in or out), and the
+	 * kernel's own symbol table is the stronger fact. */
+	if ((f->nvidia_peermem || f->nv_peer_mem) && f->peer_api != GPU_NO)
+		return GPU_PEER_REGISTERED;
 	/* MLNX_OFED's ib_core makes /sys/kernel/mm/memory_peers whether or not
 	 * a client registered; the exported symbol says the same */
 	if (f->memory_peers_dir || f->peer_api == GPU_YES)
@@ -25,6 +35,13 @@ enum gpu_peer gpu_peer_state(const struct gpu_facts *f)
 	if (f->peer_api == GPU_NO)
 		return GPU_PEER_UNSUPPORTED;
 	return GPU_PEER_UNKNOWN;
+}
+
+const char *gpu_peer_client(const struct gpu_facts *f)
+{
+	if (f->n_peers > 0)
+		return f->peers[0];
+	return f->nvidia_peermem ? "nvidia_peermem" : f->nv_peer_mem ? "nv_peer_mem" : "?";
 }
 
 const char *gpu_peer_name(enum gpu_peer p)

@@ -121,22 +121,16 @@ void fixes_pin_device_memory(const struct fix_input *in, struct fix_list *out)
 			"The peer-memory client %s is registered but did not take this buffer: "
 			"register memory it handles (cudaMalloc/cuMemAlloc; cuMemCreate/VMM memory needs "
 			"dma-buf), and check that nvidia-peermem%s%s matches the NVIDIA driver%s%s.",
-			f->peers[0], f->peermem_version[0] ? " " : "", f->peermem_version,
+			gpu_peer_client(f), f->peermem_version[0] ? " " : "", f->peermem_version,
 			f->driver_version[0] ? " " : "", f->driver_version);
 		dmabuf_primary(f, in->nccl, &d, FIX_ALTERNATIVE, out);
 		break;
 	case GPU_PEER_NO_CLIENT:
-		if (f->nvidia_peermem)
-			fix_add(out, FIX_PRIMARY,
-				"nvidia_peermem is loaded but registered no peer-memory client: it was "
-				"built against another ib_core. Reinstall the NVIDIA driver (or its DKMS "
-				"modules) after MLNX_OFED/DOCA-OFED, then `modprobe -r nvidia-peermem; "
-				"modprobe nvidia-peermem` and check /sys/kernel/mm/memory_peers/nv_mem.");
-		else
-			fix_add(out, FIX_PRIMARY,
-				"Load the NVIDIA peer-memory client: `modprobe nvidia-peermem` (this "
-				"kernel has MLNX_OFED/DOCA's peer-memory API), and check "
-				"/sys/kernel/mm/memory_peers/nv_mem.");
+		/* a loaded module has registered (gpu_peer_state): none is loaded */
+		fix_add(out, FIX_PRIMARY,
+			"Load the NVIDIA peer-memory client: `modprobe nvidia-peermem` (this "
+			"kernel has MLNX_OFED/DOCA's peer-memory API); if it does not load, the "
+			"kernel log says why (`mrtrace check`'s gpudirect.peer_markers).");
 		dmabuf_primary(f, in->nccl, &d, FIX_ALTERNATIVE, out);
 		break;
 	case GPU_PEER_UNSUPPORTED:
@@ -149,7 +143,7 @@ void fixes_pin_device_memory(const struct fix_input *in, struct fix_list *out)
 		else
 			fix_add(out, FIX_NOTE,
 				"Do not `modprobe nvidia-peermem` on this kernel: without MLNX_OFED/DOCA's "
-				"peer-memory API it does not load, or loads and never registers.");
+				"peer-memory API it does not load.");
 		fix_add(out, FIX_ALTERNATIVE, OFED_ALTERNATIVE);
 		break;
 	default:

@@ -72,16 +72,14 @@ static void peer_words(const struct gpu_facts *f, enum gpu_peer p, char *buf, si
 					    : "");
 		break;
 	case GPU_PEER_NO_CLIENT:
+		/* a loaded nvidia_peermem has registered (gpu_peer_state) */
 		snprintf(buf, len, "The kernel has MLNX_OFED/DOCA's peer-memory API, but no client is "
-			 "registered in /sys/kernel/mm/memory_peers%s.",
-			 f->nvidia_peermem ? " although nvidia_peermem is loaded (it was built against "
-					     "another ib_core)"
-					   : " (nvidia_peermem is not loaded)");
+			 "registered in /sys/kernel/mm/memory_peers (nvidia_peermem is not loaded).");
 		break;
 	case GPU_PEER_REGISTERED:
 		snprintf(buf, len, "A peer-memory client (%s) is registered, yet it did not take this "
 			 "range: it is not memory that client knows (cuMemCreate/VMM allocations, "
-			 "another device's BAR).", f->peers[0]);
+			 "another device's BAR).", gpu_peer_client(f));
 		break;
 	default:
 		snprintf(buf, len, "Whether this kernel has a peer-memory API could not be read.");
