@@ -8,7 +8,9 @@
  *    errno say so with their release range;
  *  - the compiled table equals a checked-in excerpt (a hand edit shows);
  *  - handwritten kernel-log, UCX, libfabric, aws-ofi-nccl, rdma-core,
- *    framework, journald-json and mrtrace-record lines;
+ *    framework, journald-json and mrtrace-record lines, and system tools'
+ *    (util-linux fallocate(1)) with their near misses;
+ *  - the node of slurmstepd's `*** JOB id ON node ...` only there;
  *  - a whole input: .gz read by its magic, every line in one bucket, the
  *    first unrecognised line kept, a 10,000-char line and NUL bytes. */
 #include <setjmp.h>
@@ -390,6 +392,61 @@ static void other_sources(void **state)
 	json_object_put(ev.json);
 }
 
+/* util-linux fallocate(1)'s err() lines (sys-utils/fallocate.c: 2.25+
+ * "fallocate failed", 2.17-2.24 "%s: fallocate failed" with the file) */
+static void fallocate_tool_lines(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line, *text, *path, *host;
+		int err;
+	} failed[] = {
+		{ "fallocate: fallocate failed: No space left on device", "No space left on device", "", "", 28 },
+		{ "fallocate: fallocate failed: Cannot allocate memory", "Cannot allocate memory", "", "", 12 },
+		{ "fallocate: /dev/shm/mrtrace-proof: fallocate failed: No space left on device",
+		  "No space left on device", "/dev/shm/mrtrace-proof", "", 28 },
+		{ "fallocate: fallocate failed: keep size mode is unsupported", "", "", "", 95 },
+		{ "node01: fallocate: fallocate failed: No space left on device", "No space left on device", "",
+		  "node01", 28 },
+		{ "[1,3]<stderr>:fallocate: fallocate failed: File too large", "File too large", "", "", 27 },
+	};
+	for (size_t i = 0; i < sizeof(failed) / sizeof(failed[0]); i++) {
+		parse(failed[i].line);
+		assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+		assert_int_equal(ev.source, LOG_SRC_TOOL);
+		assert_string_equal(ev.call, "fallocate");
+		assert_string_equal(ev.op, "shm_alloc");
+		assert_int_equal(ev.err, failed[i].err);
+		assert_false(ev.no_errno);
+		assert_string_equal(ev.err_text, failed[i].text);
+		assert_string_equal(ev.shm_path, failed[i].path);
+		assert_string_equal(ev.host, failed[i].host);
+	}
+	/* a text that is no strerror (a translated one): the call, no errno */
+	parse("fallocate: fallocate failed: Kein Platz mehr auf dem Gerät");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.call, "fallocate");
+	assert_int_equal(ev.err, 0);
+	assert_true(ev.no_errno);
+	/* near misses: its other messages, another program, no program name,
+	 * no error text */
+	static const char *const not_fallocate[] = {
+		"fallocate: cannot open /dev/shm/x: Permission denied",
+		"fallocate: invalid length",
+		"fallocate: no filename specified",
+		"fallocate failed: No space left on device",
+		"xfallocate: fallocate failed: No space left on device",
+		"fallocate: fallocate failed",
+		"fallocate: fallocate failed:",
+		"echo fallocate: fallocate failed: No space left on device",
+	};
+	for (size_t i = 0; i < sizeof(not_fallocate) / sizeof(not_fallocate[0]); i++) {
+		parse(not_fallocate[i]);
+		assert_int_equal(ev.kind, LOG_UNRECOGNISED);
+		assert_string_equal(ev.call, "");
+	}
+}
+
 static void whole_input_gz_buckets(void **state)
 {
 	(void)state;
@@ -521,6 +578,54 @@ static void job_lines_and_names(void **state)
 	}
 }
 
+/* the node only from slurmstepd's "*** JOB <id> ON <node> ..." and "***
+ * STEP <id>.<step> ON <node> ..." (Slurm's slurmstepd/req.c), never from
+ * " ON " elsewhere on a line */
+static void job_host_from_slurmstepd_only(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line, *job, *host;
+	} lines[] = {
+		{ "slurmstepd: error: *** JOB 555 ON node07 CANCELLED AT 2026-12-01T10:00:00 DUE TO TIME LIMIT ***",
+		  "slurm job 555", "node07" },
+		{ "slurmstepd: error: *** STEP 556.0 ON node08 FAILED (non-zero exit code or other failure mode) ***",
+		  "slurm job 556", "node08" },
+		{ "slurmstepd: error: *** STEP 557.12+1 ON gpu-a7.cluster CANCELLED AT 2026-12-01T10:00:00 DUE TO TASK FAILURE ***",
+		  "slurm job 557", "gpu-a7.cluster" },
+		{ "slurmstepd: error: *** JOB 558 STEPD TERMINATED ON node09 AT 2026-12-01T10:00:00 DUE TO JOB NOT ENDING WITH SIGNALS ***",
+		  "slurm job 558", "node09" },
+		/* the job, but no node: " ON " not right after the job or step */
+		{ "slurmstepd: error: *** JOB 559 CANCELLED: WARNING: GPU ON fire ***", "slurm job 559", "" },
+		{ "slurmstepd: error: *** STEP 560 ON node10 CANCELLED ***", "slurm job 560", "" },
+		{ "slurmstepd: error: *** STEP 561.x ON node10 CANCELLED ***", "slurm job 561", "" },
+		{ "slurmstepd: error: *** JOB 562 ON  CANCELLED ***", "slurm job 562", "" },
+		{ "slurmstepd: error: *** JOB 563 ON node11", "slurm job 563", "" },
+		{ "slurmstepd: error: *** JOB 564 ON node/11 CANCELLED ***", "slurm job 564", "" },
+		{ "srun: job 4242 queued and waiting ON node12 for resources", "slurm job 4242", "" },
+		{ "SLURM_JOB_ID=123 ON node13 x", "slurm job 123", "" },
+		{ "Submitted batch job 9001 ON node14 x", "slurm job 9001", "" },
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		parse(lines[i].line);
+		assert_int_equal(ev.ctx, LOG_CTX_JOB);
+		assert_string_equal(ev.job, lines[i].job);
+		assert_string_equal(ev.host, lines[i].host);
+	}
+	/* not job lines at all: no job, and no node from " ON " */
+	parse("gpu-a7:4242:4250 [0] NCCL INFO Channel 00 ON something");
+	assert_int_not_equal(ev.ctx, LOG_CTX_JOB);
+	assert_string_equal(ev.job, "");
+	assert_string_equal(ev.host, "gpu-a7");
+	parse("WARNING: GPU ON fire");
+	assert_int_not_equal(ev.ctx, LOG_CTX_JOB);
+	assert_string_equal(ev.host, "");
+	/* a decoration's host stays: syslog's node, not the line's */
+	parse("Dec  1 10:00:00 node20 slurmstepd[77]: slurmstepd: error: *** JOB 565 ON node21 CANCELLED AT 2026-12-01T10:00:00 ***");
+	assert_string_equal(ev.job, "slurm job 565");
+	assert_string_equal(ev.host, "node20");
+}
+
 /* an input's job: its name's, then the last line that named one, carried
  * to the lines after it */
 static void job_carried_through_input(void **state)
@@ -587,6 +692,8 @@ int main(void)
 		cmocka_unit_test(replay_reads_gz),
 		cmocka_unit_test(job_lines_and_names),
 		cmocka_unit_test(job_carried_through_input),
+		cmocka_unit_test(fallocate_tool_lines),
+		cmocka_unit_test(job_host_from_slurmstepd_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

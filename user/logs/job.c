@@ -7,9 +7,10 @@
  * default `slurm-%j.out`, `slurm-%A_%a.out` of an array task, or a name
  * holding `job-12345`), srun's and salloc's own lines (`srun: job 12345
  * queued ...`, `salloc: Granted job allocation 12345`), slurmstepd's
- * `*** JOB 12345 ON node01 CANCELLED ***`, a script that echoed
- * `SLURM_JOB_ID=12345`, and journald's fields (json.c).  The reader keeps
- * the last one an input named for the lines after it.
+ * `*** JOB 12345 ON node01 CANCELLED ***` (and the node it names), a
+ * script that echoed `SLURM_JOB_ID=12345`, and journald's fields
+ * (json.c).  The reader keeps the last one an input named for the lines
+ * after it.
  *
  * The job is written as `mrtrace explain --jobs` writes it ("slurm job
  * 12345"), so that the two say the same job the same way. */
@@ -21,6 +22,13 @@
 static bool dig(char c)
 {
 	return c >= '0' && c <= '9';
+}
+
+static const char *digits_end(const char *p, const char *end)
+{
+	while (p < end && dig(*p))
+		p++;
+	return p;
 }
 
 /* "12345" or "12345_7" (an array task) at s: its length, 0 none */
@@ -57,6 +65,48 @@ static size_t after(const char *s, const char *end, const char *lit, const char 
 	return job_id_len(*id, end);
 }
 
+static bool host_char(char c)
+{
+	return dig(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '.' ||
+	       c == '_';
+}
+
+/* the node of slurmstepd's line, p just after the job id (Slurm's
+ * slurmstepd/req.c and step_terminate_monitor.c, "*** %s ON %s ..." with
+ * %s "JOB %u" or "STEP <job>.<step>[+<het component>]"):
+ *   *** JOB 123 ON node01 CANCELLED AT <time> DUE TO TIME LIMIT ***
+ *   *** STEP 123.0 ON node01 FAILED (non-zero exit code or other failure mode) ***
+ *   *** JOB 123 STEPD TERMINATED ON node01 AT <time> DUE TO ... ***
+ * The node is the word right after the job or step and before the rest of
+ * the line, nowhere else: " ON " anywhere on the line names no host. */
+static void stepd_host(const char *p, const char *end, bool step, struct log_event *ev)
+{
+	if (step) {
+		const char *q;
+		if (p >= end || *p != '.' || (q = digits_end(p + 1, end)) == p + 1)
+			return;
+		p = q;
+		if (p < end && *p == '+') {
+			if ((q = digits_end(p + 1, end)) == p + 1)
+				return;
+			p = q;
+		}
+	}
+	if (log_starts(p, end, " ON "))
+		p += 4;
+	else if (log_starts(p, end, " STEPD TERMINATED ON "))
+		p += 21;
+	else
+		return;
+	const char *h = p;
+	while (p < end && host_char(*p))
+		p++;
+	/* the line goes on after the node: " CANCELLED", " FAILED", " AT" */
+	if (p == h || p >= end || *p != ' ' || (size_t)(p - h) >= sizeof(ev->host))
+		return;
+	str_copy_n(ev->host, sizeof(ev->host), h, (size_t)(p - h));
+}
+
 bool log_parse_job(const char *s, const char *end, struct log_event *ev)
 {
 	static const char *const starts[] = {
@@ -84,14 +134,9 @@ bool log_parse_job(const char *s, const char *end, struct log_event *ev)
 	ev->kind = LOG_CONTEXT;
 	ev->ctx = LOG_CTX_JOB;
 	/* slurmstepd's cancel line names the node it ran on */
-	const char *on = log_find(id, end, " ON ");
-	if (on && !ev->host[0]) {
-		const char *h = on + 4, *he = h;
-		while (he < end && *he != ' ')
-			he++;
-		if (he > h)
-			str_copy_n(ev->host, sizeof(ev->host), h, (size_t)(he - h));
-	}
+	bool step = log_starts(s, end, "slurmstepd: error: *** STEP ");
+	if ((step || log_starts(s, end, "slurmstepd: error: *** JOB ")) && !ev->host[0])
+		stepd_host(id + n, end, step, ev);
 	return true;
 }
 

@@ -51,6 +51,7 @@ enum log_source {
 	LOG_SRC_KERNEL, /* dmesg, journalctl -k, journald's _TRANSPORT=kernel */
 	LOG_SRC_MRTRACE, /* a record mrtrace watch --json wrote */
 	LOG_SRC_JOURNALD, /* a journalctl -o json entry with MRTRACE_* fields */
+	LOG_SRC_TOOL, /* a system tool's own failure line: util-linux fallocate(1) */
 };
 
 /* LOG_FAILURE_NOCALL: why no kernel refusal explains it */

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* others.c - the lines around NCCL's: the framework's summary of its
  * result (PyTorch's DistBackendError, `NCCL error in: ...`,
- * ncclSystemError), UCX's and libfabric's verbs errors, and rdma-core's
- * (libibverbs' RLIMIT_MEMLOCK warning, the providers', perftest's). */
+ * ncclSystemError), UCX's and libfabric's verbs errors, rdma-core's
+ * (libibverbs' RLIMIT_MEMLOCK warning, the providers', perftest's), and
+ * system tools' own one-line failures (util-linux fallocate(1)). */
 #include "logs/fmtmatch.h"
 #include "logs/parse.h"
 
+#include <errno.h>
 #include <string.h>
 
 /* ncclResult_t names and the texts ncclGetErrorString gives them */
@@ -250,6 +252,51 @@ bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
 		if (col) {
 			str_copy_n(ev->err_text, sizeof(ev->err_text), col + 2, (size_t)(end - col - 2));
 			ev->err = log_errno_from_text(col + 2, (size_t)(end - col - 2));
+		}
+		ev->no_errno = !ev->err;
+		return true;
+	}
+	return false;
+}
+
+/* system tools' failure messages as their sources print them: the whole
+ * line as a format, the call that failed, which conversion is the file and
+ * which the strerror text (-1 none), and the errno a message stands for
+ * when it prints none */
+static const struct {
+	const char *fmt, *call;
+	int path, text, err;
+} tool_failures[] = {
+	/* util-linux fallocate(1) 2.25+ (sys-utils/fallocate.c): errx() when
+	 * -n/-p met EOPNOTSUPP, else err(EXIT_FAILURE, _("fallocate failed"))
+	 * (also for --posix's posix_fallocate), "fallocate: <msg>: <strerror>" */
+	{ "fallocate: fallocate failed: keep size mode is unsupported", "fallocate", -1, -1, EOPNOTSUPP },
+	{ "fallocate: fallocate failed: %s", "fallocate", -1, 0, 0 },
+	/* 2.17 to 2.24: err(EXIT_FAILURE, _("%s: fallocate failed"), fname) */
+	{ "fallocate: %s: fallocate failed: %s", "fallocate", 0, 1, 0 },
+};
+
+bool log_parse_tools(const char *s, const char *end, struct log_event *ev)
+{
+	for (size_t i = 0; i < sizeof(tool_failures) / sizeof(tool_failures[0]); i++) {
+		const char *fmt = tool_failures[i].fmt;
+		size_t lit = fmt_literal_prefix(fmt);
+		struct fmt_cap c[FMT_CAPS_MAX];
+		int nc;
+		if ((size_t)(end - s) < lit || memcmp(s, fmt, lit) ||
+		    !fmt_match(fmt, s, (size_t)(end - s), c, &nc))
+			continue;
+		ev->source = LOG_SRC_TOOL;
+		ev->kind = LOG_FAILURE_CALL;
+		str_copy_n(ev->call, sizeof(ev->call), tool_failures[i].call, strlen(tool_failures[i].call));
+		ev->op = log_op_of_call(ev->call);
+		int pi = tool_failures[i].path, ti = tool_failures[i].text;
+		if (pi >= 0 && pi < nc)
+			str_copy_n(ev->shm_path, sizeof(ev->shm_path), c[pi].p, c[pi].n);
+		ev->err = tool_failures[i].err;
+		if (ti >= 0 && ti < nc) {
+			str_copy_n(ev->err_text, sizeof(ev->err_text), c[ti].p, c[ti].n);
+			ev->err = log_errno_from_text(c[ti].p, c[ti].n);
 		}
 		ev->no_errno = !ev->err;
 		return true;

@@ -22,6 +22,8 @@ bool log_parse_framework(const char *s, const char *end, struct log_event *ev);
 bool log_parse_ucx(const char *s, const char *end, struct log_event *ev);
 bool log_parse_libfabric(const char *s, const char *end, struct log_event *ev);
 bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev);
+/* system tools' own failure lines (util-linux fallocate(1)): LOG_SRC_TOOL */
+bool log_parse_tools(const char *s, const char *end, struct log_event *ev);
 /* force: the prefix said kernel (then any line is a kernel line) */
 bool log_parse_kernel(const char *s, const char *end, bool force, struct log_event *ev);
 /* a line that names the job (job.c): srun's, salloc's, slurmstepd's, an

@@ -48,7 +48,7 @@ void log_classify(const char *s, const char *end, struct log_event *ev, int dept
 		return;
 	if (log_parse_job(s, end, ev) || log_parse_nccl(s, end, ev) || log_parse_framework(s, end, ev) || log_parse_ucx(s, end, ev) ||
 	    log_parse_libfabric(s, end, ev) || log_parse_rdma_core(s, end, ev) ||
-	    log_parse_kernel(s, end, false, ev))
+	    log_parse_tools(s, end, ev) || log_parse_kernel(s, end, false, ev))
 		return;
 	ev->kind = LOG_UNRECOGNISED;
 }
@@ -237,7 +237,8 @@ const char *log_kind_name(enum log_kind k)
 const char *log_source_name(enum log_source s)
 {
 	static const char *const n[] = { "unknown", "nccl", "framework", "ucx", "libfabric",
-					 "aws-ofi-nccl", "rdma-core", "kernel", "mrtrace", "journald" };
+					 "aws-ofi-nccl", "rdma-core", "kernel", "mrtrace", "journald",
+					 "tool" };
 	return (unsigned)s < sizeof(n) / sizeof(n[0]) ? n[s] : "?";
 }
 
