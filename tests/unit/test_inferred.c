@@ -211,6 +211,142 @@ static void test_modify_qp_and_open(void **state)
 	in = call("posix_fallocate", ENOSPC, "");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "shm_exhausted");
+	/* not a full tmpfs: fallocate(1)'s "keep size mode is unsupported",
+	 * RLIMIT_FSIZE's EFBIG */
+	in = call("fallocate", EOPNOTSUPP, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "unknown");
+	in = call("fallocate", EFBIG, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_false(has_cand(&o, "shm_exhausted"));
+}
+
+/* a RoCE port rxe0/1 with GIDs 0 (v1, link-local), 1 (v2, link-local),
+ * 2 (v1, IPv4) and 3 (v2, IPv4); NCCL would take 3 */
+static void roce_port(struct inferred_facts *f)
+{
+	struct inferred_gid_port *p = &f->gid_port[0];
+	static const struct inferred_gid e[] = {
+		{ 0, false, "IB/RoCE v1" }, { 1, false, "RoCE v2" },
+		{ 2, true, "IB/RoCE v1" },  { 3, true, "RoCE v2" },
+	};
+
+	f->gid_ports = 1;
+	memset(p, 0, sizeof(*p));
+	snprintf(p->device, sizeof(p->device), "rxe0");
+	p->port = 1;
+	p->roce = true;
+	snprintf(p->how, sizeof(p->how), "selected");
+	p->nccl_index = 3;
+	p->populated = p->nentries = 4;
+	memcpy(p->e, e, sizeof(e));
+}
+
+/* the GID table of the port the line names decides bad_gid_index against
+ * port_not_active: the index the line names empty, link-local, usable;
+ * NCCL's own choice when the line names none (its choice failing leads) */
+static void test_gid_facts(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_facts f = slurm64k();
+	struct inferred_in in = call("ibv_modify_qp", EINVAL, "2.21.5");
+
+	roce_port(&f);
+	f.ports = 1;
+	snprintf(in.device, sizeof(in.device), "rxe0");
+	in.port = 1;
+	in.from_nccl = true;
+	in.has_gid_index = true;
+	in.gid_index = 7;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "bad_gid_index");
+	assert_true(rests_on(&o, "rxe0 port 1 has no GID at index 7 (the index the log names)"));
+	in.gid_index = 1;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "bad_gid_index");
+	assert_true(rests_on(&o, "GID 1 of rxe0 port 1 (the index the log names) is RoCE v2, not routable"));
+	/* a usable index: the port leads once it is down */
+	in.gid_index = 3;
+	f.ports_down = 1;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "port_not_active");
+	assert_true(rests_on(&o, "is a usable RoCE v2 GID"));
+	/* no index in the line: NCCL's own choice here */
+	f.ports_down = 0;
+	in.has_gid_index = false;
+	snprintf(f.gid_port[0].how, sizeof(f.gid_port[0].how), "fails");
+	f.gid_port[0].nccl_index = -1;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "bad_gid_index");
+	assert_true(rests_on(&o, "NCCL's own GID choice on rxe0 port 1 fails"));
+	/* ... which is not another client's choice */
+	in.from_nccl = false;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_false(rests_on(&o, "NCCL's own GID choice"));
+	/* an index beyond the entries kept is unknown: no weight, nothing said */
+	in.has_gid_index = true;
+	in.gid_index = 40;
+	f.gid_port[0].populated = 50;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_false(rests_on(&o, "at index 40"));
+	assert_false(rests_on(&o, "GID 40 of"));
+	/* another device than the line's: not judged by this one */
+	f.gid_port[0].populated = 4;
+	in.gid_index = 7;
+	snprintf(in.device, sizeof(in.device), "mlx5_0");
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_false(rests_on(&o, "at index 7"));
+}
+
+/* the rdma cgroup now: a limiting cgroup leads an object's refusal with no
+ * errno over the device's own limits; the controller off pushes it last */
+static void test_rdmacg_facts(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_facts f = slurm64k();
+	struct inferred_in in = call("ibv_create_cq", 0, "");
+
+	f.memlock_soft = UINT64_MAX;
+	f.rdmacg = INF_RDMACG_ON;
+	f.rdmacg_limited = 1;
+	snprintf(f.rdmacg_first, sizeof(f.rdmacg_first), "/mrt-rdma");
+	snprintf(f.rdmacg_first_line, sizeof(f.rdmacg_first_line), "rxe0 hca_handle=max hca_object=2");
+	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "rdma_cgroup_limit");
+	assert_true(rests_on(&o, "1 cgroup limits RDMA objects now, the first /mrt-rdma (\"rxe0 hca_handle=max hca_object=2\")"));
+	/* a device open with no errno: the hca_handle charge */
+	in = call("ibv_open_device", 0, "");
+	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "rdma_cgroup_limit");
+	assert_non_null(strstr(o.errno_note, "EAGAIN"));
+	in = call("ibv_open_device", EAGAIN, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "rdma_cgroup_limit");
+	/* the controller off: behind the device's own limits, and said */
+	in = call("ibv_create_cq", 0, "");
+	f.rdmacg = INF_RDMACG_OFF;
+	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "hca_resource_limit");
+	for (int i = 0; i < o.ncand; i++)
+		if (!strcmp(o.cand[i].cause, "rdma_cgroup_limit"))
+			assert_true(o.cand[i].score < 0);
+	assert_true(rests_on(&o, "does not enable the rdma controller"));
+	/* on, nothing limits now: weighed down but said a job's cgroup may be gone */
+	f.rdmacg = INF_RDMACG_ON;
+	f.rdmacg_limited = 0;
+	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
+	assert_true(rests_on(&o, "a job's own cgroup may be gone"));
+	/* unknown (not read, a --facts document): nothing said */
+	f.rdmacg = INF_RDMACG_UNKNOWN;
+	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
+	assert_false(rests_on(&o, "rdma"));
+	/* a registration has no rdma cgroup candidate to weigh: nothing said */
+	f.rdmacg = INF_RDMACG_OFF;
+	in = call("ibv_reg_mr", ENOMEM, "");
+	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
+	assert_false(rests_on(&o, "rdma controller"));
 }
 
 /* A completion error, an async event, GPUDirect off: no kernel refusal,
@@ -229,6 +365,16 @@ static void test_no_kernel_refusal(void **state)
 	assert_non_null(strstr(o.what, "transport retry counter exceeded"));
 	assert_true(o.nnext > 0);
 	assert_string_equal(o.rerun, "");
+	/* the node's link error counters are what it ties to */
+	struct inferred_facts f = slurm64k();
+	roce_port(&f);
+	f.gid_port[0].counters_read = true;
+	snprintf(f.gid_port[0].counters, sizeof(f.gid_port[0].counters), "link_downed 3");
+	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
+	assert_true(rests_on(&o, "rxe0 port 1's link error counters since the driver loaded: link_downed 3"));
+	f.gid_port[0].counters[0] = '\0';
+	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
+	assert_true(rests_on(&o, "rxe0 port 1's link error counters are all 0"));
 	in.kind = INF_ASYNC;
 	snprintf(in.detail, sizeof(in.detail), "GID table change");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
@@ -368,7 +514,15 @@ static void test_facts_from_check(void **state)
 		"\"iommu\":{\"mode\":\"passthrough\"},"
 		"\"rdma\":{\"devices\":[{\"dev_node\":{\"open\":\"EACCES\"},\"ports\":["
 		"{\"state\":\"DOWN\",\"link_layer\":\"InfiniBand\"},"
-		"{\"state\":\"ACTIVE\",\"link_layer\":\"Ethernet\",\"gid_count\":4,\"roce_v2_gids\":2}]}]}}");
+		"{\"state\":\"ACTIVE\",\"link_layer\":\"Ethernet\",\"gid_count\":4,\"roce_v2_gids\":2}]}]},"
+		"\"fabric\":{\"ports\":[{\"device\":\"rxe0\",\"port\":1,\"link_layer\":\"Ethernet\","
+		"\"gids\":[{\"index\":0,\"populated\":true,\"type\":\"IB/RoCE v1\",\"routable\":false},"
+		"{\"index\":1,\"populated\":true,\"type\":\"RoCE v2\",\"routable\":true},"
+		"{\"index\":2,\"populated\":false,\"type\":\"\",\"routable\":false}],"
+		"\"nccl\":{\"how\":\"selected\",\"index\":1},"
+		"\"counters\":{\"symbol_error\":0,\"link_downed\":3,\"port_rcv_errors\":null,\"carrier_changes\":8}},"
+		"{\"device\":\"mlx5_0\",\"port\":1,\"link_layer\":\"InfiniBand\",\"gids\":[],"
+		"\"nccl\":{\"how\":\"fails\",\"index\":null}}]}}");
 
 	assert_non_null(doc);
 	explain_facts_from_check(doc, INF_SET_SLURM, NULL, &f);
@@ -385,6 +539,25 @@ static void test_facts_from_check(void **state)
 	assert_int_equal(f.roce_v2_gids, 2);
 	assert_int_equal(f.uverbs_bad, 1);
 	assert_string_equal(f.uverbs_err, "EACCES");
+	assert_int_equal(f.gid_ports, 2);
+	assert_string_equal(f.gid_port[0].device, "rxe0");
+	assert_int_equal(f.gid_port[0].port, 1);
+	assert_true(f.gid_port[0].roce);
+	assert_string_equal(f.gid_port[0].how, "selected");
+	assert_int_equal(f.gid_port[0].nccl_index, 1);
+	assert_int_equal(f.gid_port[0].populated, 2);
+	assert_int_equal(f.gid_port[0].nentries, 2);
+	assert_int_equal(f.gid_port[0].e[1].index, 1);
+	assert_true(f.gid_port[0].e[1].routable);
+	assert_string_equal(f.gid_port[0].e[1].type, "RoCE v2");
+	assert_false(f.gid_port[1].roce);
+	assert_string_equal(f.gid_port[1].how, "fails");
+	assert_int_equal(f.gid_port[1].nccl_index, -1);
+	assert_true(f.gid_port[0].counters_read);
+	assert_string_equal(f.gid_port[0].counters, "link_downed 3, carrier_changes 8");
+	assert_false(f.gid_port[1].counters_read);
+	/* a check document carries no rdma cgroup of the node: unknown */
+	assert_int_equal(f.rdmacg, INF_RDMACG_UNKNOWN);
 	explain_facts_from_check(doc, INF_SET_SHELL, NULL, &f);
 	assert_int_equal(f.memlock_soft, UINT64_MAX);
 	json_object_put(doc);
@@ -473,6 +646,8 @@ int main(void)
 		cmocka_unit_test(test_reg_mr_errnos),
 		cmocka_unit_test(test_create_qp_no_errno),
 		cmocka_unit_test(test_modify_qp_and_open),
+		cmocka_unit_test(test_gid_facts),
+		cmocka_unit_test(test_rdmacg_facts),
 		cmocka_unit_test(test_no_kernel_refusal),
 		cmocka_unit_test(test_kernel_mkey),
 		cmocka_unit_test(test_rerun_settings),

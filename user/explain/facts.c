@@ -12,6 +12,7 @@
 
 #include "check/check.h"
 #include "diff/model.h"
+#include "proc/rdmacg_scan.h"
 
 static struct json_object *at(struct json_object *o, const char *k)
 {
@@ -141,6 +142,66 @@ static void rdma(struct json_object *r, struct inferred_facts *f)
 	}
 }
 
+/* a port's link error counters as check read them: the nonzero ones */
+static void counters(struct json_object *c, struct inferred_gid_port *gp)
+{
+	size_t len = 0;
+
+	if (!c || !json_object_is_type(c, json_type_object))
+		return;
+	json_object_object_foreach(c, k, v) {
+		if (!v || !json_object_is_type(v, json_type_int))
+			continue;
+		gp->counters_read = true;
+		int64_t x = json_object_get_int64(v);
+		if (x <= 0 || len >= sizeof(gp->counters) - 1)
+			continue;
+		int n = snprintf(gp->counters + len, sizeof(gp->counters) - len, "%s%.40s %lld",
+				 len ? ", " : "", k, (long long)x);
+		len = n < 0 ? len : len + (size_t)n;
+	}
+}
+
+/* check's fabric.ports[]: each port's GID table (populated entries) and
+ * NCCL's choice there */
+static void fabric(struct json_object *fab, struct inferred_facts *f)
+{
+	struct json_object *ports = at(fab, "ports");
+
+	for (size_t i = 0; ports && json_object_is_type(ports, json_type_array) &&
+			   i < json_object_array_length(ports) && f->gid_ports < INFERRED_GID_PORTS; i++) {
+		struct json_object *p = json_object_array_get_idx(ports, i), *gids = at(p, "gids"),
+				   *n = at(p, "nccl"), *x;
+		struct inferred_gid_port *gp = &f->gid_port[f->gid_ports];
+		char ll[24] = "";
+
+		if (!p || !json_object_is_type(p, json_type_object))
+			continue;
+		memset(gp, 0, sizeof(*gp));
+		f->gid_ports++;
+		str_at(p, "device", gp->device, sizeof(gp->device));
+		gp->port = (x = at(p, "port")) ? json_object_get_int(x) : 0;
+		str_at(p, "link_layer", ll, sizeof(ll));
+		gp->roce = !strcmp(ll, "Ethernet");
+		str_at(n, "how", gp->how, sizeof(gp->how));
+		x = at(n, "index");
+		gp->nccl_index = x && json_object_is_type(x, json_type_int) ? json_object_get_int(x) : -1;
+		counters(at(p, "counters"), gp);
+		for (size_t j = 0; gids && json_object_is_type(gids, json_type_array) &&
+				   j < json_object_array_length(gids); j++) {
+			struct json_object *g = json_object_array_get_idx(gids, j);
+			if (!(x = at(g, "populated")) || !json_object_get_boolean(x))
+				continue;
+			if (gp->populated++ >= INFERRED_GID_ENTRIES)
+				continue;
+			struct inferred_gid *e = &gp->e[gp->nentries++];
+			e->index = (x = at(g, "index")) ? json_object_get_int(x) : -1;
+			e->routable = (x = at(g, "routable")) && json_object_get_boolean(x);
+			str_at(g, "type", e->type, sizeof(e->type));
+		}
+	}
+}
+
 void explain_facts_from_check(struct json_object *doc, enum inferred_setting s, const char *unit,
 			      struct inferred_facts *f)
 {
@@ -167,6 +228,7 @@ void explain_facts_from_check(struct json_object *doc, enum inferred_setting s, 
 	if (!strcmp(f->iommu, "unknown"))
 		f->iommu[0] = '\0';
 	rdma(at(doc, "rdma"), f);
+	fabric(at(doc, "fabric"), f);
 }
 
 int explain_facts_local(enum inferred_setting s, const char *unit, int pid,
@@ -175,6 +237,7 @@ int explain_facts_local(enum inferred_setting s, const char *unit, int pid,
 	struct chk_options opt = { .root = "/", .pid = pid };
 	struct chk_report r;
 	struct statvfs sv;
+	struct rdmacg_scan cg;
 
 	memset(&r, 0, sizeof(r));
 	if (chk_run(&opt, &r)) {
@@ -188,6 +251,15 @@ int explain_facts_local(enum inferred_setting s, const char *unit, int pid,
 	if (!statvfs("/dev/shm", &sv)) {
 		f->shm_known = true;
 		f->shm_free = (uint64_t)sv.f_bavail * sv.f_frsize;
+	}
+	/* the rdma cgroup: check reports it per process only, so it is read
+	 * here, for this node (a --facts document of another node says none) */
+	if (!rdmacg_scan("/", &cg)) {
+		f->rdmacg = cg.controller == 1 ? INF_RDMACG_ON : INF_RDMACG_OFF;
+		f->rdmacg_limited = cg.limited;
+		f->rdmacg_cut = cg.cut;
+		snprintf(f->rdmacg_first, sizeof(f->rdmacg_first), "%s", cg.first);
+		snprintf(f->rdmacg_first_line, sizeof(f->rdmacg_first_line), "%s", cg.first_line);
 	}
 	return 0;
 }

@@ -207,6 +207,7 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 	else if (l->gid_index >= 0)
 		in->has_gid_index = true, in->gid_index = l->gid_index;
 	in->shm_size = ev->shm_size;
+	in->from_nccl = ev->source == LOG_SRC_NCCL;
 }
 
 static void context(struct explain_logs *l, const struct log_event *ev)

@@ -11,6 +11,7 @@
  * read only for the refusal that needs it, all under the same root and
  * helpers; split by gate they would share everything but their names. */
 #include "proc/gates.h"
+#include "proc/rdmacg_scan.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -537,15 +538,6 @@ static void fd_facts(const char *root, int pid, const struct mrt_event *ev, stru
 	}
 }
 
-/* An rdma.max line ("rxe0 hca_handle=max hca_object=3") that limits something. */
-static bool line_limits(const char *l, size_t n)
-{
-	for (const char *eq = memchr(l, '=', n); eq; eq = memchr(eq + 1, '=', n - (size_t)(eq + 1 - l)))
-		if ((size_t)(eq + 4 - l) > n || strncmp(eq + 1, "max", 3))
-			return true;
-	return false;
-}
-
 static void rdmacg_facts(const char *root, int pid, const struct mrt_event *ev, const char *device,
 			 struct gate_facts *f)
 {
@@ -567,7 +559,7 @@ static void rdmacg_facts(const char *root, int pid, const struct mrt_event *ev, 
 			for (char *l = max; *l;) {
 				size_t n = strcspn(l, "\n");
 				size_t dl = strlen(device);
-				if ((!dl || (!strncmp(l, device, dl) && l[dl] == ' ')) && line_limits(l, n)) {
+				if ((!dl || (!strncmp(l, device, dl) && l[dl] == ' ')) && rdmacg_line_limits(l, n)) {
 					f->have_rdmacg = true;
 					snprintf(f->rdmacg_path, sizeof(f->rdmacg_path), "%s", rel[0] ? rel : "/");
 					snprintf(f->rdma_max, sizeof(f->rdma_max), "%.*s", (int)n, l);

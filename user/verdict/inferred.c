@@ -54,13 +54,6 @@ static void add_cand(struct inferred *o, const char *cause, int score, const cha
 	va_end(ap);
 }
 
-/* Moves a cause's score by d (a fact of the node for or against it). */
-static void weigh(struct inferred *o, const char *cause, int d)
-{
-	for (int i = 0; i < o->ncand; i++)
-		if (!strcmp(o->cand[i].cause, cause))
-			o->cand[i].score += d;
-}
 
 /* " (NCCL 2.21.5)" or "" */
 static const char *release(const struct inferred_in *in, char *buf, size_t len)
@@ -144,6 +137,8 @@ static void open_cands(struct inferred *o, int e)
 		add_cand(o, "device_permission", e ? 40 : 15, "the node's mode does not let this user open it (EACCES)");
 		add_cand(o, "device_cgroup", e ? 30 : 12, "the devices cgroup denies the node (EPERM/EACCES)");
 	}
+	if (!e || e == EAGAIN)
+		add_cand(o, "rdma_cgroup_limit", e ? 60 : 8, "the rdma cgroup's hca_handle count is used up: opening the device charges one (EAGAIN)");
 }
 
 static void call_cands(const struct inferred_in *in, struct inferred *o)
@@ -159,7 +154,7 @@ static void call_cands(const struct inferred_in *in, struct inferred *o)
 		open_cands(o, e);
 	else if (!strcmp(fam, "fd_import"))
 		add_cand(o, "fd_import_denied", 60, "pidfd_getfd was refused: ptrace access to the peer process (EPERM)");
-	else if (!strcmp(fam, "shm"))
+	else if (!strcmp(fam, "shm") && (!e || e == ENOSPC || e == ENOMEM))
 		add_cand(o, "shm_exhausted", 60, "/dev/shm (a tmpfs) has no room for NCCL's segment (ENOSPC, or SIGBUS/ENOMEM at first touch)");
 	if (!o->ncand) {
 		/* a call no site is known for: every family's lead, none favoured */
@@ -179,7 +174,7 @@ static const char *family_errnos(const char *call)
 	if (!strcmp(fam, "create_qp") || !strcmp(fam, "create_cq"))
 		return "ENOMEM, EINVAL and EAGAIN";
 	if (!strcmp(fam, "open_device"))
-		return "ENOENT, EACCES and EPERM";
+		return "ENOENT, EACCES, EPERM and EAGAIN";
 	return "several errnos";
 }
 
@@ -195,24 +190,24 @@ static void weigh_logged_memlock(const struct inferred_in *in, struct inferred *
 		return;
 	if (in->memlock == UINT64_MAX) {
 		inferred_rest(o, "the log says the process's memlock limit was unlimited");
-		weigh(o, "memlock_limit", -60);
-		weigh(o, "memlock_zero", -60);
+		inferred_weigh(o, "memlock_limit", -60);
+		inferred_weigh(o, "memlock_zero", -60);
 		return;
 	}
 	fmt_bytes(in->memlock, b, sizeof(b));
 	if (in->memlock == 0) {
 		inferred_rest(o, "the log says the process's memlock limit was 0");
-		weigh(o, "memlock_zero", 50);
+		inferred_weigh(o, "memlock_zero", 50);
 		return;
 	}
-	weigh(o, "memlock_zero", -40);
+	inferred_weigh(o, "memlock_zero", -40);
 	if (in->has_length && in->length > in->memlock) {
 		fmt_bytes(in->length, r, sizeof(r));
 		inferred_rest(o, "the log says the process's memlock limit was %s, and this request alone was %s", b, r);
-		weigh(o, "memlock_limit", 45);
+		inferred_weigh(o, "memlock_limit", 45);
 	} else if (in->memlock < (64ull << 20)) {
 		inferred_rest(o, "the log says the process's memlock limit was %s (NCCL registers tens of MiB)", b);
-		weigh(o, "memlock_limit", 30);
+		inferred_weigh(o, "memlock_limit", 30);
 	} else {
 		inferred_rest(o, "the log says the process's memlock limit was %s", b);
 	}
@@ -228,17 +223,17 @@ static void weigh_facts(const struct inferred_in *in, const struct inferred_fact
 	if (f->memlock_known) {
 		if (f->memlock_soft == UINT64_MAX) {
 			inferred_rest(o, "on %s, %s get an unlimited memlock limit", f->host, f->memlock_of);
-			weigh(o, "memlock_limit", -45);
-			weigh(o, "memlock_zero", -55);
+			inferred_weigh(o, "memlock_limit", -45);
+			inferred_weigh(o, "memlock_zero", -55);
 		} else if (f->memlock_soft == 0) {
 			inferred_rest(o, "on %s, %s get a memlock limit of 0", f->host, f->memlock_of);
-			weigh(o, "memlock_zero", 40);
+			inferred_weigh(o, "memlock_zero", 40);
 		} else {
 			fmt_bytes(f->memlock_soft, b, sizeof(b));
 			inferred_rest(o, "on %s, %s get %s of memlock", f->host, f->memlock_of, b);
-			weigh(o, "memlock_zero", -30);
+			inferred_weigh(o, "memlock_zero", -30);
 			if (f->memlock_soft < (64ull << 20))
-				weigh(o, "memlock_limit", 25);
+				inferred_weigh(o, "memlock_limit", 25);
 		}
 	}
 	if (f->slurm_propagates == 1)
@@ -247,34 +242,34 @@ static void weigh_facts(const struct inferred_in *in, const struct inferred_fact
 		bool path = !strcmp(f->peermem, "registered") || !strcmp(f->dmabuf, "available");
 		inferred_rest(o, "GPUDirect on %s: peer memory %s, dma-buf %s", f->host, f->peermem[0] ? f->peermem : "unknown",
 		     f->dmabuf[0] ? f->dmabuf : "unknown");
-		weigh(o, "pin_device_memory", path ? -20 : 20);
-		weigh(o, "dmabuf_unsupported", strcmp(f->dmabuf, "available") ? 20 : -20);
+		inferred_weigh(o, "pin_device_memory", path ? -20 : 20);
+		inferred_weigh(o, "dmabuf_unsupported", strcmp(f->dmabuf, "available") ? 20 : -20);
 	}
 	if (f->iommu[0]) {
 		inferred_rest(o, "the IOMMU on %s is %s", f->host, f->iommu);
-		weigh(o, "dma_map_iova", !strcmp(f->iommu, "translated") || !strcmp(f->iommu, "mixed") ? 15 : -10);
+		inferred_weigh(o, "dma_map_iova", !strcmp(f->iommu, "translated") || !strcmp(f->iommu, "mixed") ? 15 : -10);
 	}
 	if (f->ports) {
 		inferred_rest(o, "%d of %d RDMA port%s on %s %s not ACTIVE", f->ports_down, f->ports,
 		     f->ports == 1 ? "" : "s", f->host, f->ports_down == 1 ? "is" : "are");
-		weigh(o, "port_not_active", f->ports_down ? 30 : -25);
+		inferred_weigh(o, "port_not_active", f->ports_down ? 30 : -25);
 	}
 	if (f->roce_ports) {
 		inferred_rest(o, "RoCE ports on %s hold %d GIDs, %d of them RoCE v2", f->host, f->gids, f->roce_v2_gids);
-		weigh(o, "bad_gid_index", f->roce_v2_gids ? -5 : 25);
+		inferred_weigh(o, "bad_gid_index", f->roce_v2_gids ? -5 : 25);
 	}
 	if (f->uverbs_bad) {
 		inferred_rest(o, "%d uverbs node%s on %s did not open (%s)", f->uverbs_bad,
 		     f->uverbs_bad == 1 ? "" : "s", f->host, f->uverbs_err[0] ? f->uverbs_err : "?");
-		weigh(o, "device_missing", !strcmp(f->uverbs_err, "ENOENT") ? 30 : 0);
-		weigh(o, "device_permission", !strcmp(f->uverbs_err, "EACCES") ? 30 : 0);
+		inferred_weigh(o, "device_missing", !strcmp(f->uverbs_err, "ENOENT") ? 30 : 0);
+		inferred_weigh(o, "device_permission", !strcmp(f->uverbs_err, "EACCES") ? 30 : 0);
 	}
 	if (f->shm_known) {
 		fmt_bytes(f->shm_free, b, sizeof(b));
 		inferred_rest(o, "/dev/shm on %s has %s free", f->host, b);
-		weigh(o, "shm_exhausted", f->shm_free < (64ull << 20) ? 20 : -10);
+		inferred_weigh(o, "shm_exhausted", f->shm_free < (64ull << 20) ? 20 : -10);
 	}
-	(void)in;
+	inferred_weigh_fabric(in, f, o);
 }
 
 /* ---- the failures no kernel call refused ------------------------------------ */
@@ -390,7 +385,7 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 	if (in->kind == INF_CALL && !strcmp(inferred_call_family(in->call), "reg_mr"))
 		weigh_logged_memlock(in, o);
 	if (in->kind == INF_CALL && in->mkey_failed && !strcmp(inferred_call_family(in->call), "reg_mr")) {
-		weigh(o, "mlx5_firmware", 70);
+		inferred_weigh(o, "mlx5_firmware", 70);
 		inferred_rest(o, "the kernel log among the inputs says the HCA's firmware refused CREATE_MKEY");
 	}
 	if (f->have)

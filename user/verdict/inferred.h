@@ -65,7 +65,33 @@ struct inferred_in {
 	int gid_index;         /* the line's GID index, else NCCL_IB_GID_INDEX */
 	unsigned qps_per_conn; /* NCCL_IB_QPS_PER_CONNECTION; 0: NCCL's default 1 */
 	uint64_t shm_size;     /* the shm segment NCCL failed to make, bytes */
+	bool from_nccl;        /* NCCL's own line (its GID choice applies) */
 };
+
+/* One RDMA port's GID table as check's fabric area reads it, and which
+ * index NCCL would take there. */
+#define INFERRED_GID_PORTS 8
+#define INFERRED_GID_ENTRIES 32
+struct inferred_gid {
+	int index;
+	bool routable;         /* NCCL would accept it (not link-local, not zero) */
+	char type[16];         /* "RoCE v2", "RoCE v1", "IB/RoCE v1", "" */
+};
+struct inferred_gid_port {
+	char device[32];
+	int port;
+	bool roce;             /* link layer Ethernet */
+	char how[12];          /* NCCL's choice: pinned, selected, ib_flid, fails, crashes; "" */
+	int nccl_index;        /* the index it would take, -1 none */
+	int populated;         /* populated entries in the table */
+	int nentries;          /* of them kept below (at most INFERRED_GID_ENTRIES) */
+	struct inferred_gid e[INFERRED_GID_ENTRIES];
+	bool counters_read;    /* check read its link error counters */
+	char counters[160];    /* the nonzero ones, "link_downed 3, symbol_error 120"; "" all 0 */
+};
+
+/* The rdma cgroup controller at cgroup v2's root. */
+enum inferred_rdmacg { INF_RDMACG_UNKNOWN = 0, INF_RDMACG_OFF, INF_RDMACG_ON };
 
 /* What a node says now (`mrtrace check`'s facts, explain/facts.c reads them
  * from a check document).  Each *_known false: not read, no weight. */
@@ -85,10 +111,17 @@ struct inferred_facts {
 	char uverbs_err[16];   /* the first one's errno name ("ENOENT", "EACCES") */
 	bool shm_known;
 	uint64_t shm_free;     /* bytes free in /dev/shm */
+	int gid_ports;         /* of gid_port[] */
+	struct inferred_gid_port gid_port[INFERRED_GID_PORTS];
+	enum inferred_rdmacg rdmacg;
+	unsigned rdmacg_limited; /* cgroups whose rdma.max limits something now */
+	bool rdmacg_cut;       /* the walk was cut: the count is a lower bound */
+	char rdmacg_first[256];  /* the first of them */
+	char rdmacg_first_line[128]; /* its limiting rdma.max line */
 };
 
 #define INFERRED_MAX_CAND 8
-#define INFERRED_MAX_RESTS 8
+#define INFERRED_MAX_RESTS 12
 #define INFERRED_MAX_NEXT 4
 #define INFERRED_TEXT 256
 
@@ -134,5 +167,14 @@ void inferred_rest(struct inferred *o, const char *fmt, ...) __attribute__((form
 void inferred_next(struct inferred *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void inferred_rerun(const struct inferred_in *in, const struct inferred_facts *f,
 		    enum inferred_setting setting, const char *unit, struct inferred *o);
+
+/* Moves a candidate's score by d (no candidate: nothing); whether a
+ * candidate of that cause is there.  inferred_weigh_fabric
+ * (inferred_fabric.c) weighs the GID tables and the rdma cgroup for the
+ * candidates they bear on, saying each fact it weighs in rests_on. */
+void inferred_weigh(struct inferred *o, const char *cause, int d);
+bool inferred_has(const struct inferred *o, const char *cause);
+void inferred_weigh_fabric(const struct inferred_in *in, const struct inferred_facts *f,
+			   struct inferred *o);
 
 #endif

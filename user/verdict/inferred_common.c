@@ -50,3 +50,18 @@ void inferred_next(struct inferred *o, const char *fmt, ...)
 	va_end(ap);
 }
 
+
+void inferred_weigh(struct inferred *o, const char *cause, int d)
+{
+	for (int i = 0; i < o->ncand; i++)
+		if (!strcmp(o->cand[i].cause, cause))
+			o->cand[i].score += d;
+}
+
+bool inferred_has(const struct inferred *o, const char *cause)
+{
+	for (int i = 0; i < o->ncand; i++)
+		if (!strcmp(o->cand[i].cause, cause))
+			return true;
+	return false;
+}

@@ -11,7 +11,10 @@
 #   prints "[time] [host:pid:tid] ... UCX ERROR ibv_reg_mr(address=...,
 #   length=..., access=0x...) failed: Cannot allocate memory" (its pid is how
 #   explain finds the watch record of the same process).
-# vm-timeout: 180
+#   The same client rootless (root of a user namespace: CAP_IPC_LOCK there
+#   does not count) and with the kernel log beside its output: the same
+#   verdict, agreed with watch's record of that process.
+# vm-timeout: 240
 . "$TOP/tests/vm/mrt-lib.sh"
 
 if ! command -v ucx_perftest > /dev/null; then
@@ -33,6 +36,19 @@ with_memlock 65536 as_nobody env UCX_NET_DEVICES=rxe0:1 UCX_TLS=rc_verbs,self \
 note "client exit $?: $(grep -m2 'UCX ERROR\|error' "$CASE_OUT/client.log" | tr '\n' ' ' | cut -c1-300)"
 kill "$srv" 2>/dev/null
 wait "$srv" 2>/dev/null
+# rootless: the same pair again, the client root of its own user namespace
+port=$((port + 1))
+UCX_NET_DEVICES=rxe0:1 UCX_TLS=rc_verbs,self timeout 30 ucx_perftest -p "$port" \
+	> "$CASE_OUT/server-userns.log" 2>&1 &
+srv=$!
+sleep 1
+with_memlock 65536 as_nobody unshare --user --map-root-user env UCX_NET_DEVICES=rxe0:1 \
+	UCX_TLS=rc_verbs,self timeout 30 ucx_perftest -p "$port" -t tag_bw -s 1048576 -n 10 127.0.0.1 \
+	> "$CASE_OUT/client-userns.log" 2>&1
+note "rootless client exit $?: $(grep -m1 'UCX ERROR' "$CASE_OUT/client-userns.log" | cut -c1-200)"
+kill "$srv" 2>/dev/null
+wait "$srv" 2>/dev/null
+dmesg > "$CASE_OUT/dmesg.txt" 2>&1
 # the kernel's answer: watch's record of the client's failed registration
 for _ in $(seq 50); do grep -q '"event":"registration_failure"\|"cause":"memlock_limit"' "$MRT_OUT" && break; sleep 0.2; done
 check watch_stops mrt_stop
@@ -51,3 +67,15 @@ pid=$(jq -r '.pid' <<< "$rec" 2>/dev/null)
 jq_true log_and_watch_agree "$both" ".cause==\"memlock_limit\" and .pid==${pid:-0} and .watch_record.cause==\"memlock_limit\" and .watch_record.agrees==true"
 "$MRTRACE" explain --setting shell "$CASE_OUT/client.log" "$MRT_OUT" > "$CASE_OUT/both.txt" 2>&1
 check text_says_agreement grep -q "a watch record of the same process proved memlock_limit: it agrees" "$CASE_OUT/both.txt"
+
+# rootless, with the kernel log beside the client's output: the inferred
+# verdict of the client's line is the one watch proved for that process
+urec=$(jq -c 'select(.comm=="ucx_perftest" and .cause=="memlock_limit" and .process.user_namespace==true)' "$MRT_OUT" 2>/dev/null | head -1)
+jq_true rootless_watch_proves_memlock "$urec" '.certainty=="proven" and .evidence.cap_ipc_lock==false'
+"$MRTRACE" explain --json --setting shell "$CASE_OUT/client-userns.log" "$CASE_OUT/dmesg.txt" "$MRT_OUT" \
+	> "$CASE_OUT/rootless.jsonl" 2> "$CASE_OUT/rootless.err"
+upid=$(jq -r '.pid' <<< "$urec" 2>/dev/null)
+uinf=$(jq -c --arg f "$CASE_OUT/client-userns.log" 'select(.event=="inferred_failure" and .source.file==$f)' \
+	"$CASE_OUT/rootless.jsonl" 2>/dev/null | head -1)
+jq_true rootless_log_and_kernel_log_agree "$uinf" \
+	".certainty==\"inferred\" and .cause==\"memlock_limit\" and .pid==${upid:-0} and .watch_record.agrees==true and (.rests_on|any(test(\"memlock limit was 64 KiB\")))"

@@ -54,6 +54,28 @@ expect() {
 	return 0
 }
 
+# after_fact NAME FILE CAUSE [lead [JQ]]: README's "The job already died" on the
+# same node: `explain` reads only what a user has, the client's own output
+# FILE and the kernel log (dmesg), after the fact, with this node's facts;
+# the cause watch proved must be among the candidates inferred for FILE's
+# line, and with "lead" lead them (decided by the node's facts where the
+# line carries no errno).  Run while the refusing state (the rdma cgroup,
+# the GID table) is still in place.
+after_fact() {
+	local name=$1 file=$2 cause=$3 lead=$4 extra=${5:-true} inf
+	dmesg > "$CASE_OUT/$name.dmesg" 2>&1
+	"$MRTRACE" explain --json --setting shell "$file" "$CASE_OUT/$name.dmesg" \
+		> "$CASE_OUT/$name.inferred.jsonl" 2> "$CASE_OUT/$name.inferred.err"
+	inf=$(jq -c --arg f "$file" 'select(.event=="inferred_failure" and .source.file==$f)' \
+		"$CASE_OUT/$name.inferred.jsonl" 2>/dev/null | head -1)
+	if [ "$lead" = lead ]; then
+		jq_true "${name}_after_the_fact_leads" "$inf" ".certainty==\"inferred\" and .cause==\"$cause\" and $extra"
+	else
+		jq_true "${name}_after_the_fact_candidate" "$inf" \
+			".certainty==\"inferred\" and ([.candidates[].cause] | index(\"$cause\") != null)"
+	fi
+}
+
 check watch_starts mrt_start watch
 start=$(grep -m1 '"event":"start"' "$MRT_OUT")
 for site in modify_qp create_cq create_qp get_context shm_fallocate pidfd_getfd libibverbs; do
@@ -66,6 +88,7 @@ unshare -m sh -c 'mount -t tmpfs none /dev/infiniband && exec ibv_devinfo' > "$C
 note "missing: $(tr '\n' ' ' < "$CASE_OUT/missing.out")"
 expect missing ibv_devinfo open_device device_missing \
 	'.class=="environment" and .certainty=="proven" and .evidence.gates.node=="/dev/infiniband/uverbs0" and (.summary|test("listed no device"))'
+after_fact missing "$CASE_OUT/missing.out" device_missing
 
 chmod 600 /dev/infiniband/uverbs0
 mark
@@ -85,6 +108,7 @@ note "perm: $(tr '\n' ' ' < "$CASE_OUT/perm.out")"
 chmod 666 /dev/infiniband/uverbs0
 expect perm ibv_devinfo open_device device_permission \
 	'.evidence.gates.node_mode=="0600" and .evidence.gates.mode_allows_rw==false and .uid==65534 and '"$ALIAS_JQ"
+after_fact perm "$CASE_OUT/perm.out" device_permission
 
 mkdir -p /sys/fs/cgroup/mrt-devcg
 # prlimit: before 5.11 a BPF program is charged to RLIMIT_MEMLOCK of its
@@ -95,6 +119,7 @@ if prlimit --memlock=unlimited:unlimited "$DEVCG" /sys/fs/cgroup/mrt-devcg; then
 	note "devcg: $(tr '\n' ' ' < "$CASE_OUT/devcg.out")"
 	expect devcg ibv_devinfo open_device device_cgroup \
 		'.evidence.gates.device_cgroup=="bpf_program" and .evidence.gates.mode_allows_rw==true'
+	after_fact devcg "$CASE_OUT/devcg.out" device_cgroup
 else
 	_vm_line "FAIL $CASE:devcg_setup (cannot attach a device program)"
 fi
@@ -104,14 +129,20 @@ echo "+rdma" > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 mkdir -p /sys/fs/cgroup/mrt-rdma
 echo "rxe0 hca_handle=0 hca_object=max" > /sys/fs/cgroup/mrt-rdma/rdma.max
 mark
-sh -c 'echo $$ > /sys/fs/cgroup/mrt-rdma/cgroup.procs && exec ibv_devinfo -d rxe0' > /dev/null 2>&1
+sh -c 'echo $$ > /sys/fs/cgroup/mrt-rdma/cgroup.procs && exec ibv_devinfo -d rxe0' > "$CASE_OUT/handle.out" 2>&1
+note "handle: $(tr '\n' ' ' < "$CASE_OUT/handle.out")"
 expect handle ibv_devinfo open_device rdma_cgroup_limit \
 	'.errno_name=="EAGAIN" and (.summary|test("hca_handle")) and (.evidence.gates.rdma_max|test("hca_handle=0"))'
+after_fact handle "$CASE_OUT/handle.out" rdma_cgroup_limit lead \
+	'(.rests_on | any(test("1 cgroup limits RDMA objects now, the first /mrt-rdma [(].rxe0 hca_handle=0 hca_object=max.[)]$")))'
 echo "rxe0 hca_handle=max hca_object=2" > /sys/fs/cgroup/mrt-rdma/rdma.max
 mark
-sh -c 'echo $$ > /sys/fs/cgroup/mrt-rdma/cgroup.procs && exec timeout 10 ibv_rc_pingpong -d rxe0 -g 0' > /dev/null 2>&1
+sh -c 'echo $$ > /sys/fs/cgroup/mrt-rdma/cgroup.procs && exec timeout 10 ibv_rc_pingpong -d rxe0 -g 0' > "$CASE_OUT/object.out" 2>&1
+note "object: $(tr '\n' ' ' < "$CASE_OUT/object.out")"
 expect object ibv_rc_pingpong create_cq rdma_cgroup_limit \
 	'.errno_name=="EAGAIN" and .certainty=="proven" and (.evidence.gates.rdma_max|test("hca_object=2"))'
+after_fact object "$CASE_OUT/object.out" rdma_cgroup_limit lead \
+	'(.rests_on | any(test("the first /mrt-rdma [(].rxe0 hca_handle=max hca_object=2.[)]$")))'
 
 # --- device maxima and QP attributes ------------------------------------------
 mark
@@ -139,6 +170,8 @@ wait "$nogrh_srv"
 note "nogrh: $(tr '\n' ' ' < "$CASE_OUT/nogrh-client.out")"
 expect nogrh ibv_rc_pingpong modify_qp bad_gid_index \
 	'.errno_name=="EINVAL" and .evidence.is_global==0 and .evidence.qp_state==2 and .evidence.gates.link_layer=="Ethernet" and (.evidence.gates.gids|length)>=1 and (.evidence.gates.gids[0].type|test("RoCE")) and (.summary|test("no GRH")) and (.summary|test("found no GID at the index it was given")) and .class=="infiniband"'
+note "nogrh server: $(tr '\n' ' ' < "$CASE_OUT/nogrh-server.out")"
+after_fact nogrh "$CASE_OUT/nogrh-server.out" bad_gid_index lead
 # --- RoCE address resolution: the real client, a peer GID the kernel cannot
 # turn into a route and a neighbour ----------------------------------------------
 PEER=$TOP/build/tests/helpers/rc_peer
@@ -221,12 +254,14 @@ for i in $(seq 100); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 
 
 # --- /dev/shm -------------------------------------------------------------------
 mark
-unshare -m sh -c 'mount -t tmpfs -o size=1M tmpfs /dev/shm && exec fallocate -l 4M /dev/shm/nccl-mrtrace' 2>/dev/null
+unshare -m sh -c 'mount -t tmpfs -o size=1M tmpfs /dev/shm && exec fallocate -l 4M /dev/shm/nccl-mrtrace' 2> "$CASE_OUT/shm.out"
+note "shm: $(tr '\n' ' ' < "$CASE_OUT/shm.out")"
 expect shm fallocate shm_alloc shm_exhausted \
 	'.evidence.length==4194304 and .evidence.tmpfs_size_pages > 0 and .class=="environment" and
 	 .evidence.gates.shm_owner=="private" and .evidence.gates.shm_dev != .evidence.gates.host_shm_dev and
 	 (.summary | test("not the host.s /dev/shm")) and (.fix_details[0].text | test("--shm-size") and test("emptyDir")) and
 	 ([.fixes[] | test("/etc/fstab|remount")] | any | not)'
+after_fact shm "$CASE_OUT/shm.out" shm_exhausted lead
 
 # --- fd import -------------------------------------------------------------------
 sleep 30 &
