@@ -19,28 +19,16 @@
 #include <unistd.h>
 
 #include "proc/rdmacg_scan.h"
+#include "tree_make.h"
 
 static char tree[64];
 
-/* mk("a/b/rdma.max", "text"): the directories on the way, then the file
- * (text NULL: only the directories) */
+/* mk("a/b/rdma.max", "text") below the cgroup root (text NULL: a directory) */
 static void mk(const char *rel, const char *text)
 {
-	char p[PATH_MAX];
-	snprintf(p, sizeof(p), "%s/sys/fs/cgroup/%s", tree, rel);
-	for (char *s = strchr(p + strlen(tree) + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	if (text) {
-		FILE *f = fopen(p, "w");
-		assert_non_null(f);
-		fputs(text, f);
-		fclose(f);
-	} else {
-		mkdir(p, 0755);
-	}
+	char p[512];
+	snprintf(p, sizeof(p), "sys/fs/cgroup/%s", rel);
+	tree_make(tree, p, text, true);
 }
 
 static int setup(void **state)

@@ -25,26 +25,16 @@
 #include "core/beneath.h"
 #include "core/sysroot.h"
 #include "proc/context.h"
+#include "tree_make.h"
 
 static char dir[64];      /* holds the tree and a file outside it */
 static char tree[128];
 static char outside[160];
 
+/* rel in the tree: a file holding text, or (NULL) only its directories */
 static void mk(const char *rel, const char *text)
 {
-	char p[PATH_MAX];
-	snprintf(p, sizeof(p), "%s/%s", tree, rel);
-	for (char *s = strchr(p + strlen(tree) + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	if (text) {
-		FILE *f = fopen(p, "w");
-		assert_non_null(f);
-		fputs(text, f);
-		fclose(f);
-	}
+	tree_make(tree, rel, text, false);
 }
 
 static void ln(const char *target, const char *rel)

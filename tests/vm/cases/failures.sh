@@ -8,6 +8,7 @@
 #     ibv_devinfo in a cgroup whose device program denies 231    -> device_cgroup
 #     ibv_devinfo under rdma.max hca_handle=0                    -> rdma_cgroup_limit (open_device)
 #     ibv_rc_pingpong under rdma.max hca_object=2                -> rdma_cgroup_limit (create_cq)
+#     ibv_rc_pingpong -r 1000000 (its CQ beyond max_cqe)         -> hca_resource_limit
 #     ibv_rc_pingpong server + client given an empty GID index:
 #       RTR without a GRH on RoCE                                -> bad_gid_index
 #     ibv_rc_pingpong client whose peer (tests/helpers/rc_peer) advertises a
@@ -143,12 +144,22 @@ expect object ibv_rc_pingpong create_cq rdma_cgroup_limit \
 	'.errno_name=="EAGAIN" and .certainty=="proven" and (.evidence.gates.rdma_max|test("hca_object=2"))'
 after_fact object "$CASE_OUT/object.out" rdma_cgroup_limit lead \
 	'(.rests_on | any(test("the first /mrt-rdma [(].rxe0 hca_handle=max hca_object=2.[)]$")))'
+# no limit left behind: the explains below weigh a node without one
+echo "rxe0 hca_handle=max hca_object=max" > /sys/fs/cgroup/mrt-rdma/rdma.max
 
 # --- device maxima and QP attributes ------------------------------------------
 mark
 "$OPS" cq 100000000 > /dev/null
 expect cqe verbs_ops create_cq hca_resource_limit \
 	'.class=="infiniband" and .evidence.cqe==100000000 and .evidence.max_cqe > 0 and .evidence.max_cqe < 100000000 and .evidence.gates.device_cqs >= 0 and .evidence.gates.process_cqs >= 0 and (.summary|test("the device holds"))'
+# the same refusal from a real client: ibv_rc_pingpong's CQ is rx_depth + 1
+mark
+timeout 10 ibv_rc_pingpong -d rxe0 -g 0 -r 1000000 > "$CASE_OUT/cqeclient.out" 2>&1
+note "cqeclient: $(tr '\n' ' ' < "$CASE_OUT/cqeclient.out")"
+expect cqeclient ibv_rc_pingpong create_cq hca_resource_limit \
+	'.evidence.cqe==1000001 and .evidence.max_cqe > 0 and .evidence.max_cqe < 1000001'
+after_fact cqeclient "$CASE_OUT/cqeclient.out" hca_resource_limit lead \
+	'(.rests_on | any(test("no cgroup limits RDMA objects now")))'
 mark
 "$OPS" rtr 9 3 > /dev/null
 expect gid verbs_ops modify_qp bad_gid_index \
