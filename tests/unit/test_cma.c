@@ -101,13 +101,6 @@ static void make_tree(const char *top, int n, int blocks, unsigned long long tot
 	free(pti);
 }
 
-static void remove_tree(const char *top)
-{
-	char cmd[PATH_MAX + 32];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	assert_int_equal(system(cmd), 0);
-}
-
 /* a table past CMA_FACTS_ZONES: the zones past it counted, their pageblocks
  * still in the total */
 static void test_zone_table_bound(void **state)
@@ -124,7 +117,7 @@ static void test_zone_table_bound(void **state)
 	assert_int_equal(c.cma_blocks, 2 * (CMA_FACTS_ZONES + 8));
 	assert_int_equal(c.zones[CMA_FACTS_ZONES - 1].node, CMA_FACTS_ZONES - 1);
 	assert_int_equal(c.cma_free_kb, 1024);
-	remove_tree(top);
+	tree_remove(top);
 }
 
 /* ---- what gates_collect reads -------------------------------------------------- */
@@ -233,7 +226,7 @@ static void test_record_round_trip(void **state)
 	cma_facts_read(top, &c);
 	assert_int_equal(c.zones_dropped, 3);
 	round_trip(&c);
-	remove_tree(top);
+	tree_remove(top);
 	/* not readable: the errno comes back */
 	memset(&c, 0, sizeof(c));
 	c.read = true;
@@ -287,7 +280,7 @@ static void test_verdict_ordinary(void **state)
 	assert_non_null(mkdtemp(top));
 	make_tree(top, 1, 32, 65536);
 	cma_facts_read(top, &c);
-	remove_tree(top);
+	tree_remove(top);
 	assert_int_equal(cma_facts_state(&c), CMA_STATE_ORDINARY);
 	explain(&c, &v);
 	assert_non_null(strstr(v.summary, "; CMA is not the cause"));
