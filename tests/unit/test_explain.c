@@ -557,6 +557,17 @@ static void test_pin_causes(void **state)
 		assert_int_equal(f->ev.err, ENOMEM);
 		assert_false(f->v.has_memlock); /* ENOMEM, but not the memlock limit */
 	}
+	/* without the node's CMA facts: the generic text, saying so */
+	f = fixture("pin_migrate.longterm-enomem.synthetic");
+	assert_contains(f->v.explanation, "CMA pageblocks were not readable");
+	assert_true(has_fix(&f->v, "movable_node / kernelcore="));
+	/* with them (evidence.gates.cma): kexec handover's CMA, by its numbers */
+	f = fixture("pin_migrate.kho.synthetic");
+	assert_true(f->have_gates && f->gates.cma.read);
+	assert_contains(f->v.summary, "48 GiB of MIGRATE_CMA pageblocks on this node while "
+				      "CmaTotal is 0 kB: memory a kexec handover left as CMA");
+	assert_contains(f->v.fixes.items[0].text, "kho_scratch=");
+	assert_false(has_fix(&f->v, "movable_node / kernelcore="));
 }
 
 static void test_command_validation(void **state)

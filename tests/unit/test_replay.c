@@ -145,6 +145,29 @@ static void test_every_fixture_reexplains_to_its_cause(void **state)
 	assert_true(with_process >= 10);
 }
 
+/* A failed long-term pin recorded with the node's CMA facts
+ * (evidence.gates.cma): `mrtrace explain` reads them back and judges
+ * with them, not with the generic pin_migrate text. */
+static void test_pin_migrate_kho_facts(void **state)
+{
+	(void)state;
+	char err[256];
+	static struct report r;
+	struct json_object *o = json_object_from_file(fixture_path("trails", "pin_migrate.kho.synthetic.json"));
+
+	assert_non_null(o);
+	assert_int_equal(record_read(o, &rec, err, sizeof(err)), 0);
+	assert_true(rec.have_gates);
+	assert_true(rec.gates.cma.read);
+	assert_int_equal(rec.gates.cma.cma_blocks, 24576);
+	record_explain(&r, &rec.ev, NULL, NULL, NULL, &rec.gates);
+	assert_string_equal(cause_name(r.v.cause), "pin_migrate");
+	assert_non_null(strstr(r.v.summary, "48 GiB of MIGRATE_CMA pageblocks on this node while "
+					    "CmaTotal is 0 kB: memory a kexec handover left as CMA"));
+	assert_non_null(strstr(r.v.fixes.items[0].text, "kho_scratch="));
+	json_object_put(o);
+}
+
 /* ---- contexts of every setting, through JSON and back ---------------------------------- */
 
 #define ID64 "4d6f8a0e3b1c2d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6"
@@ -896,6 +919,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_fixture_reexplains_to_its_cause),
+		cmocka_unit_test(test_pin_migrate_kho_facts),
 		cmocka_unit_test(test_stream_tiny_objects),
 		cmocka_unit_test(test_every_setting_round_trips),
 		cmocka_unit_test(test_nccl_round_trip),

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* tree_make.h - a recorded tree for a unit test, one entry at a time:
- * the directories on the way to it made first, as `mkdir -p` would. */
+ * the directories on the way to it made first, as `mkdir -p` would; and
+ * its removal. */
 #ifndef MRTRACE_TREE_MAKE_H
 #define MRTRACE_TREE_MAKE_H
 
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -32,6 +34,15 @@ static inline void tree_make(const char *top, const char *rel, const char *text,
 	} else if (dir) {
 		mkdir(p, 0755);
 	}
+}
+
+/* The tree again, all of it (top is a mkdtemp() name the test made). */
+static inline void tree_remove(const char *top)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	assert_int_equal(system(cmd), 0);
 }
 
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* facts_json.c - GPU-memory and /dev/shm-owner facts as evidence, and back
- * (see facts_json.h, docs/json.md). */
+/* facts_json.c - GPU-memory, /dev/shm-owner and CMA facts as evidence, and
+ * back (see facts_json.h, docs/json.md). */
 #include "proc/facts_json.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,16 +95,24 @@ static struct json_object *gpu_to_json(const struct gpu_facts *f)
 	return o;
 }
 
-static void shm_to_json(struct json_object *evidence, const struct gate_facts *g)
+/* evidence.gates, made when the record's own writer made none (a
+ * registration has no gates of its own) */
+static struct json_object *gates_of(struct json_object *evidence)
 {
 	struct json_object *gates;
 
-	if (g->shm_owner == GATE_SHM_UNKNOWN && !g->shm_dev)
-		return;
 	if (!json_object_object_get_ex(evidence, "gates", &gates) || !gates) {
 		gates = json_object_new_object();
 		json_object_object_add(evidence, "gates", gates);
 	}
+	return gates;
+}
+
+static void shm_to_json(struct json_object *evidence, const struct gate_facts *g)
+{
+	if (g->shm_owner == GATE_SHM_UNKNOWN && !g->shm_dev)
+		return;
+	struct json_object *gates = gates_of(evidence);
 	put_str(gates, "shm_owner", gates_shm_owner_name(g->shm_owner));
 	put_str(gates, "shm_source", g->shm_source);
 	put_str(gates, "shm_options", g->shm_options);
@@ -116,12 +125,53 @@ static void shm_to_json(struct json_object *evidence, const struct gate_facts *g
 		put_u64(gates, "host_mntns", g->host_mntns);
 }
 
+static const char *cma_state_name(enum cma_state s)
+{
+	return s == CMA_STATE_HIDDEN ? "hidden" : s == CMA_STATE_ORDINARY ? "ordinary" : "unknown";
+}
+
+/* evidence.gates.cma: the numbers as read (pageblocks, order, page size,
+ * kB of meminfo as bytes), so a replay judges what the failure had; the
+ * byte counts and "state" beside them are derived, for people and jq. */
+static void cma_to_json(struct json_object *evidence, const struct cma_facts *c)
+{
+	if (!c->read)
+		return;
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	json_object_object_add(gates_of(evidence), "cma", o);
+	put_str(o, "state", cma_state_name(cma_facts_state(c)));
+	json_object_object_add(o, "pagetypeinfo_errno", c->pti_error ? json_object_new_int(-c->pti_error) : NULL);
+	put_str(o, "pagetypeinfo_error", c->pti_error ? strerrorname_np(-c->pti_error) : NULL);
+	put_bool(o, "cma_column", c->cma_column);
+	put_u64(o, "pageblock_order", c->order);
+	put_u64(o, "pages_per_block", c->pages_per_block);
+	put_u64(o, "page_size_bytes", c->page_size);
+	put_u64(o, "pageblock_bytes", cma_facts_pageblock_bytes(c));
+	put_u64(o, "cma_pageblocks", c->cma_blocks);
+	put_u64(o, "cma_pageblock_bytes", cma_facts_bytes(c, -1));
+	for (int i = 0; i < c->n_zones; i++) {
+		struct json_object *z = json_object_new_object();
+		json_object_object_add(z, "node", json_object_new_int(c->zones[i].node));
+		put_str(z, "zone", c->zones[i].zone);
+		put_u64(z, "cma_pageblocks", c->zones[i].blocks);
+		put_u64(z, "cma_pageblock_bytes", cma_facts_bytes(c, i));
+		json_object_array_add(a, z);
+	}
+	json_object_object_add(o, "zones", a);
+	put_u64(o, "zones_dropped", c->zones_dropped);
+	json_object_object_add(o, "cma_total_bytes", c->have_cma_total ?
+			       json_object_new_uint64(c->cma_total_kb * 1024) : NULL);
+	json_object_object_add(o, "cma_free_bytes", c->have_cma_total ?
+			       json_object_new_uint64(c->cma_free_kb * 1024) : NULL);
+}
+
 void facts_evidence_add(struct json_object *evidence, const struct gate_facts *g,
 			const struct nccl_info *nccl)
 {
 	if (!evidence || !g)
 		return;
 	shm_to_json(evidence, g);
+	cma_to_json(evidence, &g->cma);
 	if (!g->gpu.have)
 		return;
 	const struct gpu_facts *f = &g->gpu;
@@ -256,6 +306,41 @@ static bool shm_from_json(struct json_object *gates, struct gate_facts *g)
 	return true;
 }
 
+/* Every member optional; a number out of its type's range is not the
+ * node's and leaves the facts unread (the verdict's generic text). */
+static bool cma_from_json(struct json_object *gates, struct cma_facts *c)
+{
+	struct json_object *o = member(gates, "cma", json_type_object), *a;
+
+	memset(c, 0, sizeof(*c));
+	if (!o)
+		return false;
+	unsigned long long err = get_u64(o, "pagetypeinfo_errno"), order = get_u64(o, "pageblock_order");
+	if (err > 4095 || order > 64)
+		return false;
+	c->read = true;
+	c->pti_error = -(int)err;
+	c->cma_column = get_bool(o, "cma_column");
+	c->order = (unsigned)order;
+	c->pages_per_block = (unsigned long)get_u64(o, "pages_per_block");
+	c->page_size = get_u64(o, "page_size_bytes");
+	c->cma_blocks = get_u64(o, "cma_pageblocks");
+	if ((a = member(o, "zones", json_type_array)))
+		for (size_t i = 0; i < json_object_array_length(a) && c->n_zones < CMA_FACTS_ZONES; i++) {
+			struct json_object *x = json_object_array_get_idx(a, i), *n;
+			struct cma_zone *z = &c->zones[c->n_zones++];
+			if ((n = member(x, "node", json_type_int)))
+				z->node = (int)json_object_get_int64(n);
+			get_str(x, "zone", z->zone, sizeof(z->zone));
+			z->blocks = get_u64(x, "cma_pageblocks");
+		}
+	c->zones_dropped = (unsigned)get_u64(o, "zones_dropped");
+	c->have_cma_total = member(o, "cma_total_bytes", json_type_int) != NULL;
+	c->cma_total_kb = get_u64(o, "cma_total_bytes") / 1024;
+	c->cma_free_kb = get_u64(o, "cma_free_bytes") / 1024;
+	return true;
+}
+
 bool facts_evidence_read(struct json_object *record, struct gate_facts *g)
 {
 	struct json_object *e = member(record, "evidence", json_type_object), *x;
@@ -263,8 +348,10 @@ bool facts_evidence_read(struct json_object *record, struct gate_facts *g)
 
 	if (!e)
 		return false;
-	if ((x = member(e, "gates", json_type_object)))
+	if ((x = member(e, "gates", json_type_object))) {
 		found |= shm_from_json(x, g);
+		found |= cma_from_json(x, &g->cma);
+	}
 	if ((x = member(e, "gpu", json_type_object))) {
 		gpu_from_json(x, &g->gpu);
 		found = true;

@@ -4,7 +4,8 @@
  * `evidence.peer_memory`, `evidence.dmabuf`, `evidence.dmabuf_blocked`,
  * BAR1 numbers and `evidence.gpu` (gate_facts.gpu, gpu_facts.h); for a
  * /dev/shm refusal whose tmpfs it is (`evidence.gates.shm_owner` and the
- * mount's source and namespaces).  One writer, called once by the record's
+ * mount's source and namespaces); for a failed long-term pin the node's
+ * CMA pageblocks (`evidence.gates.cma`, gate_facts.cma, cma_facts.h).  One writer, called once by the record's
  * JSON writer, and one reader, called once where a recorded record's gates
  * are read back, so a replay judges with the facts the failure had. */
 #ifndef MRTRACE_PROC_FACTS_JSON_H

@@ -7,7 +7,8 @@
  * facts are the node's (ports are not namespaced).
  *
  * Length: over the usual 500 lines: one small reader per gate (device
- * cgroup, node, port, counts, /dev/shm, descriptors, rdma cgroup), each
+ * cgroup, node, port, counts, /dev/shm, descriptors, rdma cgroup; GPU
+ * memory and CMA pageblocks have their own files), each
  * read only for the refusal that needs it, all under the same root and
  * helpers; split by gate they would share everything but their names. */
 #include "proc/gates.h"
@@ -601,6 +602,36 @@ const char *gates_port_state_name(const char *s)
 	return c;
 }
 
+/* A registration whose page pinning failed where the verdict can be
+ * pin_migrate (verdict/registration.c): ENOMEM, or the migration for the
+ * long-term pin in the trail, in a mapping that is neither device memory
+ * nor hugetlb (those causes are decided first, without the node's CMA). */
+static bool pin_may_migrate(const struct mrt_event *ev)
+{
+	int n = ev->nsteps < MRT_TRAIL_MAX ? (int)ev->nsteps : MRT_TRAIL_MAX;
+	const struct mrt_step *pin = NULL;
+	bool migrate = false;
+
+	if (ev->kind != MRT_EV_REG_FAILURE)
+		return false;
+	for (int i = 0; i < n; i++) {
+		if (!pin && ev->steps[i].site == MRT_SITE_PIN && ev->steps[i].ret < 0)
+			pin = &ev->steps[i];
+		migrate |= ev->steps[i].site == MRT_SITE_MIGRATE;
+	}
+	if (!pin)
+		return false;
+	/* 0x4000 VM_IO, 0x400 VM_PFNMAP, 0x400000 VM_HUGETLB */
+	if (pin->a2 != MRT_VMA_UNKNOWN && pin->a2 != MRT_VMA_NONE && (pin->a2 & 0x404400))
+		return false;
+	return pin->ret == -ENOMEM || migrate;
+}
+
+bool gates_record_wants_facts(const struct mrt_event *ev)
+{
+	return ev->kind == MRT_EV_FAILURE || gpu_record_wants_facts(ev) || pin_may_migrate(ev);
+}
+
 void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -610,13 +641,16 @@ void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct
 	if (!root || !*root)
 		root = "/";
 	if (ev->kind != MRT_EV_FAILURE) {
-		/* a registration: only GPU memory has facts beyond its record */
+		/* a registration: only GPU memory and a failed long-term pin
+		 * have facts beyond their record */
 		if (gpu_record_wants_facts(ev)) {
 			gpu_facts_read_node(root, NULL, &out->gpu);
 			gpu_facts_read_process(root, pid, &out->gpu);
 			if (ev->dmabuf_fd >= 0)
 				gpu_facts_read_dmabuf_fd(root, pid, ev->dmabuf_fd, &out->gpu);
 		}
+		if (pin_may_migrate(ev))
+			cma_facts_read(root, &out->cma);
 		return;
 	}
 	switch (ev->op) {

@@ -9,7 +9,9 @@
  * device cgroup, the port's state and GID/P_Key tables, the tmpfs behind
  * /dev/shm, the ptrace gates of fd import (seccomp, Yama, CAP_SYS_PTRACE) and
  * the rdma cgroup's rdma.max / rdma.current; for a registration of GPU
- * memory, what decides the peer-memory and dma-buf paths (gpu_facts.h).
+ * memory, what decides the peer-memory and dma-buf paths (gpu_facts.h);
+ * for a long-term pin refused with ENOMEM, the node's CMA pageblocks
+ * against CmaTotal (cma_facts.h).
  * The explanation engine reads
  * them as plain data (verdict/failure.c), so recorded facts replay exactly.
  */
@@ -19,6 +21,7 @@
 #include <stdint.h>
 
 #include "mrtrace.h"
+#include "proc/cma_facts.h"
 #include "proc/gpu_facts.h"
 #include "proc/gidtable.h"
 
@@ -118,14 +121,24 @@ struct gate_facts {
 
 	/* REG_FAILURE / USER_CALL of GPU memory (gpu_record_wants_facts) */
 	struct gpu_facts gpu;
+
+	/* REG_FAILURE whose page pinning failed with ENOMEM (cause
+	 * pin_migrate): the node's CMA pageblocks (cma.read false: not read) */
+	struct cma_facts cma;
 };
 
 /* Reads the facts the record's op needs (a FAILURE record), or those of a
  * registration of GPU memory (a REG_FAILURE or USER_CALL record that
- * gpu_record_wants_facts(): gate_facts.gpu; others read nothing).  `root` is
+ * gpu_record_wants_facts(): gate_facts.gpu) or of one whose long-term pin
+ * failed with ENOMEM (gate_facts.cma); others read nothing.  `root` is
  * "/" live (tests pass a recorded tree).  Never fails: what cannot be read stays unset (have_*
  * false, or the field's unknown value). */
 void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *out);
+
+/* Whether gates_collect reads anything for this record: every FAILURE
+ * record; a registration only when it can be GPU memory or a failed
+ * migration for a long-term pin. */
+bool gates_record_wants_facts(const struct mrt_event *ev);
 
 /* "host", "private", "unknown" (evidence.gates.shm_owner) */
 const char *gates_shm_owner_name(enum gate_shm_owner o);

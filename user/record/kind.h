@@ -25,8 +25,8 @@
  * ib_umem_get was reached. */
 #define RECORD_MEMLOCK 0x2
 /* The gate facts (proc/gates.h) are read at the failure, while the
- * process still exists (a registration's: its GPU-memory facts, for the
- * records gpu_record_wants_facts() picks). */
+ * process still exists (a registration's: its GPU-memory or CMA facts,
+ * for the records gates_record_wants_facts() picks). */
 #define RECORD_GATES 0x4
 /* A harmless verdict of this kind is not NCCL's dma-buf probe (a node
  * without any RDMA device: NCCL uses its sockets). */

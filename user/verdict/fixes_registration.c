@@ -21,13 +21,33 @@ void fixes_pin_hugetlb(const struct fix_input *in, struct fix_list *out)
 	    "option).");
 }
 
+/* From the node's CMA pageblocks read at the failure (gates->cma): a
+ * kexec handover's scratch memory wants the boot changed, as `mrtrace
+ * check` (cma.pageblocks) says; ordinary CMA leaves ZONE_MOVABLE and
+ * memory pressure; unread facts leave the generic advice. */
 void fixes_pin_migrate(const struct fix_input *in, struct fix_list *out)
 {
-	(void)in;
-	fix_add(out, FIX_PRIMARY,
-	    "Look at movable_node / kernelcore= / movablecore= and CMA settings on the "
-	    "kernel command line, and at memory pressure on the NUMA node (%s).",
-	    "grep -i -e cma -e movable /proc/meminfo");
+	enum cma_state st = in->gates ? cma_facts_state(&in->gates->cma) : CMA_STATE_UNKNOWN;
+
+	if (st == CMA_STATE_HIDDEN)
+		fix_add(out, FIX_PRIMARY,
+		    "Boot without kexec handover (no kho=on on the kernel command line), or with a "
+		    "smaller kho_scratch=, so that pinned buffers come from ordinary pageblocks; "
+		    "`grep -i cma /proc/meminfo` and the CMA column of /proc/pagetypeinfo show the "
+		    "split (`mrtrace check`: cma.pageblocks).");
+	else if (st == CMA_STATE_ORDINARY)
+		fix_add(out, FIX_PRIMARY,
+		    "CMA is not the cause here (its pageblocks are what CmaTotal says): look at "
+		    "ZONE_MOVABLE on the kernel command line (movablecore=, kernelcore=, "
+		    "movable_node: `grep -A2 'zone *Movable' /proc/zoneinfo`) and at memory "
+		    "pressure on the NUMA node (`numastat -m`).");
+	else
+		fix_add(out, FIX_PRIMARY,
+		    "Look at movable_node / kernelcore= / movablecore= and CMA settings on the "
+		    "kernel command line, and at memory pressure on the NUMA node (%s); the "
+		    "node's CMA pageblocks were not readable at the failure: `mrtrace check` as "
+		    "root compares them with CmaTotal (cma.pageblocks).",
+		    "grep -i -e cma -e movable /proc/meminfo");
 	fix_add(out, FIX_ALTERNATIVE, "Retry after dropping caches or compacting memory: "
 				"`echo 1 > /proc/sys/vm/compact_memory`.");
 }

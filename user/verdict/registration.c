@@ -7,7 +7,9 @@
  * cgroup charge, dma-buf handling, then ib_umem_get's memlock check, page
  * pinning, DMA mapping and the driver's firmware command.  For GPU memory,
  * the node's facts read at the failure (gates->gpu) decide a full BAR1 and
- * say which path GPU memory has here (gpu_memory.c).  The first site
+ * say which path GPU memory has here (gpu_memory.c); for a failed
+ * long-term pin its CMA pageblocks (gates->cma) say whether a kexec
+ * handover's scratch memory is behind it.  The first site
  * that failed is the decisive one; everything after it is consequence.
  * The memlock rules are memlock.c's, the fixes the table's (fixes.c).
  */
@@ -27,7 +29,66 @@
 
 /* ---- page pinning ----------------------------------------------------------- */
 
-static bool explain_pin(const struct mrt_event *ev, struct verdict *v)
+/* A long-term pin whose migration failed.  The node's CMA pageblocks, read
+ * at the failure, tell a kexec handover's scratch memory (most of the node
+ * MIGRATE_CMA, CmaTotal about zero: check/cma.c's rule) from a node whose
+ * CMA is what CmaTotal says, where ZONE_MOVABLE or memory pressure remain. */
+static void explain_pin_migrate(uint64_t addr, const char *pinned, int err, const struct cma_facts *c,
+				struct verdict *v)
+{
+	enum cma_state st = c ? cma_facts_state(c) : CMA_STATE_UNKNOWN;
+	char bytes[24], cma[40] = "";
+
+	/* counted with the smallest page size when the node's is unknown */
+	if (st != CMA_STATE_UNKNOWN)
+		snprintf(cma, sizeof(cma), "%s%s", c->page_size ? "" : "at least ",
+			 fmt_bytes(cma_facts_bytes(c, -1), bytes, sizeof(bytes)));
+	if (st == CMA_STATE_HIDDEN) {
+		verdict_say(v->summary, "long-term page pinning at 0x%llx failed with %s (%s pinned before): "
+		    "%s of MIGRATE_CMA pageblocks on this node while CmaTotal is %llu kB: memory a "
+		    "kexec handover left as CMA",
+		    (unsigned long long)addr, errno_name(err), pinned, cma, c->cma_total_kb);
+		verdict_say(v->explanation,
+		    "A long-term pin (FOLL_LONGTERM) must first migrate each page out of MIGRATE_CMA "
+		    "pageblocks and ZONE_MOVABLE; that migration failed, so the pin returned %s. "
+		    "%s of this node's memory is in MIGRATE_CMA pageblocks (/proc/pagetypeinfo) that no "
+		    "CMA area accounts for (CmaTotal %llu kB in /proc/meminfo): kexec handover (KHO) "
+		    "marks its scratch regions so, on some arm64 systems most of memory. Processes get "
+		    "ordinary movable pages from there, and every registration has to move them out "
+		    "first. The memlock limit was not the problem.",
+		    errno_name(err), cma, c->cma_total_kb);
+		return;
+	}
+	verdict_say(v->summary, "long-term page pinning at 0x%llx failed with %s (%s pinned before)%s",
+	    (unsigned long long)addr, errno_name(err), pinned,
+	    st == CMA_STATE_ORDINARY ? "; CMA is not the cause" : "");
+	if (st == CMA_STATE_ORDINARY) {
+		verdict_say(v->explanation,
+		    "A long-term pin (FOLL_LONGTERM) must first migrate pages out of ZONE_MOVABLE "
+		    "or CMA areas; that migration failed, so the pin returned %s. CMA is not the "
+		    "cause: this node's MIGRATE_CMA pageblocks (%s) are what its CMA areas account "
+		    "for (CmaTotal %llu kB). The pages were in ZONE_MOVABLE (movablecore=, "
+		    "kernelcore=, movable_node) or could not be moved under memory pressure. The "
+		    "memlock limit was not the problem.",
+		    errno_name(err), cma, c->cma_total_kb);
+		return;
+	}
+	char why[96];
+	if (!c || !c->read)
+		snprintf(why, sizeof(why), "not read at the failure");
+	else if (c->pti_error)
+		snprintf(why, sizeof(why), "/proc/pagetypeinfo: %s, root only", errno_name(-c->pti_error));
+	else
+		snprintf(why, sizeof(why), "no CmaTotal in /proc/meminfo");
+	verdict_say(v->explanation,
+	    "A long-term pin (FOLL_LONGTERM) must first migrate pages out of ZONE_MOVABLE "
+	    "or CMA areas; that migration failed, so the pin returned %s. The memlock "
+	    "limit was not the problem. The node's CMA pageblocks were not readable (%s), "
+	    "so whether kexec handover left memory as CMA is not known.",
+	    errno_name(err), why);
+}
+
+static bool explain_pin(const struct mrt_event *ev, const struct gate_facts *g, struct verdict *v)
 {
 	int i = trail_first_failed(ev, MRT_SITE_PIN);
 	char pg[64];
@@ -69,13 +130,8 @@ static bool explain_pin(const struct mrt_event *ev, struct verdict *v)
 		for (int k = 0; k < i; k++)
 			if (ev->steps[k].site == MRT_SITE_PIN && ev->steps[k].ret > 0)
 				before += (uint64_t)ev->steps[k].ret;
-		verdict_say(v->summary, "long-term page pinning at 0x%llx failed with %s (%s pinned before)",
-		    (unsigned long long)s->a0, errno_name(err), fmt_pages(before, PAGE_SZ, pg, sizeof(pg)));
-		verdict_say(v->explanation,
-		    "A long-term pin (FOLL_LONGTERM) must first migrate pages out of ZONE_MOVABLE "
-		    "or CMA areas; that migration failed, so the pin returned %s. The memlock "
-		    "limit was not the problem.",
-		    errno_name(err));
+		fmt_pages(before, PAGE_SZ, pg, sizeof(pg));
+		explain_pin_migrate(s->a0, pg, err, g ? &g->cma : NULL, v);
 		return true;
 	}
 	v->cause = CAUSE_PIN_FAULT;
@@ -338,7 +394,7 @@ static void judge_registration(const struct mrt_event *ev, const struct proc_con
 		v->harmless = true;
 	if (explain_validation(ev, v, err) || explain_rdma_cgroup(ev, v, err) ||
 	    explain_dmabuf(ev, g, v, err) || explain_memlock(ev, v, trail_find(ev, MRT_SITE_UMEM_GET)) ||
-	    explain_peer(ev, g, v) || explain_pin(ev, v) || explain_dma_map(ev, v) || explain_mlx5_cmd(ev, v) ||
+	    explain_peer(ev, g, v) || explain_pin(ev, g, v) || explain_dma_map(ev, v) || explain_mlx5_cmd(ev, v) ||
 	    explain_without_umem(ev, ctx, v, err))
 		return;
 	explain_unknown(ev, v, err);

@@ -473,9 +473,10 @@ static void report_as(struct corr *c, const struct mrt_event *ev, const struct m
 		ctx = context_from_record(c, p, &pe, why);
 	}
 	struct gate_facts *g = NULL;
-	/* a failure's gates; a registration's only when it can be GPU memory */
+	/* a failure's gates; a registration's only when it can be GPU memory
+	 * or a failed long-term pin (gates_record_wants_facts) */
 	if (c->ops.read_gates && (record_kind_of_event(ev)->flags & RECORD_GATES) &&
-	    (ev->kind == MRT_EV_FAILURE || gpu_record_wants_facts(ev))) {
+	    gates_record_wants_facts(ev)) {
 		c->ops.read_gates(c->ops.arg, ev->pid, ev, &c->gates);
 		c->gates.gpu.probe = p->probe;
 		g = &c->gates;

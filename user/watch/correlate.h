@@ -64,8 +64,8 @@ struct corr_ops {
 	/* 0, or -errno when nothing could be read */
 	int (*read_nccl)(void *arg, const struct proc_context *ctx, struct nccl_info *nccl);
 	/* the gate facts of a MRT_EV_FAILURE record, or of a registration of
-	 * GPU memory (gpu_record_wants_facts), read at once (the process may
-	 * exit); NULL op: none (tests) */
+	 * GPU memory or with a failed long-term pin (gates_record_wants_facts),
+	 * read at once (the process may exit); NULL op: none (tests) */
 	void (*read_gates)(void *arg, int pid, const struct mrt_event *ev, struct gate_facts *g);
 	/* the text of /proc/PID/maps (malloc'd, the correlator frees it), or NULL */
 	char *(*read_maps)(void *arg, int pid);
