@@ -217,7 +217,7 @@ vm-stress: all $(HELPER_BINS)
 # if they failed), closed by a summary of every count and failure line.
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)tests/all.sh $(BUILD)/test-output.log "$(MAKE)"
+	$(Q)tests/all.sh $(BUILD)/test-output.log "$(MAKE)" "$(VM_KERNELS)"
 
 demo: deps-vm
 	$(Q)$(MAKE) --no-print-directory all $(HELPER_BINS)

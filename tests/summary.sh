@@ -16,9 +16,14 @@ counts=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed' "$log")
 fails=$(grep -E '^FAIL |^[a-z0-9_]+: \[  FAILED  \] [a-z]|: no cmocka summary|^==[0-9]+==ERROR|runtime error:|^note vm-[^:]*: boot 1 died' "$log")
 nfail=$(printf '%s' "$fails" | grep -c . || true)
 nbad=$(printf '%s\n' "$counts" | grep -cvE ': [0-9]+ passed, 0 failed' || true)
+# tests/all.sh's "time: STEP N s" lines as one: "time: unit 95 s, ..., all 3300 s"
+times=$(sed -n 's/^time: \([A-Za-z0-9_.-]*\) \([0-9]*\) s$/\1 \2/p' "$log" |
+	awk '{ printf "%s%s %d s", (n++ ? ", " : "time: "), $1, $2; all += $2 }
+	     END { if (n) printf ", all %d s\n", all }')
 
 echo "=== make test: summary ==="
 printf '%s\n' "$counts" | grep . || echo "(no count line: no runner finished)"
+[ -n "$times" ] && echo "$times"
 if [ "$nfail" -gt 0 ]; then
 	echo "--- failures ($nfail) ---"
 	printf '%s\n' "$fails" | head -60

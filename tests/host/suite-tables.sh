@@ -92,6 +92,7 @@ with open(sys.argv[2], "w") as f:
     for i in range(100000):
         f.write('{"event":"failure","time":"2026-12-01T12:00:00.000000Z","host":"m","pid":%d,"cause":"c","certainty":"proven","process":{"slurm_job":%d}}\n' % (i + 10, i + 10))
 PY
+	head -10000 "$OUT/many.jsonl" > "$OUT/many10k.jsonl"
 	t0=$(date +%s%N)
 	# 512 MiB of address space at most; under ASan (make asan) no --as
 	# limit (its shadow reserves terabytes of address space): the bound is

@@ -93,7 +93,14 @@ summary_clean() {
 		'vm-6.12: 378 passed, 0 failed, 0 skipped' > "$tmp/ok.log"
 	tests/summary.sh "$tmp/ok.log" > /dev/null && ! tests/summary.sh "$tmp/none.log" > /dev/null
 }
+# tests/all.sh's step times end up on one line of the summary
+summary_times() {
+	printf '%s\n' 'unit: 3 passed, 0 failed' 'time: unit 95 s' 'vm-6.12: 3 passed, 0 failed, 0 skipped' \
+		'time: vm-6.12 560 s' 'time: the unit tests took 3 s' > "$tmp/t.log"
+	tests/summary.sh "$tmp/t.log" | grep -qx 'time: unit 95 s, vm-6.12 560 s, all 655 s'
+}
 t summary_lists_counts_and_failures summary_lists
+t summary_gathers_step_times summary_times
 t summary_passes_a_clean_run summary_clean
 echo "harness: $pass passed, $fail failed"
 [ "$fail" = 0 ]
