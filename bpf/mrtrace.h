@@ -92,7 +92,9 @@ enum mrt_site {
  *   UMEM_GET:    a0 addr, a1 size, a2 access
  *   CAP_IPC_LOCK: ret 1/0 (capable result)
  *   PIN:         a0 start addr, a1 pages requested, a2 vm_flags of the VMA
- *                at start (MRT_VMA_UNKNOWN when it could not be read)
+ *                at start (MRT_VMA_UNKNOWN when it could not be read), with
+ *                MRT_VMA_FSDAX added when that VMA is a file on a DAX file
+ *                system
  *   DMA_MAP:     a0 nents
  *   IOVA_ALLOC:  a0 size (pages), a1 limit pfn, a2 flush_rcache
  *   MLX5_CMD:    a0 opcode, a1 status, a2 syndrome
@@ -109,6 +111,12 @@ struct mrt_step {
 #define MRT_STEP_EXITED 0x1 /* ret is valid (the site returned) */
 #define MRT_VMA_UNKNOWN 0xffffffffffffffffULL
 #define MRT_VMA_NONE 0xfffffffffffffffeULL /* no VMA at that address */
+/* mrtrace's mark in a PIN step's vm_flags: the VMA maps a file on a DAX file
+ * system (the kernel's vma_is_fsdax: a vm_file whose inode has S_DAX and is
+ * not a character device, which is device DAX), where a long-term pin is
+ * refused with EOPNOTSUPP.  The kernel's VM_* flags stay below bit 48; the
+ * two values above are compared whole, never tested by bit. */
+#define MRT_VMA_FSDAX (1ULL << 62)
 
 /* What the kernel said about memlock at the moment of ib_umem_get entry. */
 struct mrt_memlock {
@@ -216,6 +224,14 @@ struct mrt_event {
 	unsigned int ppid; /* its parent's tgid (real_parent of the leader) */
 	unsigned int lineage_pad;
 	unsigned long long pstart_ns; /* the parent's start, as start_ns */
+	/* REG_FAILURE whose long-term pin was refused in fs-dax memory
+	 * (MRT_VMA_FSDAX): the mapped file's device (s_dev: major << 20 |
+	 * minor), inode number and name (its dentry's, the last path
+	 * component), read with the VMA - the process may be gone before user
+	 * space can read its maps.  0 and "": none. */
+	unsigned long long vma_dev;
+	unsigned long long vma_ino;
+	char vma_name[32];
 };
 
 /* libibverbs entry points seen by uprobes (USER_CALL events: ev.opener). */

@@ -8,7 +8,8 @@
 #   build  compiler, libbpf, bpftool, json-c, libibverbs headers
 #   test   build + cmocka, python3, libFuzzer
 #   vm     test + QEMU, busybox, rdma-core tools (the soft-RoCE VM test bed;
-#          `all` adds UCX's ucx-utils, a failing client of the VM cases)
+#          `all` adds the VM cases' other failing clients: UCX's ucx-utils,
+#          perftest, and ndctl for fs-dax)
 #   fleet  the node-service tests' tools (systemd-analyze, journald, promtool,
 #          node_exporter, slurmctld/slurmd/munge, python3-kubernetes,
 #          logrotate; debhelper, lintian and devscripts' hardening-check for
@@ -74,8 +75,9 @@ BUILD_PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-
 TEST_PKGS="libcmocka-dev util-linux procps jq python3 libclang-rt-dev time"
 VM_PKGS="bc qemu-system-x86 busybox-static kmod cpio xz-utils zstd rdma-core ibverbs-utils
 	ibverbs-providers iproute2 coreutils"
-# real failing clients of the VM cases that the demo does not use (UCX)
-VM_CLIENT_PKGS="ucx-utils"
+# real failing clients of the VM cases that the demo does not use (UCX;
+# perftest's ib_write_bw and ndctl for the fs-dax check of the sites case)
+VM_CLIENT_PKGS="ucx-utils perftest ndctl"
 FLEET_PKGS="systemd man-db groff-base bash-completion prometheus prometheus-node-exporter
 	slurmctld slurmd slurm-client munge python3 python3-kubernetes python3-yaml
 	debhelper dpkg-dev lintian devscripts logrotate"

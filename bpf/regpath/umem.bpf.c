@@ -184,7 +184,9 @@ static __always_inline void live_add(__u64 pages)
  * the DMA mapping refused.  The VMAs of the range say where a pin cannot
  * pass - no mapping, device memory (VM_IO|VM_PFNMAP), no access (PROT_NONE,
  * or read-only for a writable MR), and, for EFAULT, a hugetlb mapping whose
- * pool ran dry - and that becomes the pinning step the probe on
+ * pool ran dry, and, for EOPNOTSUPP, a file on a DAX file system (a
+ * long-term pin of fs-dax memory is refused) - and that becomes the pinning
+ * step the probe on
  * pin_user_pages_fast would have recorded there (the pages before it as a
  * successful one).  With every VMA pinnable, an EFAULT is a failed fault and
  * an ENOMEM a failed migration (or the kernel's own memory), unless an
@@ -212,12 +214,15 @@ static __always_inline void pin_evidence(struct mrt_ctx *c, int ret, const bool 
 		if (e || v.end <= at)
 			break; /* unreadable: nothing is made up */
 		if (i == 0)
-			first = v.flags;
+			first = mrt_vma_step_flags(&v);
 		if ((v.flags & (MRT_VM_IO | MRT_VM_PFNMAP)) ||
-		    !(v.flags & (writable ? MRT_VM_WRITE : MRT_VM_READ))) {
+		    !(v.flags & (writable ? MRT_VM_WRITE : MRT_VM_READ)) ||
+		    (v.fsdax && ret == -95 /* EOPNOTSUPP */)) {
 			found = true;
 			bad = at;
-			bad_flags = v.flags;
+			bad_flags = mrt_vma_step_flags(&v);
+			if (v.fsdax)
+				mrt_vma_file_ident(&c->ev, &v);
 			break;
 		}
 		if ((v.flags & MRT_VM_HUGETLB) && !huge) {

@@ -546,6 +546,16 @@ static void test_pin_causes(void **state)
 		assert_true(s->a2 & VM_HUGETLB);
 		assert_false(s->a2 & (VM_IO | VM_PFNMAP));
 	}
+	FOR_CAUSE(f, CAUSE_PIN_FSDAX)
+	{
+		/* the kernel's mark beside the VMA's own flags, and EOPNOTSUPP */
+		s = decisive(f);
+		assert_int_equal(s->site, MRT_SITE_PIN);
+		assert_int_equal(s->ret, -EOPNOTSUPP);
+		assert_true(s->a2 & MRT_VMA_FSDAX);
+		assert_false(s->a2 & (VM_IO | VM_PFNMAP | VM_HUGETLB));
+		assert_false(f->v.has_memlock);
+	}
 	FOR_CAUSE(f, CAUSE_PIN_MIGRATE)
 	{
 		s = decisive(f);

@@ -157,6 +157,12 @@ static void test_reg_mr_errnos(void **state)
 	in = call("ibv_reg_dmabuf_mr", EOPNOTSUPP, "");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "dmabuf_unsupported");
+	assert_false(has_cand(&o, "pin_fsdax"));
+	/* a plain MR's EOPNOTSUPP: the kernel's only one is an fs-dax buffer */
+	in = call("ibv_reg_mr_iova2", EOPNOTSUPP, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "pin_fsdax");
+	assert_true(has_cand(&o, "dmabuf_unsupported"));
 	in = call("ibv_reg_mr_iova2", EINVAL, "");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "bad_access_flags");

@@ -4,6 +4,7 @@
 #include "proc/facts_json.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -165,6 +166,43 @@ static void cma_to_json(struct json_object *evidence, const struct cma_facts *c)
 			       json_object_new_uint64(c->cma_free_kb * 1024) : NULL);
 }
 
+/* evidence.gates.vma_file: the file mapped where an fs-dax pin was refused
+ * (the kernel's device, inode and name; the maps' path while the process
+ * lived) and its mount, as read at the failure. */
+static void vma_file_to_json(struct json_object *evidence, const struct vma_file *f)
+{
+	if (!f->read && !f->maps_error)
+		return; /* not asked for */
+	struct json_object *o = json_object_new_object();
+	json_object_object_add(gates_of(evidence), "vma_file", o);
+	put_bool(o, "read", f->read);
+	put_bool(o, "from_kernel", f->from_kernel);
+	put_str(o, "name", f->name[0] ? f->name : NULL);
+	put_str(o, "path", f->path[0] ? f->path : NULL);
+	if (!f->path[0]) {
+		json_object_object_add(o, "maps_errno", json_object_new_int(f->maps_error));
+		put_str(o, "maps_error", strerrorname_np(f->maps_error));
+	} else {
+		put_u64(o, "start", f->start);
+		put_u64(o, "end", f->end);
+	}
+	if (!f->read)
+		return;
+	put_u64(o, "major", f->major);
+	put_u64(o, "minor", f->minor);
+	put_u64(o, "ino", f->ino);
+	if (!f->mount_found)
+		return;
+	struct json_object *m = json_object_new_object();
+	json_object_object_add(o, "mount", m);
+	put_str(m, "table", f->host_table ? "host" : "process");
+	put_str(m, "point", f->mount_point);
+	put_str(m, "fstype", f->fstype);
+	put_str(m, "source", f->source);
+	put_str(m, "options", f->options);
+	put_bool(m, "dax", f->dax);
+}
+
 void facts_evidence_add(struct json_object *evidence, const struct gate_facts *g,
 			const struct nccl_info *nccl)
 {
@@ -172,6 +210,7 @@ void facts_evidence_add(struct json_object *evidence, const struct gate_facts *g
 		return;
 	shm_to_json(evidence, g);
 	cma_to_json(evidence, &g->cma);
+	vma_file_to_json(evidence, &g->vma_file);
 	if (!g->gpu.have)
 		return;
 	const struct gpu_facts *f = &g->gpu;
@@ -341,6 +380,43 @@ static bool cma_from_json(struct json_object *gates, struct cma_facts *c)
 	return true;
 }
 
+/* Back as written; a device number past 32 bits or an errno out of range
+ * is not a record watch wrote and leaves the facts unread. */
+static bool vma_file_from_json(struct json_object *gates, struct vma_file *f)
+{
+	struct json_object *o = member(gates, "vma_file", json_type_object), *m;
+
+	memset(f, 0, sizeof(*f));
+	if (!o)
+		return false;
+	unsigned long long ma = get_u64(o, "major"), mi = get_u64(o, "minor");
+	unsigned long long e = get_u64(o, "maps_errno");
+	if (ma > UINT32_MAX || mi > UINT32_MAX || e > 4095)
+		return false;
+	f->read = get_bool(o, "read");
+	f->from_kernel = get_bool(o, "from_kernel");
+	f->maps_error = (int)e;
+	get_str(o, "name", f->name, sizeof(f->name));
+	get_str(o, "path", f->path, sizeof(f->path));
+	f->start = get_u64(o, "start");
+	f->end = get_u64(o, "end");
+	f->major = (unsigned)ma;
+	f->minor = (unsigned)mi;
+	f->ino = get_u64(o, "ino");
+	if (f->read && (m = member(o, "mount", json_type_object))) {
+		char table[16] = "";
+		f->mount_found = true;
+		get_str(m, "table", table, sizeof(table));
+		f->host_table = !strcmp(table, "host");
+		get_str(m, "point", f->mount_point, sizeof(f->mount_point));
+		get_str(m, "fstype", f->fstype, sizeof(f->fstype));
+		get_str(m, "source", f->source, sizeof(f->source));
+		get_str(m, "options", f->options, sizeof(f->options));
+		f->dax = get_bool(m, "dax");
+	}
+	return true;
+}
+
 bool facts_evidence_read(struct json_object *record, struct gate_facts *g)
 {
 	struct json_object *e = member(record, "evidence", json_type_object), *x;
@@ -351,6 +427,7 @@ bool facts_evidence_read(struct json_object *record, struct gate_facts *g)
 	if ((x = member(e, "gates", json_type_object))) {
 		found |= shm_from_json(x, g);
 		found |= cma_from_json(x, &g->cma);
+		found |= vma_file_from_json(x, &g->vma_file);
 	}
 	if ((x = member(e, "gpu", json_type_object))) {
 		gpu_from_json(x, &g->gpu);

@@ -627,9 +627,28 @@ static bool pin_may_migrate(const struct mrt_event *ev)
 	return pin->ret == -ENOMEM || migrate;
 }
 
+const struct mrt_step *gates_pin_fsdax_step(const struct mrt_event *ev)
+{
+	int n = ev->nsteps < MRT_TRAIL_MAX ? (int)ev->nsteps : MRT_TRAIL_MAX;
+
+	if (ev->kind != MRT_EV_REG_FAILURE)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		const struct mrt_step *s = &ev->steps[i];
+		if (s->site != MRT_SITE_PIN || s->ret >= 0)
+			continue;
+		/* the first failed pin decides (verdict/registration.c) */
+		bool marked = s->a2 != MRT_VMA_UNKNOWN && s->a2 != MRT_VMA_NONE &&
+			      (s->a2 & MRT_VMA_FSDAX);
+		return marked && s->ret == -EOPNOTSUPP ? s : NULL;
+	}
+	return NULL;
+}
+
 bool gates_record_wants_facts(const struct mrt_event *ev)
 {
-	return ev->kind == MRT_EV_FAILURE || gpu_record_wants_facts(ev) || pin_may_migrate(ev);
+	return ev->kind == MRT_EV_FAILURE || gpu_record_wants_facts(ev) || pin_may_migrate(ev) ||
+	       gates_pin_fsdax_step(ev);
 }
 
 void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *out)
@@ -651,6 +670,10 @@ void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct
 		}
 		if (pin_may_migrate(ev))
 			cma_facts_read(root, &out->cma);
+		const struct mrt_step *dax = gates_pin_fsdax_step(ev);
+		if (dax)
+			vma_file_read(root, pid, dax->a0, ev->vma_dev, ev->vma_ino, ev->vma_name,
+				      &out->vma_file);
 		return;
 	}
 	switch (ev->op) {

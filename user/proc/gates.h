@@ -22,6 +22,7 @@
 
 #include "mrtrace.h"
 #include "proc/cma_facts.h"
+#include "proc/vma_file.h"
 #include "proc/gpu_facts.h"
 #include "proc/gidtable.h"
 
@@ -125,20 +126,31 @@ struct gate_facts {
 	/* REG_FAILURE whose page pinning failed with ENOMEM (cause
 	 * pin_migrate): the node's CMA pageblocks (cma.read false: not read) */
 	struct cma_facts cma;
+
+	/* REG_FAILURE whose long-term pin was refused in a file on a DAX file
+	 * system (cause pin_fsdax): that file and its mount (vma_file.read
+	 * false: not read) */
+	struct vma_file vma_file;
 };
 
 /* Reads the facts the record's op needs (a FAILURE record), or those of a
  * registration of GPU memory (a REG_FAILURE or USER_CALL record that
  * gpu_record_wants_facts(): gate_facts.gpu) or of one whose long-term pin
- * failed with ENOMEM (gate_facts.cma); others read nothing.  `root` is
+ * failed with ENOMEM (gate_facts.cma) or was refused in fs-dax memory
+ * (gate_facts.vma_file); others read nothing.  `root` is
  * "/" live (tests pass a recorded tree).  Never fails: what cannot be read stays unset (have_*
  * false, or the field's unknown value). */
 void gates_collect(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *out);
 
 /* Whether gates_collect reads anything for this record: every FAILURE
- * record; a registration only when it can be GPU memory or a failed
- * migration for a long-term pin. */
+ * record; a registration only when it can be GPU memory, a failed
+ * migration for a long-term pin or a pin refused in fs-dax memory. */
 bool gates_record_wants_facts(const struct mrt_event *ev);
+
+/* The failed pin step of a registration refused because its buffer maps a
+ * file on a DAX file system: EOPNOTSUPP where the kernel's VMA is fs-dax
+ * (MRT_VMA_FSDAX); NULL otherwise. */
+const struct mrt_step *gates_pin_fsdax_step(const struct mrt_event *ev);
 
 /* "host", "private", "unknown" (evidence.gates.shm_owner) */
 const char *gates_shm_owner_name(enum gate_shm_owner o);

@@ -57,8 +57,11 @@ void evidence_decisive(struct json_object *e, const struct report *r)
 	jput_str(e, "decisive_site", site_name(s->site));
 	if (s->site == MRT_SITE_PIN) {
 		jput_u64(e, "pin_addr", s->a0);
-		if (s->a2 != MRT_VMA_UNKNOWN && s->a2 != MRT_VMA_NONE)
-			jput_u64(e, "vm_flags", s->a2);
+		if (s->a2 != MRT_VMA_UNKNOWN && s->a2 != MRT_VMA_NONE) {
+			/* the kernel's flags, and mrtrace's mark apart */
+			jput_u64(e, "vm_flags", s->a2 & ~MRT_VMA_FSDAX);
+			jput_bool(e, "vma_fsdax", s->a2 & MRT_VMA_FSDAX);
+		}
 		jput_bool(e, "vma_present", s->a2 != MRT_VMA_NONE);
 	} else if (s->site == MRT_SITE_MLX5_CMD) {
 		jput_u64(e, "mlx5_opcode", s->a0);

@@ -68,6 +68,16 @@ struct json_object *raw_to_json(const struct mrt_event *ev)
 		jput_u64(o, "ns_pid", ev->ns_pid);
 		jput_u64(o, "ns_tid", ev->ns_tid);
 	}
+	if (ev->vma_dev || ev->vma_ino) {
+		/* the fs-dax file the kernel named: [s_dev, inode, name] */
+		struct json_object *f = json_object_new_array();
+		char name[sizeof(ev->vma_name) + 1];
+		snprintf(name, sizeof(name), "%.*s", (int)sizeof(ev->vma_name), ev->vma_name);
+		json_object_array_add(f, json_object_new_uint64(ev->vma_dev));
+		json_object_array_add(f, json_object_new_uint64(ev->vma_ino));
+		json_object_array_add(f, json_object_new_string(name));
+		json_object_object_add(o, "vma_file", f);
+	}
 	jput_u64(ml, "limit_cur", ev->ml.limit_cur);
 	jput_u64(ml, "limit_max", ev->ml.limit_max);
 	jput_u64(ml, "pinned_pages_before", ev->ml.pinned_pages_before);
@@ -207,6 +217,20 @@ int record_raw_from_json(struct json_object *obj, struct mrt_event *ev, char *er
 		N(ns_tid, "ns_tid", 0, ARGS_PID_MAX);
 	if (json_object_object_get_ex(raw, "comm", &x) && json_object_is_type(x, json_type_string))
 		jcopy_str(ev->comm, sizeof(ev->comm), json_object_get_string(x));
+	if (json_object_object_get_ex(raw, "vma_file", &x)) {
+		bool triple = json_object_is_type(x, json_type_array) && json_object_array_length(x) == 3;
+		struct json_object *d = triple ? json_object_array_get_idx(x, 0) : NULL;
+		struct json_object *i = triple ? json_object_array_get_idx(x, 1) : NULL;
+		struct json_object *nm = triple ? json_object_array_get_idx(x, 2) : NULL;
+		if (!triple || !json_object_is_type(d, json_type_int) || !json_object_is_type(i, json_type_int) ||
+		    !json_object_is_type(nm, json_type_string)) {
+			snprintf(err, errlen, "raw.vma_file: expected [s_dev, inode, name]");
+			return -1;
+		}
+		ev->vma_dev = json_object_get_uint64(d);
+		ev->vma_ino = json_object_get_uint64(i);
+		jcopy_str(ev->vma_name, sizeof(ev->vma_name), json_object_get_string(nm));
+	}
 	if (!json_object_object_get_ex(raw, "ml", &ml) || !json_object_is_type(ml, json_type_object)) {
 		snprintf(err, errlen, "raw.ml: missing or not an object");
 		return -1;

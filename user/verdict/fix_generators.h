@@ -26,6 +26,7 @@ void fixes_gpu_bar1_exhausted(const struct fix_input *in, struct fix_list *out);
 void fixes_pin_hugetlb(const struct fix_input *in, struct fix_list *out);
 void fixes_pin_migrate(const struct fix_input *in, struct fix_list *out);
 void fixes_pin_fault(const struct fix_input *in, struct fix_list *out);
+void fixes_pin_fsdax(const struct fix_input *in, struct fix_list *out);
 void fixes_dma_map_iova(const struct fix_input *in, struct fix_list *out);
 void fixes_dmabuf_bad_fd(const struct fix_input *in, struct fix_list *out);
 void fixes_mlx5_firmware(const struct fix_input *in, struct fix_list *out);

@@ -42,6 +42,7 @@ static const fix_generator generators[CAUSE__COUNT] = {
 	[CAUSE_DMABUF_RANGE] = fixes_dmabuf_range,
 	[CAUSE_REG_RETRY] = fixes_reg_retry,
 	[CAUSE_DEVICE_FATAL] = fixes_device_fatal,
+	[CAUSE_PIN_FSDAX] = fixes_pin_fsdax,
 };
 
 int fixes_for(const struct fix_input *in, struct fix_list *out)

@@ -8,6 +8,9 @@
 #include "verdict/fix_generators.h"
 #include "verdict/rdma_cgroup.h"
 #include "proc/gates.h"
+#include "core/escape.h"
+
+#include <string.h>
 
 void fixes_pin_hugetlb(const struct fix_input *in, struct fix_list *out)
 {
@@ -50,6 +53,32 @@ void fixes_pin_migrate(const struct fix_input *in, struct fix_list *out)
 		    "grep -i -e cma -e movable /proc/meminfo");
 	fix_add(out, FIX_ALTERNATIVE, "Retry after dropping caches or compacting memory: "
 				"`echo 1 > /proc/sys/vm/compact_memory`.");
+}
+
+/* From the file and mount read at the failure (gates->vma_file): the mount
+ * point and its DAX option are named; without them the generic commands. */
+void fixes_pin_fsdax(const struct fix_input *in, struct fix_list *out)
+{
+	const struct vma_file *f = in->gates && in->gates->vma_file.read ? &in->gates->vma_file : NULL;
+	bool per_file = f && f->mount_found && strstr(f->options, "dax=inode");
+	/* paths are the process's to name: escaped for the terminal */
+	const char *point = f && f->mount_found ? esc(f->mount_point) : "the file system";
+	const char *file = f && f->path[0] ? esc(f->path) : f && f->name[0] ? esc(f->name) : "FILE";
+	fix_add(out, FIX_PRIMARY,
+	    "Register ordinary memory instead: allocate the buffer anonymously (or from hugetlbfs) "
+	    "and copy to and from %s, or give the application device DAX (`ndctl "
+	    "create-namespace -m devdax`: a /dev/daxN.M character device, whose pages the kernel "
+	    "does pin long-term).", file);
+	if (per_file)
+		fix_add(out, FIX_ALTERNATIVE,
+		    "%s is mounted dax=inode: clear the file's DAX flag (`xfs_io -c 'chattr -x' %s`; "
+		    "it takes effect once no process has the file open) so it goes through the page "
+		    "cache, whose pages can be pinned.", point, file);
+	else
+		fix_add(out, FIX_ALTERNATIVE,
+		    "Or mount %s without DAX (`-o dax=never`, or dax=inode and the file's DAX flag "
+		    "cleared) so the file goes through the page cache, whose pages can be pinned: "
+		    "the file system then loses direct access for every file.", point);
 }
 
 void fixes_pin_fault(const struct fix_input *in, struct fix_list *out)

@@ -44,6 +44,7 @@ static const char *const cause_names[CAUSE__COUNT] = {
 	[CAUSE_DMABUF_RANGE] = "dmabuf_range",
 	[CAUSE_REG_RETRY] = "reg_retry",
 	[CAUSE_DEVICE_FATAL] = "device_fatal",
+	[CAUSE_PIN_FSDAX] = "pin_fsdax",
 };
 
 const char *cause_name(enum cause c)

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "core/escape.h"
 #include "core/units.h"
 
 /* the page size of the kernel that recorded the event in scope */
@@ -88,6 +89,44 @@ static void explain_pin_migrate(uint64_t addr, const char *pinned, int err, cons
 	    errno_name(err), why);
 }
 
+/* A long-term pin refused in fs-dax memory: the kernel marked the VMA
+ * (MRT_VMA_FSDAX) and the pin returned EOPNOTSUPP.  The file (the kernel's
+ * device, inode and name; the path while the process lived) and its mount,
+ * read at the failure, are named when known. */
+static void explain_pin_fsdax(const struct mrt_step *s, const struct vma_file *f, struct verdict *v)
+{
+	char where[700] = "", file[300] = "";
+	const char *gone = "";
+
+	if (f && f->read) {
+		/* paths and names are the process's to choose: escaped */
+		if (f->path[0])
+			snprintf(file, sizeof(file), "%s", esc(f->path));
+		else if (f->name[0])
+			snprintf(file, sizeof(file), "a file named %s", esc(f->name));
+		int n = snprintf(where, sizeof(where), ": %s (device %u:%u, inode %llu)",
+				 file[0] ? file : "a file", f->major, f->minor, f->ino);
+		if (f->mount_found && n > 0 && (size_t)n < sizeof(where))
+			snprintf(where + n, sizeof(where) - (size_t)n, " on %s, %s mounted %s at %s",
+				 esc(f->source), esc(f->fstype), esc(f->options), esc(f->mount_point));
+		if (!f->path[0])
+			gone = " The process had exited before its maps could be read: the kernel's "
+			       "record names the file, not its directory.";
+	} else if (f && f->maps_error) {
+		gone = " The file is not named: the process had exited before its maps could be read.";
+	}
+	verdict_say(v->summary,
+	    "long-term page pinning at 0x%llx refused: the buffer maps a file on a DAX file system "
+	    "(fs-dax%s%s) (EOPNOTSUPP)", (unsigned long long)s->a0, file[0] ? ": " : "", file);
+	verdict_say(v->explanation,
+	    "The buffer is a shared mapping of a file on a file system mounted with DAX "
+	    "(persistent memory, /dev/pmemN, -o dax)%s. Its pages are the device's own, not the "
+	    "page cache's, and the kernel refuses to pin fs-dax pages long-term (FOLL_LONGTERM, "
+	    "which every RDMA registration asks for): the file system could no longer truncate "
+	    "or move the file's blocks while a NIC holds them. No page was pinned; memlock was not "
+	    "the problem.%s", where, gone);
+}
+
 static bool explain_pin(const struct mrt_event *ev, const struct gate_facts *g, struct verdict *v)
 {
 	int i = trail_first_failed(ev, MRT_SITE_PIN);
@@ -101,6 +140,11 @@ static bool explain_pin(const struct mrt_event *ev, const struct gate_facts *g, 
 	bool flags_known = fl != MRT_VMA_UNKNOWN && fl != MRT_VMA_NONE;
 
 	v->decisive_step = i;
+	if (flags_known && (fl & MRT_VMA_FSDAX) && err == EOPNOTSUPP) {
+		v->cause = CAUSE_PIN_FSDAX;
+		explain_pin_fsdax(s, g ? &g->vma_file : NULL, v);
+		return true;
+	}
 	if (flags_known && (fl & (VM_IO | VM_PFNMAP))) {
 		v->cause = CAUSE_PIN_DEVICE_MEMORY;
 		verdict_say(v->summary, "page pinning at 0x%llx hit a %s mapping (device memory): %s",

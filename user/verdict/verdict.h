@@ -59,6 +59,9 @@ enum cause {
 	 * catastrophic error: the driver no longer posts commands (mlx5
 	 * status MLX5_DRIVER_STATUS_ABORTED, EIO) */
 	CAUSE_DEVICE_FATAL,
+	/* a long-term pin refused because the buffer maps a file on a DAX
+	 * file system (EOPNOTSUPP, MRT_VMA_FSDAX in the pin step) */
+	CAUSE_PIN_FSDAX,
 	CAUSE__COUNT
 };
 

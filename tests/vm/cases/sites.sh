@@ -10,6 +10,7 @@
 #   iova with another page offset than the address               -> iova_misaligned
 #   dma-buf MR on soft-RoCE (udmabuf fd)                         -> dmabuf_unsupported
 #   rdma cgroup hca_object limit                                 -> rdma_cgroup_limit
+#   perftest's ib_write_bw --mmap of a file on ext4 -o dax        -> pin_fsdax
 # The pinning causes are read at ib_umem_get's failed exit by default; a
 # second watch with --hot-sites arms the hot functions themselves.
 # vm-timeout: 300
@@ -93,6 +94,43 @@ if check rdma_cgroup_setup rdma_cg; then
 	export -f in_cg; export cg
 	expect cgroup rdma_cgroup_limit EAGAIN '.evidence.decisive_site=="ib_rdmacg_try_charge" or .evidence.decisive_site=="rdma_alloc_begin_uobject"' \
 		in_cg -- --size 64K
+fi
+
+# fs-dax: the boot's legacy persistent memory (memmap=, tests/vm/suite.sh)
+# made an fsdax namespace (Debian's ndctl), ext4 on it mounted -o dax, and
+# perftest's ib_write_bw (a real client nobody here wrote) registering a
+# file mapped from there (--mmap): the kernel refuses the long-term pin of
+# fs-dax pages with EOPNOTSUPP (perftest says only "Couldn't allocate MR")
+fsdax_setup() {
+	grep -q 'Persistent Memory (legacy)' /proc/iomem || { echo "no legacy pmem region (memmap=)"; return 1; }
+	modprobe nd_e820 && modprobe nd_pmem || return 1
+	for _ in $(seq 50); do [ -e /sys/bus/nd/devices/namespace0.0 ] && break; sleep 0.1; done
+	ndctl create-namespace -f -e namespace0.0 -m fsdax > /dev/null || return 1
+	mkfs.ext4 -q -F -b 4096 /dev/pmem0 && mkdir -p /mnt/dax && mount -o dax /dev/pmem0 /mnt/dax || return 1
+	grep ' /mnt/dax ' /proc/self/mountinfo | grep -q 'dax' || { echo "mounted without dax"; return 1; }
+	fallocate -l 16M /mnt/dax/kv.bin
+}
+if ! grep -q 'Persistent Memory (legacy)' /proc/iomem && [ "$(uname -m)" != x86_64 ]; then
+	skip_check fsdax "no legacy pmem on $(uname -m) (memmap=nn!ss is x86's): fs-dax checked on the x86 kernels"
+elif ! command -v ndctl > /dev/null || ! command -v ib_write_bw > /dev/null; then
+	skip_check fsdax "ndctl or perftest not installed (tools/deps.sh all installs them)"
+elif check fsdax_setup fsdax_setup; then
+	timeout 60 ib_write_bw -d rxe0 --mmap=/mnt/dax/kv.bin > "$CASE_OUT/fsdax.server.txt" 2>&1 &
+	srv=$!
+	# its output is buffered: the listening socket (perftest's port 18515) says it waits
+	for _ in $(seq 150); do ss -ltn | grep -q ':18515 ' && break; sleep 0.2; done
+	timeout 30 ib_write_bw -d rxe0 127.0.0.1 > "$CASE_OUT/fsdax.client.txt" 2>&1
+	wait "$srv"
+	check fsdax_client_refused grep -q "Couldn't allocate MR" "$CASE_OUT/fsdax.server.txt"
+	check fsdax_reported wait_for_line "$MRT_OUT" '"event":"reg_failure",.*"comm":"ib_write_bw"' 20
+	ev=$(jq -c 'select(.event=="reg_failure" and .comm=="ib_write_bw")' "$MRT_OUT" | head -1)
+	jq_true fsdax_cause "$ev" '.cause=="pin_fsdax" and .errno_name=="EOPNOTSUPP" and .certainty=="proven"'
+	jq_true fsdax_kernel_mark "$ev" '.evidence.decisive_site=="pin_user_pages" and .evidence.vma_fsdax==true and .evidence.vma_present==true'
+	# the kernel names the file (perftest exits at once: its maps are gone
+	# before watch can read them, and then the path is not known)
+	jq_true fsdax_file "$ev" '.raw.vma_file[2]=="kv.bin" and (.evidence.gates.vma_file | .read and .from_kernel and .name=="kv.bin" and (.path==null or .path=="/mnt/dax/kv.bin") and .mount.point=="/mnt/dax" and .mount.fstype=="ext4" and .mount.source=="/dev/pmem0" and .mount.dax)'
+	jq_true fsdax_fix "$ev" '(.summary|test("kv.bin")) and (.explanation|test("ext4 mounted rw,dax")) and (.fix_details[0].text|test("devdax")) and (.fix_details[1].text|test("/mnt/dax"))'
+	umount /mnt/dax
 fi
 
 check watch_stops mrt_stop
