@@ -22,10 +22,15 @@ KERNELS=${3:-5.10 6.1 6.12 newest}
 mkdir -p "$(dirname "$log")"
 : > "$log"
 rc=0
+# The builds inside each step (unit tests, the ASan and fuzz builds, the
+# arm64 cross build) as parallel as the machine: make test used one job on
+# CI's two cores.  The tests themselves stay serial: each runner is one
+# recipe, and the VMs run one at a time whatever -j says.
+JOBS=$(nproc 2>/dev/null || echo 1)
 # step TARGET: make TARGET, its output into LOG, its seconds after it
 step() {
 	local t0=$SECONDS
-	$MAKE --no-print-directory "$1" 2>&1 | tee -a "$log" || rc=1
+	$MAKE --no-print-directory -j"$JOBS" "$1" 2>&1 | tee -a "$log" || rc=1
 	echo "time: $1 $((SECONDS - t0)) s" | tee -a "$log"
 }
 for t in unit host asan fuzz-smoke; do step "$t"; done

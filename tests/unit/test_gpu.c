@@ -12,7 +12,7 @@
  *  - the correlator: NCCL's probe outcome in a process, told with the
  *    device-memory failure that follows it as one chain;
  *  - the records the VM case gpumem and failures:shm wrote on 6.12
- *    (tests/fixtures/trails/*.gpumem-*.6.12.json, shm-private), replayed
+ *    (tests/fixtures/trails: pin_device_memory.gpumem-*.6.12.json, shm-private), replayed
  *    with the facts they carry. */
 #include <errno.h>
 #include <setjmp.h>
