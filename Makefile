@@ -345,7 +345,7 @@ image: all
 # make asan        mrtrace and the unit tests again with ASan+UBSan in
 #                  build-asan/; the unit tests, then the host runners against
 #                  build-asan/mrtrace (MRTRACE=..., helpers from build/)
-# make fuzz-smoke  each libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (20)
+# make fuzz-smoke  each libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (10)
 #                  from its seed corpus (clang's libFuzzer, ASan+UBSan)
 # make fuzz        the same, FUZZ_LONG (600) seconds each
 ASAN_BUILD ?= build-asan
@@ -362,7 +362,7 @@ SAN_ENV    := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86 \
 	      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87
 FUZZ_BUILD ?= build-fuzz
 FUZZ_CC    ?= clang
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 10
 FUZZ_LONG  ?= 600
 FUZZ_DIRS  := core proc nccl verdict report record check diff logs
 FUZZ_LIB_OBJS := $(patsubst user/%.c,$(FUZZ_BUILD)/user/%.o,$(wildcard $(FUZZ_DIRS:%=user/%/*.c)))

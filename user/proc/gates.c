@@ -186,7 +186,33 @@ static unsigned int own_mntns(void)
 	return stat("/proc/self/ns/mnt", &st) ? 0 : (unsigned int)st.st_ino;
 }
 
+/* What node_facts found of the node and the process, forgotten again: the
+ * process exited while they were read, and they are read once more as of
+ * a gone process. */
+static void node_facts_clear(struct gate_facts *f)
+{
+	f->have_node = f->node_exists = f->node_seen_from_host = f->node_is_chr = false;
+	f->node_mode = f->node_uid = f->node_gid = f->node_major = f->node_minor = 0;
+	f->mode_allows_rw = f->have_char_alias = f->char_alias_exists = false;
+	f->proc_uid = 0;
+}
+
+static void node_facts_as(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *f,
+			  bool gone);
+
+/* The process's node and its own view of it.  A process that exits while
+ * they are read (ibv_devinfo does at once) loses its /proc/PID/root under
+ * the stat, or its status after it: that is not a missing node, nor a
+ * mode that refuses it, and the facts are read again as of a gone
+ * process (seen from here when it shared our /dev).  Seen on 6.12 in
+ * failures:devcg, which a missing node turned into device_missing. */
 static void node_facts(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *f)
+{
+	node_facts_as(root, pid, ev, f, process_gone(root, pid));
+}
+
+static void node_facts_as(const char *root, int pid, const struct mrt_event *ev, struct gate_facts *f,
+			  bool gone)
 {
 	char rel[160], path[512], status[4096], v[256], first[64] = "";
 	const char *name = ev->op_name;
@@ -210,7 +236,7 @@ static void node_facts(const char *root, int pid, const struct mrt_event *ev, st
 	}
 
 	snprintf(f->node_path, sizeof(f->node_path), "/dev/infiniband/%.60s", name);
-	if (process_gone(root, pid)) {
+	if (gone) {
 		/* its /dev is gone with it, unless it was the one we see too */
 		if (!ev->mntns_inum || ev->mntns_inum != own_mntns()) {
 			devcg_facts(root, pid, ev, f);
@@ -226,6 +252,11 @@ static void node_facts(const char *root, int pid, const struct mrt_event *ev, st
 	f->have_node = true;
 	struct stat st;
 	if (stat(path, &st)) {
+		if (!gone && process_gone(root, pid)) {
+			node_facts_clear(f);
+			node_facts_as(root, pid, ev, f, true);
+			return;
+		}
 		f->node_exists = false;
 	} else {
 		f->node_exists = true;
@@ -263,6 +294,10 @@ static void node_facts(const char *root, int pid, const struct mrt_event *ev, st
 		/* open(2) checks the filesystem uid and gid */
 		f->mode_allows_rw = f->node_exists &&
 				    mode_rw(f->node_mode, f->node_uid, f->node_gid, u[3], g[3], groups);
+	} else if (process_gone(root, pid)) {
+		node_facts_clear(f);
+		node_facts_as(root, pid, ev, f, true);
+		return;
 	}
 	devcg_facts(root, pid, ev, f);
 }
