@@ -3,11 +3,12 @@
 #
 #   make            build build/mrtrace and build/mrprobe
 #   make test       install deps, build, run unit, host and VM tests (5.10, 6.1,
-#                   6.12 and sid's newest, one VM at a time; a kernel the archive
-#                   no longer serves is a loud SKIP), then the arm64 cases
-#                   arm64 and memlock on 6.12 (make vm-arm64-test); before the
-#                   VMs the unit and host tests again under ASan+UBSan (make
-#                   asan) and each fuzz harness briefly (make fuzz-smoke)
+#                   6.12 and sid's newest; a kernel the archive no longer
+#                   serves is a loud SKIP), the arm64 cases arm64 and memlock
+#                   on 6.12 (make vm-arm64-test), the unit and host tests again
+#                   under ASan+UBSan (make asan) and each fuzz harness briefly
+#                   (make fuzz-smoke): in two lanes at once, at most two VMs
+#                   (tests/all.sh)
 #   make demo       boot the soft-RoCE VM and show a failing registration explained
 #   make vmlinux    regenerate vmlinux/x86/*.h from Debian's stock kernel BTF
 #                   (make vmlinux-arm64: vmlinux/arm64/*.h)
@@ -79,7 +80,7 @@ HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 
 .SECONDARY: $(BPF_OBJS) $(REG_OBJS)
-.PHONY: FORCE all deps deps-build deps-vm test unit host vm vm-6.1 vm-6.12 vm-5.10 vm-newest demo vmlinux \
+.PHONY: FORCE all deps deps-build deps-vm test test-prep unit host vm vm-6.1 vm-6.12 vm-5.10 vm-newest demo vmlinux \
 	bench clean install uninstall image cross-arm64 vm-arm64 vm-arm64-test vmlinux-arm64 \
 	vm-stress gpu
 all: $(BUILD)/mrtrace $(BUILD)/mrprobe
@@ -213,11 +214,13 @@ vm-stress: all $(HELPER_BINS)
 		STRESS_ROUNDS=$${STRESS_ROUNDS:-30} CASE_TIMEOUT_MIN=1800 tests/vm/suite.sh $$k sigstress || rc=1; \
 		done; exit $$rc
 
-# The runners in order (tests/all.sh: the arm64 VM after the x86 ones, even
-# if they failed), closed by a summary of every count and failure line.
+# The runners in two lanes side by side (tests/all.sh: host suites then the
+# newest kernel and arm64; the package then the other kernels), every one
+# even after a failure, closed by a summary of every count and failure line.
+# test-prep: what both lanes use, built once before them.
 test: deps
-	$(Q)$(MAKE) --no-print-directory -j$$(nproc) all
 	$(Q)tests/all.sh $(BUILD)/test-output.log "$(MAKE)" "$(VM_KERNELS)"
+test-prep: all $(HELPER_BINS)
 
 demo: deps-vm
 	$(Q)$(MAKE) --no-print-directory all $(HELPER_BINS)

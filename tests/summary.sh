@@ -16,10 +16,13 @@ counts=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed' "$log")
 fails=$(grep -E '^FAIL |^[a-z0-9_]+: \[  FAILED  \] [a-z]|: no cmocka summary|^==[0-9]+==ERROR|runtime error:|^note vm-[^:]*: boot 1 died' "$log")
 nfail=$(printf '%s' "$fails" | grep -c . || true)
 nbad=$(printf '%s\n' "$counts" | grep -cvE ': [0-9]+ passed, 0 failed' || true)
-# tests/all.sh's "time: STEP N s" lines as one: "time: unit 95 s, ..., all 3300 s"
+# tests/all.sh's "time: STEP N s" lines as one, their sum, and its "wall: N s"
+# (the lanes overlap, so the sum is more than the wall time):
+# "time: unit 95 s, ..., steps 4100 s, wall 2600 s"
+wall=$(sed -n 's/^wall: \([0-9]*\) s$/\1/p' "$log" | tail -n 1)
 times=$(sed -n 's/^time: \([A-Za-z0-9_.-]*\) \([0-9]*\) s$/\1 \2/p' "$log" |
-	awk '{ printf "%s%s %d s", (n++ ? ", " : "time: "), $1, $2; all += $2 }
-	     END { if (n) printf ", all %d s\n", all }')
+	awk -v wall="$wall" '{ printf "%s%s %d s", (n++ ? ", " : "time: "), $1, $2; all += $2 }
+	     END { if (n) printf ", steps %d s%s\n", all, (wall != "" ? ", wall " wall " s" : "") }')
 
 echo "=== make test: summary ==="
 printf '%s\n' "$counts" | grep . || echo "(no count line: no runner finished)"

@@ -97,7 +97,9 @@ summary_clean() {
 summary_times() {
 	printf '%s\n' 'unit: 3 passed, 0 failed' 'time: unit 95 s' 'vm-6.12: 3 passed, 0 failed, 0 skipped' \
 		'time: vm-6.12 560 s' 'time: the unit tests took 3 s' > "$tmp/t.log"
-	tests/summary.sh "$tmp/t.log" | grep -qx 'time: unit 95 s, vm-6.12 560 s, all 655 s'
+	tests/summary.sh "$tmp/t.log" | grep -qx 'time: unit 95 s, vm-6.12 560 s, steps 655 s' &&
+		echo 'wall: 600 s' >> "$tmp/t.log" &&
+		tests/summary.sh "$tmp/t.log" | grep -qx 'time: unit 95 s, vm-6.12 560 s, steps 655 s, wall 600 s'
 }
 t summary_lists_counts_and_failures summary_lists
 t summary_gathers_step_times summary_times

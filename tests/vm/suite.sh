@@ -234,9 +234,14 @@ vm_rc=0
 [ ${#CASES[@]} = 0 ] || { boot_forgiving boot1 "${CASES[@]}"; vm_rc=$boot_rc; }
 # ---- the systemd boot (tests/vm/systemd/), after the others ----
 if [ ${#SYSD[@]} -gt 0 ]; then
-	# make test's package suite (tests/host/suite-package.sh, before the VM
-	# runners) leaves one in build/host-package/deb: no second build
-	deb=$(ls -t "$TOP"/build/deb/mrtrace_*.deb "$TOP"/build/host-package/deb/mrtrace_*.deb 2>/dev/null | head -n 1)
+	# MRTRACE_DEB: the package to install (make test's lane builds one
+	# first: the host's package suite runs beside the VMs and rebuilds its
+	# own); else the newest of make deb's and that suite's
+	if [ -n "${MRTRACE_DEB:-}" ] && [ -f "$MRTRACE_DEB" ]; then
+		deb=$MRTRACE_DEB
+	else
+		deb=$(ls -t "$TOP"/build/deb/mrtrace_*.deb "$TOP"/build/host-package/deb/mrtrace_*.deb 2>/dev/null | head -n 1)
+	fi
 	if [ -z "$deb" ] || [ -n "$(find "$TOP/build/mrtrace" "$TOP/contrib" "$TOP/debian" -newer "$deb" -type f 2>/dev/null | head -n 1)" ]; then
 		t=${EPOCHREALTIME/./}
 		make -s -C "$TOP" --no-print-directory deb > "$OUT/deb.log" 2>&1 ||

@@ -55,11 +55,16 @@ fi
 # The unit tests, cross-built (make cross-arm64), run here on arm64.
 units=("$TOP"/build/tests/test_*)
 if [ -x "${units[0]}" ]; then
+	# A line per binary on the console (fd 4, the case's own output) as
+	# it ends: the whole run is minutes under TCG, and a guest silent for
+	# 300 s is killed as hung, while check's own output waits for the end.
+	# The check's detail is then the failures and the count line.
+	exec 4>&1
 	run_units() {
-		"$TOP/tests/unit/run.sh" "$@" > "$CASE_OUT/unit.txt" 2>&1
-		local rc=$?
-		cat "$CASE_OUT/unit.txt"
-		return $rc
+		UNIT_PROGRESS=1 "$TOP/tests/unit/run.sh" "$@" 2>&1 | tee "$CASE_OUT/unit.txt" >&4
+		local rc=${PIPESTATUS[0]}
+		grep -v ': [0-9]* passed, [0-9]* failed, [0-9]* s$' "$CASE_OUT/unit.txt"
+		return "$rc"
 	}
 	check unit_tests run_units "${units[@]}"
 	note "arm64 $(grep -h '^unit: ' "$CASE_OUT/unit.txt" | tail -1)"
