@@ -24,6 +24,36 @@ enum mrt_kind {
 	MRT_EV_CONTACT = 6, /* a process's first device context (GET_CONTEXT
 			     * succeeded): not a failure; user space reads its
 			     * context now, while it lives (issue 31 item 2) */
+	MRT_EV_ASYNC = 7, /* an asynchronous device or port event the kernel
+			   * dispatched to the device's clients: struct
+			   * mrt_async_event, not struct mrt_event */
+};
+
+/* MRT_EV_ASYNC: what ib_dispatch_event_clients() hands to every client of a
+ * device (NCCL's async thread reads the same through its uverbs file): the
+ * device, the port (0 for a device event) and the kernel's enum
+ * ib_event_type (the device and port events below; append-only numbers,
+ * the same in every kernel since 2.6; the others are a QP's, CQ's or SRQ's
+ * and go to that object's own handler, never through this function).  It
+ * runs in a kworker: no process to stamp. */
+enum mrt_ib_event {
+	MRT_IBEV_DEVICE_FATAL = 8,
+	MRT_IBEV_PORT_ACTIVE = 9,
+	MRT_IBEV_PORT_ERR = 10,
+	MRT_IBEV_LID_CHANGE = 11,
+	MRT_IBEV_PKEY_CHANGE = 12,
+	MRT_IBEV_SM_CHANGE = 13,
+	MRT_IBEV_CLIENT_REREGISTER = 17,
+	MRT_IBEV_GID_CHANGE = 18,
+};
+#define MRT_IBDEV_NAME 64
+struct mrt_async_event {
+	unsigned int kind; /* MRT_EV_ASYNC: first, as in struct mrt_event */
+	unsigned int event; /* enum ib_event_type */
+	unsigned int port;
+	unsigned int pad;
+	unsigned long long ts_ns; /* bpf_ktime_get_ns */
+	char device[MRT_IBDEV_NAME];
 };
 
 /* What the cmd_* fields of a record hold (ev.cmd_valid).  Stable numbers:
@@ -301,6 +331,7 @@ enum mrt_counter {
 	MRT_CNT_WATCHED_FULL = 9, /* processes of a watched tree not followed: watched_tgids full */
 	MRT_CNT_CTX_STALE = 10, /* trail contexts dropped as stale (a missed kretprobe) */
 	MRT_CNT_RET_MISSED = 11, /* opener returns that never came, found at a stale drop */
+	MRT_CNT_ASYNC = 12, /* async device and port events sent (MRT_EV_ASYNC) */
 	MRT_CNT_MAX
 };
 

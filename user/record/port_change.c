@@ -22,6 +22,18 @@ static bool is_gid(const struct record_port_change *c)
 	return c->reason && !strcmp(c->reason, "gid_change");
 }
 
+static bool is_reason(const struct record_port_change *c, const char *r)
+{
+	return c->reason && !strcmp(c->reason, r);
+}
+
+/* a change of the subnet manager's doing: LIDs, the SM, a reregister */
+static bool is_sm(const struct record_port_change *c)
+{
+	return is_reason(c, "lid_change") || is_reason(c, "sm_change") ||
+	       is_reason(c, "client_reregister");
+}
+
 /* "(carrier lost on dummy0)" */
 static void why_down(const struct record_port_change *c, char *buf, size_t len)
 {
@@ -70,6 +82,14 @@ void port_change_summary(const struct record_port_change *c, char *buf, size_t l
 			 c->new_gid[0] ? "changed" : "lost", c->gid_index, c->old_gid,
 			 c->new_gid[0] ? " -> " : "", c->new_gid, c->gid_type[0] ? " (" : "",
 			 c->gid_type, c->gid_type[0] ? ")" : "");
+	else if (c->reason && !strcmp(c->reason, "client_reregister"))
+		snprintf(buf, len, "%s port %u: the subnet manager (SM LID 0x%llx) asked its clients to "
+			 "register again", c->device, c->port, (unsigned long long)c->new_lid);
+	else if (c->reason && !strcmp(c->reason, "pkey_change"))
+		snprintf(buf, len, "%s port %u: its P_Key table changed", c->device, c->port);
+	else if (c->reason && !strcmp(c->reason, "sm_change") && c->old_lid == c->new_lid)
+		snprintf(buf, len, "%s port %u: the subnet manager changed (SM LID 0x%llx)", c->device,
+			 c->port, (unsigned long long)c->new_lid);
 	else if (c->reason && (!strcmp(c->reason, "lid_change") || !strcmp(c->reason, "sm_change")))
 		snprintf(buf, len, "%s port %u %s changed from 0x%llx to 0x%llx", c->device, c->port,
 			 !strcmp(c->reason, "lid_change") ? "LID" : "SM LID",
@@ -95,7 +115,17 @@ static const char *explanation(const struct record_port_change *c)
 		       "with status=IBV_WC_RETRY_EXC_ERR(12)\", then ncclRemoteError or "
 		       "ncclSystemError), and new connections from the index NCCL chose at init fail "
 		       "at RTR (bad_gid_index).";
-	if (c->reason && (!strcmp(c->reason, "lid_change") || !strcmp(c->reason, "sm_change")))
+	if (is_reason(c, "device_fatal"))
+		return "The device reported a fatal error (firmware or hardware): every QP, CQ and MR "
+		       "on it is gone, and the driver must reset the device before it works again. "
+		       "NCCL prints \"Got async event : local catastrophic error\" and aborts with "
+		       "ncclSystemError or ncclRemoteError; nothing in the job can recover it, the job "
+		       "must restart, on another node if the device does not come back.";
+	if (is_reason(c, "pkey_change"))
+		return "The port's P_Key table changed: a QP whose P_Key index now names another "
+		       "partition (or none) no longer reaches its peers, and new connections made "
+		       "with NCCL_IB_PKEY's index may fail at RTR.";
+	if (is_sm(c))
 		return "QPs address their peers by LID: a subnet manager that re-assigns LIDs "
 		       "(a failover, a re-sweep) leaves them sending to addresses that no longer "
 		       "lead anywhere; NCCL sees retry-exceeded completions "
@@ -121,8 +151,18 @@ static int checks(const struct record_port_change *c, char out[][200], int max)
 		ADD("mrtrace check: the GID index NCCL will use now");
 	} else if (!strcmp(r, "admin_down")) {
 		ADD("who set %s down (journalctl around the time: NetworkManager, a script, an operator)", nd);
-	} else if (!strcmp(r, "lid_change") || !strcmp(r, "sm_change")) {
+	} else if (!strcmp(r, "lid_change") || !strcmp(r, "sm_change") ||
+		   !strcmp(r, "client_reregister")) {
 		ADD("the subnet manager (sminfo, its log): a failover or re-sweep");
+	} else if (!strcmp(r, "pkey_change")) {
+		ADD("the subnet manager's partition configuration (partitions.conf): which P_Keys "
+		    "the port holds now (/sys/class/infiniband/%.40s/ports/%u/pkeys/)", c->device,
+		    c->port);
+	} else if (!strcmp(r, "device_fatal")) {
+		ADD("the kernel log around the time: the driver's health report for %s (mlx5_core: "
+		    "\"device's health compromised\", its syndrome)", c->device);
+		ADD("the firmware version and whether the device came back after the driver's "
+		    "reset (mrtrace check); drain the node if it did not");
 	} else {
 		ADD("the cable, transceiver and switch port of %s port %u", c->device, c->port);
 		ADD("the counters (link_downed and link_error_recovery grow with each flap, "
@@ -193,7 +233,7 @@ static struct json_object *port_change_to_json(const struct record *rec)
 		jput_str(x, "address", c->address[0] ? c->address : NULL);
 		json_object_object_add(o, "gid", x);
 	}
-	if (c->reason && (!strcmp(c->reason, "lid_change") || !strcmp(c->reason, "sm_change"))) {
+	if (is_sm(c)) {
 		x = json_object_new_object();
 		jput_i64(x, "old", c->old_lid);
 		jput_i64(x, "new", c->new_lid);
@@ -268,7 +308,8 @@ static bool port_change_to_text(FILE *out, const struct record *rec, bool verbos
 /* ---- back from JSON ----------------------------------------------------------------- */
 
 static const char *const reasons[] = { "carrier_lost", "admin_down", "port_err", "port_active",
-	"gid_change", "lid_change", "sm_change", "pkey_change", "device_fatal", "unknown" };
+	"gid_change", "lid_change", "sm_change", "pkey_change", "device_fatal", "client_reregister",
+	"unknown" };
 static const char *const sources[] = { "sysfs", "rtnetlink", "kernel" };
 
 static const char *known(const char *s, const char *const *names, size_t n, const char *def)

@@ -32,6 +32,8 @@ static struct json_object *stop_to_json(const struct record *rec)
 	jput_u64(o, "watched_table_full", c[MRT_CNT_WATCHED_FULL]);
 	jput_u64(o, "stale_contexts", c[MRT_CNT_CTX_STALE]);
 	jput_u64(o, "missed_returns", c[MRT_CNT_RET_MISSED]);
+	jput_u64(o, "async_events", c[MRT_CNT_ASYNC]);
+	jput_u64(o, "async_events_unmatched", s->async_unmatched);
 	return o;
 }
 

@@ -12,6 +12,7 @@ struct record_stop {
 	unsigned long reported, harmless_probes, join_table_full, storm_summaries;
 	unsigned long maps_cut, uprobe_libs_full, ports_full; /* user-space tables (issue 34) */
 	unsigned long port_waiting_full; /* port_change records whose holders were not waited for */
+	unsigned long async_unmatched; /* the kernel's device events for no port the monitor found */
 	unsigned long long counters[MRT_CNT_MAX]; /* the BPF side's (enum mrt_counter) */
 };
 

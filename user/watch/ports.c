@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mrtrace.h"
 #include "core/sysroot.h"
 #include "nccl/nccl.h"
 #include "proc/context.h"
@@ -43,6 +44,8 @@
 #define FULL_S 60.0     /* the whole GID table (new entries) without a reason */
 #define PENDING_MAX (2 * PORTS_MAX) /* records waiting for rdma's answer: a switch
 				      * reboot's downs, and their returns */
+#define KERNEL_GRACE_S 1.0 /* with the kernel's events armed: how long a sysfs state
+			    * may differ before sysfs says it (an event missed) */
 #define TICK_S 0.1      /* the port states, at most this often: watch's loop turns
 			 * faster while records arrive, and a storm must not pay */
 
@@ -73,6 +76,9 @@ struct port_snap {
 	 * may have failed and their processes exited */
 	double held_at;
 	struct record_port_change held;
+	/* with the kernel's events armed: since when sysfs has shown a state
+	 * that no event said (0: none) */
+	double differ_since;
 };
 
 struct addr_event {
@@ -115,6 +121,11 @@ struct port_monitor {
 	int naddr;
 	int n;
 	struct port_snap p[PORTS_MAX];
+	/* the kernel's async events (ports_kernel_event): armed now, how many
+	 * came, how many named a port this monitor could not find */
+	bool kernel;
+	unsigned long kevents, kunmatched;
+	const char *src;         /* the source of the records checked now */
 	unsigned long full;      /* the most ports left out at once (the table full) */
 	unsigned long busy;      /* records said at once, holders unknown: PENDING_MAX waited */
 	bool full_said;          /* said once on stderr */
@@ -580,10 +591,10 @@ static struct record_port_change *rec_start(struct port_monitor *m, const struct
 }
 
 static void state_changed(struct port_monitor *m, struct port_snap *s, const char *now_state,
-			  double now, ports_emit_fn emit, void *arg)
+			  double now, const char *source, ports_emit_fn emit, void *arg)
 {
 	bool active = !strcmp(now_state, "ACTIVE");
-	struct record_port_change *c = rec_start(m, s, now, "sysfs");
+	struct record_port_change *c = rec_start(m, s, now, source);
 
 	snprintf(c->state, sizeof(c->state), "%s", now_state);
 	snprintf(c->previous, sizeof(c->previous), "%s", s->state);
@@ -613,6 +624,7 @@ static void state_changed(struct port_monitor *m, struct port_snap *s, const cha
 	submit(m, c, how, down, false, now, emit, arg);
 	snprintf(s->state, sizeof(s->state), "%s", now_state);
 	s->active = active;
+	s->differ_since = 0;
 }
 
 /* the address behind a GID that went: what rtnetlink said, else the GID's own */
@@ -660,7 +672,7 @@ static void check_gids(struct port_monitor *m, struct port_snap *s, double now, 
 		if (strcmp(st, "ACTIVE"))
 			continue;
 		static const unsigned char zero[16];
-		struct record_port_change *c = rec_start(m, s, now, "sysfs");
+		struct record_port_change *c = rec_start(m, s, now, m->src);
 		snprintf(c->state, sizeof(c->state), "%s", st);
 		snprintf(c->previous, sizeof(c->previous), "%s", st);
 		c->reason = "gid_change";
@@ -690,7 +702,7 @@ static void check_lids(struct port_monitor *m, struct port_snap *s, double now, 
 		if (v < 0 || v == *old[k])
 			continue;
 		if (*old[k] > 0 && v > 0) {
-			struct record_port_change *c = rec_start(m, s, now, "sysfs");
+			struct record_port_change *c = rec_start(m, s, now, m->src);
 			snprintf(c->state, sizeof(c->state), "%s", s->state);
 			snprintf(c->previous, sizeof(c->previous), "%s", s->state);
 			c->reason = k ? "sm_change" : "lid_change";
@@ -725,8 +737,17 @@ void ports_tick(struct port_monitor *m, double now, ports_emit_fn emit, void *ar
 		struct port_snap *s = &m->p[i];
 		char st[24];
 		read_state(m->root, s, st, sizeof(st));
-		if (strcmp(st, s->state) && strcmp(st, "?"))
-			state_changed(m, s, st, now, emit, arg);
+		if (!strcmp(st, s->state) || !strcmp(st, "?")) {
+			s->differ_since = 0;
+			continue;
+		}
+		/* the kernel's event says it, with the kernel as the source; sysfs
+		 * only for what no event said within the grace (one missed) */
+		if (m->kernel && !s->differ_since)
+			s->differ_since = now;
+		if (m->kernel && now - s->differ_since < KERNEL_GRACE_S)
+			continue;
+		state_changed(m, s, st, now, "sysfs", emit, arg);
 	}
 	/* the populated entries: every second, and soon after an address event */
 	bool gids = now >= m->gid_at;
@@ -762,6 +783,142 @@ void ports_tick(struct port_monitor *m, double now, ports_emit_fn emit, void *ar
 	}
 }
 
+/* ---- the kernel's events ------------------------------------------------------------- */
+
+/* the kernel's enum ib_event_type, as bpf/mrtrace.h names its device and
+ * port events */
+const char *ports_event_name(unsigned type)
+{
+	switch (type) {
+	case MRT_IBEV_DEVICE_FATAL: return "device_fatal";
+	case MRT_IBEV_PORT_ACTIVE: return "port_active";
+	case MRT_IBEV_PORT_ERR: return "port_err";
+	case MRT_IBEV_LID_CHANGE: return "lid_change";
+	case MRT_IBEV_PKEY_CHANGE: return "pkey_change";
+	case MRT_IBEV_SM_CHANGE: return "sm_change";
+	case MRT_IBEV_CLIENT_REREGISTER: return "client_reregister";
+	case MRT_IBEV_GID_CHANGE: return "gid_change";
+	default: return NULL;
+	}
+}
+
+void ports_set_kernel(struct port_monitor *m, bool armed)
+{
+	if (!m || m->kernel == armed)
+		return;
+	m->kernel = armed;
+	for (int i = 0; i < m->n; i++)
+		m->p[i].differ_since = 0;
+}
+
+/* A record of the port's state as it is, for an event that is no state
+ * change (device fatal, P_Key, an SM without a new LID). */
+static void event_record(struct port_monitor *m, struct port_snap *s, const char *reason, double now,
+			 ports_emit_fn emit, void *arg)
+{
+	char st[24];
+	struct record_port_change *c;
+
+	read_state(m->root, s, st, sizeof(st));
+	c = rec_start(m, s, now, "kernel");
+	snprintf(c->state, sizeof(c->state), "%s", strcmp(st, "?") ? st : s->state);
+	snprintf(c->previous, sizeof(c->previous), "%s", s->state);
+	c->reason = reason;
+	if (!strcmp(reason, "sm_change") || !strcmp(reason, "client_reregister")) {
+		c->old_lid = c->new_lid = s->sm_lid;
+	}
+	counters_into(m, s, c);
+	bool down = s->active && strcmp(c->state, "ACTIVE");
+	if (down) { /* a device fatal takes the port down: its return says for how long */
+		s->down = *c;
+		s->down_at = now;
+		snprintf(s->state, sizeof(s->state), "%s", c->state);
+		s->active = false;
+		s->differ_since = 0;
+	}
+	submit(m, c, WAIT_RUN, down, false, now, emit, arg);
+}
+
+void ports_kernel_event(struct port_monitor *m, const char *dev, unsigned port, unsigned type,
+			double now, ports_emit_fn emit, void *arg)
+{
+	const char *name = ports_event_name(type);
+	struct port_snap *s;
+	int found = 0;
+
+	if (!m || !name)
+		return; /* not a device or port event (they come to a QP's own handler) */
+	m->kevents++;
+	if (!m->started) /* the first tick takes the snapshot: this is in it */
+		return;
+	if (type == MRT_IBEV_DEVICE_FATAL) { /* the whole device: every port of it */
+		for (int pass = 0; pass < 2 && !found; pass++) {
+			if (pass)
+				scan(m);
+			for (int i = 0; i < m->n; i++)
+				if (!strcmp(m->p[i].dev, dev)) {
+					event_record(m, &m->p[i], "device_fatal", now, emit, arg);
+					found++;
+				}
+		}
+		if (!found)
+			m->kunmatched++;
+		return;
+	}
+	if (!(s = snap_of(m, dev, port))) {
+		scan(m); /* a port that appeared since the last scan */
+		if (!(s = snap_of(m, dev, port))) {
+			m->kunmatched++;
+			return;
+		}
+	}
+	switch (type) {
+	case MRT_IBEV_PORT_ERR:
+		if (s->active) {
+			char st[24];
+			read_state(m->root, s, st, sizeof(st));
+			if (!strcmp(st, "ACTIVE") || !strcmp(st, "?")) /* back already */
+				snprintf(st, sizeof(st), "DOWN");
+			state_changed(m, s, st, now, "kernel", emit, arg);
+		}
+		break;
+	case MRT_IBEV_PORT_ACTIVE:
+		if (!s->active)
+			state_changed(m, s, "ACTIVE", now, "kernel", emit, arg);
+		break;
+	case MRT_IBEV_GID_CHANGE: /* the entries compared now: which went, which came */
+		m->src = "kernel";
+		check_gids(m, s, now, emit, arg);
+		m->src = "sysfs";
+		break;
+	case MRT_IBEV_LID_CHANGE:
+	case MRT_IBEV_SM_CHANGE:
+	case MRT_IBEV_CLIENT_REREGISTER: {
+		unsigned long before = m->seq + m->busy;
+		m->src = "kernel";
+		check_lids(m, s, now, emit, arg);
+		m->src = "sysfs";
+		/* the SM spoke without a new LID: said as it is */
+		if (m->seq + m->busy == before && type != MRT_IBEV_LID_CHANGE)
+			event_record(m, s, name, now, emit, arg);
+		break;
+	}
+	case MRT_IBEV_PKEY_CHANGE:
+		event_record(m, s, "pkey_change", now, emit, arg);
+		break;
+	}
+}
+
+unsigned long ports_kernel_events(const struct port_monitor *m)
+{
+	return m ? m->kevents : 0;
+}
+
+unsigned long ports_kernel_unmatched(const struct port_monitor *m)
+{
+	return m ? m->kunmatched : 0;
+}
+
 /* ---- open, close, say ------------------------------------------------------------- */
 
 struct port_monitor *ports_open(const struct ports_io *io)
@@ -779,10 +936,11 @@ struct port_monitor *ports_open(const struct ports_io *io)
 		return NULL;
 	}
 	m->root = io->root && *io->root ? io->root : "/";
+	m->src = "sysfs";
 	m->nl = io->netlink ? nl_open() : -1;
 	snprintf(m->source, sizeof(m->source),
-		 "sysfs ports/N/state every 0.1 s while RDMA devices exist, GID entries and "
-		 "LIDs every 1 s%s",
+		 "sysfs ports/N/state every 0.1 s while RDMA devices exist (behind the "
+		 "async_event site's events when it is armed), GID entries and LIDs every 1 s%s",
 		 m->nl >= 0 ? "; rtnetlink link and address events" : " (rtnetlink refused: no "
 								     "address events)");
 	return m;
@@ -829,6 +987,11 @@ int ports_wait_fd(const struct port_monitor *m)
 const char *ports_source(const struct port_monitor *m)
 {
 	return m->source;
+}
+
+bool ports_kernel_armed(const struct port_monitor *m)
+{
+	return m && m->kernel;
 }
 
 bool ports_netlink_armed(const struct port_monitor *m)

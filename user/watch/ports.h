@@ -14,8 +14,9 @@
  *
  * At a change the monitor reads who holds QPs on the port (the kernel's
  * resource tracking, proc/rdmares.h), their NCCL, rank and job, and the
- * link counters.  A kernel site (ib_dispatch_event) can feed the same
- * record later; the row in --list-probes says what is armed. */
+ * link counters.  The kernel's own events (ib_dispatch_event_clients, the
+ * async_event site) feed the same records when armed (ports_kernel_event);
+ * the rows in --list-probes say what is armed. */
 #ifndef MRTRACE_WATCH_PORTS_H
 #define MRTRACE_WATCH_PORTS_H
 
@@ -62,6 +63,25 @@ int ports_wait_fd(const struct port_monitor *m);
 /* At the end of the run: the records still waiting for the tool, which is
  * given grace_s seconds more, then killed (their holders unknown). */
 void ports_flush(struct port_monitor *m, double now, double grace_s, ports_emit_fn emit, void *arg);
+
+/* The kernel's async device and port events (the async_event site,
+ * bpf/regpath/async_event.bpf.c; watch says whether it is armed, each turn
+ * of its loop).  Armed, a port's state changes are the kernel's events,
+ * with source "kernel": a sysfs state that no event said is recorded only
+ * after 1 s (an event missed); a GID or LID event compares the entries at
+ * once; a device fatal error, a P_Key change, an SM change or client
+ * reregister without a new LID, which sysfs cannot show, are records of
+ * their own.  Types that are no device or port event are ignored. */
+void ports_set_kernel(struct port_monitor *m, bool armed);
+bool ports_kernel_armed(const struct port_monitor *m);
+void ports_kernel_event(struct port_monitor *m, const char *device, unsigned port, unsigned type,
+			double now, ports_emit_fn emit, void *arg);
+/* "device_fatal", "port_err", ... for an enum ib_event_type that is a
+ * device or port event; NULL for the others. */
+const char *ports_event_name(unsigned type);
+/* Events received; those naming a device or port not found. Counters. */
+unsigned long ports_kernel_events(const struct port_monitor *m);
+unsigned long ports_kernel_unmatched(const struct port_monitor *m);
 
 /* What is armed, for the site row: "sysfs ports/N/state every 0.1 s, ...". */
 const char *ports_source(const struct port_monitor *m);

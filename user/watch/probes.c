@@ -45,7 +45,9 @@ int watch_sites_read(struct watch *w)
 		};
 	}
 	w->nsites = n;
-	if (w->ports) /* user space, until a kernel site (ib_dispatch_event) exists */
+	/* user space; where the async_event site is armed its events are the
+	 * source of port state changes, and this the fallback (ports.h) */
+	if (w->ports)
 		w->sites[w->nsites++] = (struct record_site){
 			.site = "port_events",
 			.function = "ports/N/state, gids, lid (sysfs); RTMGRP_LINK, RTMGRP_IPV*_IFADDR",

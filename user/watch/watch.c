@@ -108,6 +108,14 @@ static void on_report(void *cookie, const struct report *r, unsigned long nth)
 	watch_emit(w, &rec);
 }
 
+/* The port monitor's: a port or GID change (watch/ports.h). */
+static void on_port_change(void *cookie, const struct record_port_change *c)
+{
+	struct record rec = { .kind = &record_kind_port_change, .data = c };
+
+	watch_emit(cookie, &rec);
+}
+
 /* The tracer's: a ring-buffer record, by its kind. */
 static int on_event(void *cookie, void *data, size_t size)
 {
@@ -115,6 +123,19 @@ static int on_event(void *cookie, void *data, size_t size)
 	const struct mrt_event *ev = data;
 	const struct record_kind *k;
 
+	unsigned int kind = 0;
+
+	if (size >= sizeof(kind))
+		memcpy(&kind, data, sizeof(kind));
+	/* a device's or port's event: small, its own struct (bpf/mrtrace.h) */
+	if (kind == MRT_EV_ASYNC && size >= sizeof(struct mrt_async_event)) {
+		struct mrt_async_event a;
+		memcpy(&a, data, sizeof(a));
+		a.device[sizeof(a.device) - 1] = 0;
+		ports_kernel_event(w->ports, a.device, a.port, a.event, clock_mono_s(),
+				   on_port_change, w);
+		return 0;
+	}
 	if (size >= sizeof(*ev) && ev->kind == MRT_EV_CONTACT) {
 		corr_contact(w->corr, ev); /* not a record: the context, read now */
 		return 0;
@@ -128,14 +149,6 @@ static int on_event(void *cookie, void *data, size_t size)
 		watch_emit(w, &rec);
 	}
 	return 0;
-}
-
-/* The port monitor's: a port or GID change (watch/ports.h). */
-static void on_port_change(void *cookie, const struct record_port_change *c)
-{
-	struct record rec = { .kind = &record_kind_port_change, .data = c };
-
-	watch_emit(cookie, &rec);
 }
 
 /* A libibverbs file the tracer knows, by inode (correlate_live.c). */
@@ -288,6 +301,7 @@ static void emit_stop(struct watch *w, double secs)
 		.uprobe_libs_full = tracer_uprobe_libs_full(w->t),
 		.ports_full = ports_full(w->ports),
 		.port_waiting_full = ports_waiting_full(w->ports),
+		.async_unmatched = ports_kernel_unmatched(w->ports),
 	};
 	struct record rec = { .kind = &record_kind_stop, .data = &s };
 	const unsigned long long *c = s.counters;
@@ -488,8 +502,10 @@ static int loop(struct watch *w)
 			report_module_changes(w);
 		}
 		warn_drops(w);
-		if (w->ports)
+		if (w->ports) {
+			ports_set_kernel(w->ports, tracer_site_armed(w->t, "async_event"));
 			ports_tick(w->ports, clock_mono_s(), on_port_change, w);
+		}
 		watch_sinks_tick(w);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "mrtrace watch: polling the ring buffer: %s\n", strerror(-err));

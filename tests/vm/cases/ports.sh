@@ -73,6 +73,9 @@ change_of() {
 check watch_starts mrt_start watch
 start=$(grep -m1 '"event":"start"' "$MRT_OUT")
 jq_true port_events_armed "$start" '.sites[] | select(.site=="port_events") | .armed and .mechanism=="netlink" and (.note|test("rtnetlink"))'
+# the kernel's own events: a kprobe on ib_core's ib_dispatch_event_clients,
+# on every kernel of the matrix (5.10 through its external BTF)
+jq_true async_event_armed "$start" '.sites[] | select(.site=="async_event") | .armed and .mechanism=="kprobe" and .function=="ib_dispatch_event_clients"'
 check rxe0_active wait_port ACTIVE 20
 
 # --- 1. carrier lost under RC traffic, and back ----------------------------------
@@ -90,6 +93,8 @@ jq_true flap_down_affected "$down" ".affected_known and .affected_processes>=2 a
 jq_true flap_down_counters "$down" '.counters.carrier_changes.delta>=1'
 back=$(change_of '.state=="ACTIVE" and .down_ms!=null and .reason=="carrier_lost"')
 jq_true flap_back "$back" '.previous=="DOWN" and .down_ms>=1500 and .down_ms<20000 and .affected_processes>=2 and (.summary|test("went DOWN \\(carrier lost on dummy0\\) for [0-9.]+ s; [0-9]+ processes held"))'
+# both said by the kernel's events (sysfs only for a state no event said in 1 s)
+jq_true flap_from_kernel "[$down,$back]" 'all(.[]; .source=="kernel")'
 printf '%s\n' "$down" "$back" > "$CASE_OUT/port_change.flap.json"
 stop_pingpongs
 
@@ -101,6 +106,7 @@ check link_up ip link set dummy0 up
 check port_up2 wait_port ACTIVE 20
 back=$(change_of '.state=="ACTIVE" and .reason=="admin_down" and .down_ms!=null')
 jq_true admin_back "$back" '.down_ms>=500 and (.summary|test("dummy0 set down"))'
+jq_true admin_from_kernel "$back" '.source=="kernel"'
 
 # --- 3. the address a running QP uses goes away --------------------------------------
 check addr_added ip addr add "$V4/24" dev dummy0
@@ -127,6 +133,10 @@ printf '%s\n' "$gid" > "$CASE_OUT/port_change.gid.json"
 stop_pingpongs
 
 check watch_stops mrt_stop
+# two flaps down and up, the GID entries' events: every one counted, each
+# matched to a port
+stop=$(grep '"event":"stop"' "$MRT_OUT" | tail -1)
+jq_true async_events_counted "$stop" '.async_events>=4 and .async_events_unmatched==0 and .drops==0'
 
 # --- 4. a slow rdma while registrations fail (issue 34, item 8) -----------------------
 # A switch reboot takes ports down exactly when registrations fail, and a
