@@ -887,6 +887,11 @@ void ports_kernel_event(struct port_monitor *m, const char *dev, unsigned port, 
 			state_changed(m, s, "ACTIVE", now, "kernel", emit, arg);
 		break;
 	case MRT_IBEV_GID_CHANGE: /* the entries compared now: which went, which came */
+		/* the address event behind it came first (the kernel updates its
+		 * GID table from a work queue after the address went): read it
+		 * now, so the record names the address and its holders then */
+		if (m->nl >= 0)
+			nl_drain(m, now, emit, arg);
 		m->src = "kernel";
 		check_gids(m, s, now, emit, arg);
 		m->src = "sysfs";
