@@ -6,9 +6,12 @@
 # shows them.  The exit status is 1 when any runner failed; every step runs
 # even after another failed.
 #
-# Why two lanes: a VM under TCG keeps about one of the two cores busy (a 6.1
-# run of job and ports: 112 s wall, 115 s of CPU), and one after the other
-# the steps took 68 minutes here, over make test's 60.  So
+# Why two lanes: one after the other the steps took 68 minutes here, over
+# make test's 60.  A VM under TCG does not keep both cores busy (a 6.1 run
+# of job and ports: 112 s wall, 115 s of CPU), so two things at once share
+# them: each step is slower beside the other lane (2026-12-06: 5.10 1737 s
+# instead of 953, host 403 instead of 273), the whole shorter (3470 s wall
+# against 4087).  So
 #   lane A: unit, host, asan, fuzz-smoke, then vm-newest and vm-arm64-test
 #   lane B: the package (make deb), then vm-5.10, vm-6.1, vm-6.12
 # run side by side, each lane's steps in order: at most two VMs at once, never
