@@ -3,10 +3,11 @@
 # tests/unit/run.sh - run the cmocka unit test binaries given as arguments and
 # close with one count line over all of them: "unit: N passed, N failed".
 # A binary that crashes or prints no cmocka summary counts as one failure.
-# UNIT_PROGRESS=1: one line per binary as it ends ("test_diff: 9 passed, 0
-# failed, 41 s"), for a console whose silence is watched: the arm64 VM runs
-# these under TCG, minutes in all, and a guest that prints nothing for 300 s
-# is killed as hung.
+# UNIT_PROGRESS=1: one line per binary as it ends ("  test_diff (41 s): 9
+# passed, 0 failed"; indented, so that make test's summary does not take it
+# for a runner's count line), for a console whose silence is watched: the
+# arm64 VM runs these under TCG, minutes in all, and a guest that prints
+# nothing for 300 s is killed as hung.
 set -u
 pass=0 fail=0
 for bin in "$@"; do
@@ -25,7 +26,7 @@ for bin in "$@"; do
 	pass=$((pass + ${p:-0}))
 	fail=$((fail + ${f:-0}))
 	[ "${UNIT_PROGRESS:-0}" = 1 ] &&
-		echo "$(basename "$bin"): ${p:-0} passed, ${f:-0} failed, $((SECONDS - t0)) s"
+		echo "  $(basename "$bin") ($((SECONDS - t0)) s): ${p:-0} passed, ${f:-0} failed"
 	if [ "$rc" != 0 ] && [ -z "$f" ]; then
 		echo "$(basename "$bin"): exit $rc"
 		fail=$((fail + 1))

@@ -63,7 +63,7 @@ if [ -x "${units[0]}" ]; then
 	run_units() {
 		UNIT_PROGRESS=1 "$TOP/tests/unit/run.sh" "$@" 2>&1 | tee "$CASE_OUT/unit.txt" >&4
 		local rc=${PIPESTATUS[0]}
-		grep -v ': [0-9]* passed, [0-9]* failed, [0-9]* s$' "$CASE_OUT/unit.txt"
+		grep -v '^  test_[a-z0-9_]* ([0-9]* s): [0-9]* passed, [0-9]* failed$' "$CASE_OUT/unit.txt"
 		return "$rc"
 	}
 	check unit_tests run_units "${units[@]}"
