@@ -122,10 +122,9 @@ struct port_monitor {
 	int n;
 	struct port_snap p[PORTS_MAX];
 	/* the kernel's async events (ports_kernel_event): armed now, how many
-	 * came, how many named a port this monitor could not find */
+	 * named a port this monitor could not find */
 	bool kernel;
-	unsigned long kevents, kunmatched;
-	const char *src;         /* the source of the records checked now */
+	unsigned long kunmatched;
 	unsigned long full;      /* the most ports left out at once (the table full) */
 	unsigned long busy;      /* records said at once, holders unknown: PENDING_MAX waited */
 	bool full_said;          /* said once on stderr */
@@ -648,8 +647,8 @@ static void gid_address(struct port_monitor *m, const struct port_snap *s, const
 		 e->netdev[0] ? e->netdev : s->netdev[0] ? s->netdev : "the interface");
 }
 
-static void check_gids(struct port_monitor *m, struct port_snap *s, double now, ports_emit_fn emit,
-		       void *arg)
+static void check_gids(struct port_monitor *m, struct port_snap *s, double now, const char *source,
+		       ports_emit_fn emit, void *arg)
 {
 	char path[384], line[128];
 	bool changed = false;
@@ -672,7 +671,7 @@ static void check_gids(struct port_monitor *m, struct port_snap *s, double now, 
 		if (strcmp(st, "ACTIVE"))
 			continue;
 		static const unsigned char zero[16];
-		struct record_port_change *c = rec_start(m, s, now, m->src);
+		struct record_port_change *c = rec_start(m, s, now, source);
 		snprintf(c->state, sizeof(c->state), "%s", st);
 		snprintf(c->previous, sizeof(c->previous), "%s", st);
 		c->reason = "gid_change";
@@ -689,20 +688,22 @@ static void check_gids(struct port_monitor *m, struct port_snap *s, double now, 
 		snap_gids(m, s);
 }
 
-static void check_lids(struct port_monitor *m, struct port_snap *s, double now, ports_emit_fn emit,
-		       void *arg)
+/* Returns how many changes it recorded. */
+static int check_lids(struct port_monitor *m, struct port_snap *s, double now, const char *source,
+		      ports_emit_fn emit, void *arg)
 {
 	static const char *const what[2] = { "lid", "sm_lid" };
 	long long *old[2] = { &s->lid, &s->sm_lid };
+	int n = 0;
 
 	if (strcmp(s->link_layer, "InfiniBand") || !s->active)
-		return;
+		return 0;
 	for (int k = 0; k < 2; k++) {
 		long long v = read_hex(m->root, s, what[k]);
 		if (v < 0 || v == *old[k])
 			continue;
 		if (*old[k] > 0 && v > 0) {
-			struct record_port_change *c = rec_start(m, s, now, m->src);
+			struct record_port_change *c = rec_start(m, s, now, source);
 			snprintf(c->state, sizeof(c->state), "%s", s->state);
 			snprintf(c->previous, sizeof(c->previous), "%s", s->state);
 			c->reason = k ? "sm_change" : "lid_change";
@@ -710,9 +711,11 @@ static void check_lids(struct port_monitor *m, struct port_snap *s, double now, 
 			c->new_lid = v;
 			counters_into(m, s, c);
 			submit(m, c, WAIT_RUN, false, false, now, emit, arg);
+			n++;
 		}
 		*old[k] = v;
 	}
+	return n;
 }
 
 void ports_tick(struct port_monitor *m, double now, ports_emit_fn emit, void *arg)
@@ -775,8 +778,8 @@ void ports_tick(struct port_monitor *m, double now, ports_emit_fn emit, void *ar
 			}
 		/* what went is said before the table is read again */
 		if (gids || due) {
-			check_gids(m, s, now, emit, arg);
-			check_lids(m, s, now, emit, arg);
+			check_gids(m, s, now, "sysfs", emit, arg);
+			check_lids(m, s, now, "sysfs", emit, arg);
 		}
 		if (due && s->active)
 			snap_gids(m, s); /* learn the entries that appeared */
@@ -848,7 +851,6 @@ void ports_kernel_event(struct port_monitor *m, const char *dev, unsigned port, 
 
 	if (!m || !name)
 		return; /* not a device or port event (they come to a QP's own handler) */
-	m->kevents++;
 	if (!m->started) /* the first tick takes the snapshot: this is in it */
 		return;
 	if (type == MRT_IBEV_DEVICE_FATAL) { /* the whole device: every port of it */
@@ -892,31 +894,19 @@ void ports_kernel_event(struct port_monitor *m, const char *dev, unsigned port, 
 		 * now, so the record names the address and its holders then */
 		if (m->nl >= 0)
 			nl_drain(m, now, emit, arg);
-		m->src = "kernel";
-		check_gids(m, s, now, emit, arg);
-		m->src = "sysfs";
+		check_gids(m, s, now, "kernel", emit, arg);
 		break;
 	case MRT_IBEV_LID_CHANGE:
 	case MRT_IBEV_SM_CHANGE:
-	case MRT_IBEV_CLIENT_REREGISTER: {
-		unsigned long before = m->seq + m->busy;
-		m->src = "kernel";
-		check_lids(m, s, now, emit, arg);
-		m->src = "sysfs";
+	case MRT_IBEV_CLIENT_REREGISTER:
 		/* the SM spoke without a new LID: said as it is */
-		if (m->seq + m->busy == before && type != MRT_IBEV_LID_CHANGE)
+		if (!check_lids(m, s, now, "kernel", emit, arg) && type != MRT_IBEV_LID_CHANGE)
 			event_record(m, s, name, now, emit, arg);
 		break;
-	}
 	case MRT_IBEV_PKEY_CHANGE:
 		event_record(m, s, "pkey_change", now, emit, arg);
 		break;
 	}
-}
-
-unsigned long ports_kernel_events(const struct port_monitor *m)
-{
-	return m ? m->kevents : 0;
 }
 
 unsigned long ports_kernel_unmatched(const struct port_monitor *m)
@@ -941,7 +931,6 @@ struct port_monitor *ports_open(const struct ports_io *io)
 		return NULL;
 	}
 	m->root = io->root && *io->root ? io->root : "/";
-	m->src = "sysfs";
 	m->nl = io->netlink ? nl_open() : -1;
 	snprintf(m->source, sizeof(m->source),
 		 "sysfs ports/N/state every 0.1 s while RDMA devices exist (behind the "

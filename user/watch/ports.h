@@ -79,8 +79,8 @@ void ports_kernel_event(struct port_monitor *m, const char *device, unsigned por
 /* "device_fatal", "port_err", ... for an enum ib_event_type that is a
  * device or port event; NULL for the others. */
 const char *ports_event_name(unsigned type);
-/* Events received; those naming a device or port not found. Counters. */
-unsigned long ports_kernel_events(const struct port_monitor *m);
+/* Events naming a device or port not found, even after reading the device
+ * list again (no record).  A counter. */
 unsigned long ports_kernel_unmatched(const struct port_monitor *m);
 
 /* What is armed, for the site row: "sysfs ports/N/state every 0.1 s, ...". */
