@@ -150,10 +150,7 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	  "device and port events as the jobs get them: device fatal, port error and active, "
 	  "GID, LID, SM and P_Key changes, client reregister",
 	  false, "fentry_async_event", NULL, "kprobe_async_event", NULL, .type = "ib_event",
-	  .type_required = true,
-	  .standalone = true,
-	  .without = "port events from sysfs and rtnetlink only: no device fatal, P_Key or SM "
-		     "reregister events" },
+	  .type_required = true, .standalone = true },
 	{ "pidfd_getfd", "__x64_sys_pidfd_getfd",
 	  "another process's fd refused (ptrace access check): pidfd, fd", false, NULL,
 	  "fexit_pidfd_getfd", "kprobe_pidfd_getfd", "kretprobe_pidfd_getfd",
