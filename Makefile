@@ -67,7 +67,7 @@ REG_SRCS  := $(wildcard bpf/regpath/*.bpf.c)
 REG_OBJS  := $(REG_SRCS:bpf/regpath/%.bpf.c=$(BUILD)/regpath/%.bpf.o)
 BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.bpf.o) $(BUILD)/regpath.bpf.o
 SKELS     := $(BPF_OBJS:$(BUILD)/%.bpf.o=$(BUILD)/%.skel.h)
-USER_DIRS := core proc nccl verdict report record tracer watch check diff explain logs
+USER_DIRS := core drivers proc nccl verdict report record tracer watch check diff explain logs
 LIB_SRCS  := $(wildcard $(USER_DIRS:%=user/%/*.c))
 LIB_OBJS  := $(LIB_SRCS:user/%.c=$(BUILD)/user/%.o)
 USER_HDRS := user/*.h $(wildcard $(USER_DIRS:%=user/%/*.h))
@@ -367,7 +367,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_CC    ?= clang
 FUZZ_SECONDS ?= 10
 FUZZ_LONG  ?= 600
-FUZZ_DIRS  := core proc nccl verdict report record check diff logs
+FUZZ_DIRS  := core drivers proc nccl verdict report record check diff logs
 FUZZ_LIB_OBJS := $(patsubst user/%.c,$(FUZZ_BUILD)/user/%.o,$(wildcard $(FUZZ_DIRS:%=user/%/*.c)))
 FUZZ_LIB_OBJS += $(FUZZ_BUILD)/user/explain/jobs.o # explain --jobs: fuzz_records
 FUZZ_BINS  := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))

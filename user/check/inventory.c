@@ -4,6 +4,7 @@
 #include "check/builder.h"
 #include "check/areas.h"
 #include "core/sysroot.h"
+#include "drivers/driver.h"
 #include "proc/gpu_facts.h"
 
 #include <stdio.h>
@@ -54,10 +55,9 @@ static void soft_driver(const char *root, struct chk_rdma_dev *d)
 	char p[512], desc[64] = "";
 	snprintf(p, sizeof(p), "/sys/class/infiniband/%s/node_desc", d->name);
 	sr_read_line(root, p, desc, sizeof(desc));
-	if (!strncmp(d->name, "rxe", 3) || !strncmp(desc, "rxe", 3))
-		snprintf(d->driver, sizeof(d->driver), "rdma_rxe");
-	else if (!strncmp(d->name, "siw", 3) || !strncmp(desc, "siw", 3))
-		snprintf(d->driver, sizeof(d->driver), "siw");
+	const struct rdma_driver *soft = rdma_driver_soft(d->name, desc);
+	if (soft)
+		snprintf(d->driver, sizeof(d->driver), "%s", soft->modules[0]);
 }
 
 static void scan_rdma(struct chk_report *r)

@@ -14,6 +14,7 @@
 
 #include "core/procfs.h"
 #include "core/sysroot.h"
+#include "drivers/driver.h"
 
 /* ---- /proc/kallsyms: the peer-memory API and dma-buf MRs --------------------- */
 
@@ -114,15 +115,13 @@ static void read_peers(const char *root, struct gpu_facts *f)
 
 /* ---- NIC drivers ---------------------------------------------------------------- */
 
-/* Drivers that implement reg_user_mr_dmabuf upstream. */
+/* Whether the driver implements reg_user_mr_dmabuf (its table says);
+ * unknown for a driver mrtrace has no table for. */
 static enum gpu_tri driver_dmabuf(const char *drv)
 {
-	if (!strcmp(drv, "mlx5_core") || !strcmp(drv, "efa") || !strcmp(drv, "irdma") ||
-	    !strcmp(drv, "bnxt_en") || !strcmp(drv, "bnxt_re"))
-		return GPU_YES;
-	if (!strcmp(drv, "rdma_rxe") || !strcmp(drv, "siw"))
-		return GPU_NO;
-	return GPU_UNKNOWN;
+	const struct rdma_driver *d = rdma_driver_named(drv);
+
+	return !d ? GPU_UNKNOWN : d->dmabuf ? GPU_YES : GPU_NO;
 }
 
 static void read_nics(const char *root, struct gpu_facts *f)
@@ -139,12 +138,8 @@ static void read_nics(const char *root, struct gpu_facts *f)
 			/* software devices have no PCI parent: they name themselves */
 			snprintf(p, sizeof(p), "/sys/class/infiniband/%s/node_desc", names[i]);
 			sr_read_line(root, p, desc, sizeof(desc));
-			if (!strncmp(d->name, "rxe", 3) || !strncmp(desc, "rxe", 3))
-				snprintf(d->driver, sizeof(d->driver), "rdma_rxe");
-			else if (!strncmp(d->name, "siw", 3) || !strncmp(desc, "siw", 3))
-				snprintf(d->driver, sizeof(d->driver), "siw");
-			else
-				d->driver[0] = '\0';
+			const struct rdma_driver *soft = rdma_driver_soft(d->name, desc);
+			snprintf(d->driver, sizeof(d->driver), "%s", soft ? soft->modules[0] : "");
 		}
 		d->dmabuf = driver_dmabuf(d->driver);
 	}

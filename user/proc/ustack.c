@@ -2,6 +2,7 @@
 /* ustack.c - map user stack addresses to the libraries that hold them. */
 #include "proc/ustack.h"
 #include "proc/execmaps.h"
+#include "drivers/driver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +19,7 @@ static bool is_plumbing(const char *path)
 {
 	const char *b = basename_of(path);
 	return !strncmp(b, "libibverbs", 10) || !strncmp(b, "libc.so", 7) ||
-	       !strncmp(b, "libc-", 5) || !strncmp(b, "ld-linux", 8) ||
-	       !strncmp(b, "libmlx5", 7) || !strncmp(b, "librxe", 6);
+	       !strncmp(b, "libc-", 5) || !strncmp(b, "ld-linux", 8) || rdma_driver_provider(b);
 }
 
 void ustack_attribute_maps(const char *maps, const uint64_t *ips, int n, struct ustack_attr *out)

@@ -268,8 +268,8 @@ static void btf_scan(struct tracer_func_facts *ff, struct btf_set *s,
  * here: a stat each) and structures. */
 static void ask(struct tracer_facts *f, const char *tracing)
 {
-	for (int i = 0; i < tracer_n_reg_sites; i++) {
-		const struct tracer_site_def *d = &tracer_reg_sites[i];
+	for (int i = 0, nsites = tracer_n_reg_sites(); i < nsites; i++) {
+		const struct tracer_site_def *d = tracer_reg_site(i);
 		if (d->type && !tracer_facts_type(f, d->type) && f->ntypes < TRACER_FACTS_TYPES) {
 			struct tracer_type_facts *t = &f->types[f->ntypes++];
 			snprintf(t->name, sizeof(t->name), "%s", d->type);
@@ -314,8 +314,8 @@ static bool gather(struct tracer_facts *f, const char *tracing, const struct tra
 	btf_set_index(btfs, f);
 	whole = tracing && btfs->vmlinux;
 	f->module_btf = btfs->nmods > 0;
-	for (int i = 0; i < tracer_n_reg_sites; i++) {
-		const struct tracer_site_def *d = &tracer_reg_sites[i];
+	for (int i = 0, nsites = tracer_n_reg_sites(); i < nsites; i++) {
+		const struct tracer_site_def *d = tracer_reg_site(i);
 		struct tracer_cand c[TRACER_SITE_CANDS];
 		int n;
 		if (d->tp)

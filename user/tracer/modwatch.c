@@ -6,16 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "drivers/driver.h"
+
 /* The modules whose functions sites.c names (docs/design.md section 2):
- * the uverbs commands and umem (ib_uverbs, ib_core), the drivers' reg_mr
- * (rdma_rxe, mlx5_ib) and the mlx5 firmware command (mlx5_core). */
-static const char *const known[] = { "ib_core", "ib_uverbs", "rdma_rxe", "mlx5_ib", "mlx5_core" };
+ * the uverbs commands and umem (ib_uverbs, ib_core), and the drivers'
+ * (their tables, user/drivers/: rdma_rxe, mlx5_ib, mlx5_core, irdma, ...). */
+static const char *const known[] = { "ib_core", "ib_uverbs" };
 
 bool modwatch_relevant(const char *name, const char *const *extra, int nextra)
 {
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (!strcmp(name, known[i]))
 			return true;
+	if (rdma_driver_module(name))
+		return true;
 	for (int i = 0; i < nextra; i++)
 		if (extra[i] && !strcmp(name, extra[i]))
 			return true;

@@ -370,8 +370,8 @@ int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, boo
 	memset(p, 0, sizeof(*p));
 	p->hot_sites = hot_sites;
 	p->sys_first = p->uprobe = -1;
-	for (int i = 0; i < tracer_n_reg_sites && i < TRACER_MAX_SITES; i++) {
-		const struct tracer_site_def *d = &tracer_reg_sites[i];
+	for (int i = 0, nsites = tracer_n_reg_sites(); i < nsites && i < TRACER_MAX_SITES; i++) {
+		const struct tracer_site_def *d = tracer_reg_site(i);
 		struct tracer_site *s = &p->sites[i];
 
 		p->defs[i] = d;

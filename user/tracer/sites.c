@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* sites.c - the site table: every place mrtrace can watch, what it tells,
  * and which BPF programs arm it by which mechanism.  Order is the order of
- * the report (`watch --list-probes`).  Why each site: docs/design.md
+ * the report (`watch --list-probes`); a driver's sites are in its own
+ * table (user/drivers/), after the pinning entry's.  Why each site: docs/design.md
  * section 2; other names on other kernels, with the kernels where each was
  * seen: section 8. */
 #include "tracer/sites.h"
 
 #include <stddef.h>
+
+#include "drivers/driver.h"
 
 /* Sayings shared by the entries below. */
 /* what the hot functions run for (sites.h, `hot`) */
@@ -15,7 +18,7 @@
 #define UMEM_7X "7.2: static, in ib_core, behind ib_umem_get_attr*, ib_umem_get_desc, " \
 		"ib_umem_get_cq_buf*"
 
-const struct tracer_site_def tracer_reg_sites[] = {
+static const struct tracer_site_def before_drivers[] = {
 	/* two flavours of the exit: with the caller's user stack taken in the
 	 * kernel at a failure (5.17+), or without (libibverbs uprobes give it) */
 	{ "reg_mr", "ib_uverbs_reg_mr",
@@ -59,19 +62,11 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	  .without = "memlock verdicts assume the capability did not apply",
 	  .hot = "every privilege check of every process", .from = "umem_get",
 	  .instead = "CAP_IPC_LOCK from the task's credentials at its failed exit" },
-	{ "rxe_reg", "rxe_reg_user_mr", "soft-RoCE driver result", false, NULL, "fexit_rxe_reg",
-	  NULL, "kretprobe_rxe_reg" },
-	{ "mlx5_reg", "mlx5_ib_reg_user_mr", "mlx5 driver result", false, NULL, "fexit_mlx5_reg",
-	  NULL, "kretprobe_mlx5_reg" },
-	{ "mlx5_dmabuf_reg", "mlx5_ib_reg_user_mr_dmabuf", "mlx5 dma-buf MR result", false, NULL,
-	  "fexit_mlx5_reg_dmabuf", NULL, "kretprobe_mlx5_reg_dmabuf" },
-	{ "mlx5_reg_create", "reg_create", "mlx5 mkey creation result", false, NULL, NULL, NULL,
-	  "kretprobe_mlx5_reg_create",
-	  .kernels = "5.10-6.12; 7.2 has none, create_real_mr covers it" },
-	{ "mlx5_create_mr", "create_real_mr", "mlx5 MR creation result", false, NULL, NULL, NULL,
-	  "kretprobe_mlx5_create_real_mr", .kernels = "6.1-7.2; 5.10 has none, reg_create covers it" },
-	{ "mlx5_cmd", "mlx5_cmd_exec", "mlx5 firmware command opcode, status, syndrome", false,
-	  NULL, "fexit_mlx5_cmd", "kprobe_mlx5_cmd", "kretprobe_mlx5_cmd" },
+};
+
+/* ...the drivers' sites here, each driver's table in turn (user/drivers/),
+ * then these */
+static const struct tracer_site_def after_drivers[] = {
 	{ "peer_get", "ib_peer_umem_get", "MLNX_OFED peer-memory client result (nvidia-peermem)",
 	  false, NULL, NULL, NULL, "kretprobe_peer_get" },
 	/* the same function twice: VMA flags by bpf_find_vma (5.17+), or by
@@ -157,7 +152,33 @@ const struct tracer_site_def tracer_reg_sites[] = {
 	  .alt = "__arm64_sys_pidfd_getfd" /* the syscall wrapper is per architecture */,
 	  .standalone = true },
 };
-const int tracer_n_reg_sites = sizeof(tracer_reg_sites) / sizeof(tracer_reg_sites[0]);
+
+#define N_BEFORE ((int)(sizeof(before_drivers) / sizeof(before_drivers[0])))
+#define N_AFTER ((int)(sizeof(after_drivers) / sizeof(after_drivers[0])))
+
+const struct tracer_site_def *tracer_reg_site(int i)
+{
+	if (i < 0)
+		return NULL;
+	if (i < N_BEFORE)
+		return &before_drivers[i];
+	i -= N_BEFORE;
+	for (int k = 0; k < rdma_n_drivers; k++) {
+		if (i < rdma_drivers[k]->nsites)
+			return &rdma_drivers[k]->sites[i];
+		i -= rdma_drivers[k]->nsites;
+	}
+	return i < N_AFTER ? &after_drivers[i] : NULL;
+}
+
+int tracer_n_reg_sites(void)
+{
+	int n = N_BEFORE + N_AFTER;
+
+	for (int k = 0; k < rdma_n_drivers; k++)
+		n += rdma_drivers[k]->nsites;
+	return n;
+}
 
 int tracer_site_cands(const struct tracer_site_def *d, struct tracer_cand out[TRACER_SITE_CANDS])
 {

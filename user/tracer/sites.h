@@ -70,8 +70,10 @@ struct tracer_uprobe_def {
 	const char *name, *func, *gives;
 };
 
-extern const struct tracer_site_def tracer_reg_sites[];
-extern const int tracer_n_reg_sites;
+/* The registration path's sites in report order, the drivers' (their
+ * tables, user/drivers/) among them: site i, NULL past the last. */
+const struct tracer_site_def *tracer_reg_site(int i);
+int tracer_n_reg_sites(void);
 extern const struct tracer_sys_def tracer_sys_sites[];
 extern const int tracer_n_sys_sites;
 extern const struct tracer_uprobe_def tracer_uprobe_site;

@@ -8,13 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The SITE column is 18 wide: the longest name, bnxt_re_dmabuf_reg
+ * (test_drivers checks every name fits). */
 void watch_print_sites(const struct tracer *t, FILE *out)
 {
-	fprintf(out, "%-16s %-10s %-10s %-10s %s\n", "SITE", "ARMED", "MODULE", "BTF",
+	fprintf(out, "%-18s %-10s %-10s %-10s %s\n", "SITE", "ARMED", "MODULE", "BTF",
 		"FUNCTION / NOTE");
 	for (int i = 0; i < tracer_site_count(t); i++) {
 		const struct tracer_site *s = tracer_site(t, i);
-		fprintf(out, "%-16s %-10s %-10s %-10s %s%s%s\n", s->name,
+		fprintf(out, "%-18s %-10s %-10s %-10s %s%s%s\n", s->name,
 			s->mech == MECH_NONE ? "no" : tracer_mech_name(s->mech),
 			s->module[0] ? s->module : "-", s->btf[0] ? s->btf : "-", s->func,
 			s->note[0] ? ": " : "", s->note);
@@ -65,7 +67,7 @@ void watch_print_own_sites(const struct watch *w, FILE *out)
 {
 	for (int i = tracer_site_count(w->t); i < w->nsites; i++) {
 		const struct record_site *s = &w->sites[i];
-		fprintf(out, "%-16s %-10s %-10s %-10s %s%s%s\n", s->site, s->armed ? s->mechanism : "no",
+		fprintf(out, "%-18s %-10s %-10s %-10s %s%s%s\n", s->site, s->armed ? s->mechanism : "no",
 			s->module ? s->module : "-", "-", s->function, s->note ? ": " : "",
 			s->note ? s->note : "");
 	}
