@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* driver.bpf.c - the driver's part of a registration: the drivers'
- * reg_user_mr (soft-RoCE, mlx5) and, for mlx5, the MR creation and the
+ * reg_user_mr and reg_user_mr_dmabuf (one line a site, DRIVER_REG_PROGS,
+ * for the sites of the drivers' tables, user/drivers/) and, for mlx5, the MR creation and the
  * firmware command below it, and MLNX_OFED's peer-memory lookup.  Nested
  * sites: they add steps to the trail a uverbs or umem site opened
  * (trail.bpf.h, the map shared between the units).
@@ -31,13 +32,6 @@ static __always_inline void driver_exit(__u64 start, __u64 len, __u64 iova, cons
 		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), start, len, iova);
 }
 
-SEC("fexit/rxe_reg_user_mr")
-int BPF_PROG(fexit_rxe_reg, void *pd, u64 start, u64 len, u64 iova)
-{
-	driver_exit(start, len, iova, (void *)fexit_ret(ctx, 6));
-	return 0;
-}
-
 /* The kretprobe flavour has no entry program: a driver's (start, length,
  * iova) are the command's, read where the trail opened (the REG_MR command
  * or the dma-buf MR's attributes), so a successful registration pays one
@@ -60,26 +54,61 @@ static __always_inline void driver_ret(const void *mr)
 			 ev->ml.valid ? ev->ml.len : 0, 0);
 }
 
-SEC("kretprobe/rxe_reg_user_mr")
-int BPF_KRETPROBE(kretprobe_rxe_reg, void *mr)
+/* A driver's dma-buf MR: (pd, offset, length, virt_addr, fd, access_flags,
+ * attrs); 6.17 added a struct ib_dmah * before attrs: the return value by
+ * fexit_ret. */
+static __always_inline void driver_dmabuf_exit(__u64 offset, __u64 length, __u64 iova,
+					       const void *mr)
 {
-	driver_ret(mr);
-	return 0;
+	struct mrt_ctx *c = ctx_get();
+
+	if (c)
+		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), offset, length, iova);
 }
 
-SEC("fexit/mlx5_ib_reg_user_mr")
-int BPF_PROG(fexit_mlx5_reg, void *pd, u64 start, u64 len, u64 iova)
-{
-	driver_exit(start, len, iova, (void *)fexit_ret(ctx, 6));
-	return 0;
-}
+/* The programs of a driver's site (its table, user/drivers/, names them
+ * fexit_<site> and kretprobe_<site>): the fexit is aimed at the site's
+ * function when the plan arms it (regload.c), so the SEC's function is
+ * only the first guess. */
+#define DRIVER_REG_PROGS(site, fn)                                                 \
+	SEC("fexit/" #fn)                                                          \
+	int BPF_PROG(fexit_##site, void *pd, u64 start, u64 len, u64 iova)         \
+	{                                                                          \
+		driver_exit(start, len, iova, (void *)fexit_ret(ctx, 6));          \
+		return 0;                                                          \
+	}                                                                          \
+	SEC("kretprobe/" #fn)                                                      \
+	int BPF_KRETPROBE(kretprobe_##site, void *mr)                              \
+	{                                                                          \
+		driver_ret(mr);                                                    \
+		return 0;                                                          \
+	}
+#define DRIVER_DMABUF_PROGS(site, fn)                                              \
+	SEC("fexit/" #fn)                                                          \
+	int BPF_PROG(fexit_##site, void *pd, u64 offset, u64 length, u64 iova)     \
+	{                                                                          \
+		driver_dmabuf_exit(offset, length, iova, (void *)fexit_ret(ctx, 7)); \
+		return 0;                                                          \
+	}                                                                          \
+	SEC("kretprobe/" #fn)                                                      \
+	int BPF_KRETPROBE(kretprobe_##site, void *mr)                              \
+	{                                                                          \
+		driver_ret(mr);                                                    \
+		return 0;                                                          \
+	}
 
-SEC("kretprobe/mlx5_ib_reg_user_mr")
-int BPF_KRETPROBE(kretprobe_mlx5_reg, void *mr)
-{
-	driver_ret(mr);
-	return 0;
-}
+/* one line a site of each driver's table (tests/unit/test_drivers.c checks
+ * that every site of every table has its programs here) */
+DRIVER_REG_PROGS(rxe_reg, rxe_reg_user_mr)
+DRIVER_REG_PROGS(siw_reg, siw_reg_user_mr)
+DRIVER_REG_PROGS(mlx5_reg, mlx5_ib_reg_user_mr)
+DRIVER_DMABUF_PROGS(mlx5_dmabuf_reg, mlx5_ib_reg_user_mr_dmabuf)
+DRIVER_REG_PROGS(irdma_reg, irdma_reg_user_mr)
+DRIVER_DMABUF_PROGS(irdma_dmabuf_reg, irdma_reg_user_mr_dmabuf)
+DRIVER_REG_PROGS(bnxt_re_reg, bnxt_re_reg_user_mr)
+DRIVER_DMABUF_PROGS(bnxt_re_dmabuf_reg, bnxt_re_reg_user_mr_dmabuf)
+DRIVER_REG_PROGS(efa_reg, efa_reg_mr)
+DRIVER_DMABUF_PROGS(efa_dmabuf_reg, efa_reg_user_mr_dmabuf)
 
 static __always_inline void mlx5_cmd_result(const void *in, const void *out, int ret)
 {
@@ -153,26 +182,6 @@ SEC("kretprobe/create_real_mr")
 int BPF_KRETPROBE(kretprobe_mlx5_create_real_mr, void *mr)
 {
 	mlx5_reg_result(mr);
-	return 0;
-}
-
-/* (pd, offset, length, virt_addr, fd, access_flags, attrs); 6.17 added a
- * struct ib_dmah * before attrs: the return value by fexit_ret. */
-SEC("fexit/mlx5_ib_reg_user_mr_dmabuf")
-int BPF_PROG(fexit_mlx5_reg_dmabuf, void *pd, u64 offset, u64 length, u64 virt_addr)
-{
-	struct mrt_ctx *c = ctx_get();
-	void *mr = (void *)fexit_ret(ctx, 7);
-
-	if (c)
-		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), offset, length, virt_addr);
-	return 0;
-}
-
-SEC("kretprobe/mlx5_ib_reg_user_mr_dmabuf")
-int BPF_KRETPROBE(kretprobe_mlx5_reg_dmabuf, void *mr)
-{
-	driver_ret(mr);
 	return 0;
 }
 
