@@ -226,7 +226,7 @@ static void restricted_host_arms_nothing_and_says_why(void **state)
 		if (want[0] == '#')
 			continue;
 		const struct tracer_site *s = &plan.sites[rows++];
-		snprintf(got, sizeof(got), "%-16s %-10s %-10s %s%s%s\n", s->name,
+		snprintf(got, sizeof(got), "%-18s %-10s %-10s %s%s%s\n", s->name,
 			 s->mech == MECH_NONE ? "no" : tracer_mech_name(s->mech),
 			 s->module[0] ? s->module : "-", s->func, s->note[0] ? ": " : "", s->note);
 		assert_string_equal(got, want);
