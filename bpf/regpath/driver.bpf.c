@@ -54,27 +54,18 @@ static __always_inline void driver_ret(const void *mr)
 			 ev->ml.valid ? ev->ml.len : 0, 0);
 }
 
-/* A driver's dma-buf MR: (pd, offset, length, virt_addr, fd, access_flags,
- * attrs); 6.17 added a struct ib_dmah * before attrs: the return value by
- * fexit_ret. */
-static __always_inline void driver_dmabuf_exit(__u64 offset, __u64 length, __u64 iova,
-					       const void *mr)
-{
-	struct mrt_ctx *c = ctx_get();
-
-	if (c)
-		step_add(c, MRT_SITE_DRIVER_REG, (int)ptr_ret(mr), offset, length, iova);
-}
-
 /* The programs of a driver's site (its table, user/drivers/, names them
  * fexit_<site> and kretprobe_<site>): the fexit is aimed at the site's
  * function when the plan arms it (regload.c), so the SEC's function is
  * only the first guess. */
-#define DRIVER_REG_PROGS(site, fn)                                                 \
+/* A driver's dma-buf MR: (pd, offset, length, virt_addr, fd, access_flags,
+ * attrs); 6.17 added a struct ib_dmah * before attrs: the return value by
+ * fexit_ret (7 arguments before it, a user MR's 6). */
+#define DRIVER_FEXIT_KRET(site, fn, nargs)                                         \
 	SEC("fexit/" #fn)                                                          \
 	int BPF_PROG(fexit_##site, void *pd, u64 start, u64 len, u64 iova)         \
 	{                                                                          \
-		driver_exit(start, len, iova, (void *)fexit_ret(ctx, 6));          \
+		driver_exit(start, len, iova, (void *)fexit_ret(ctx, nargs));      \
 		return 0;                                                          \
 	}                                                                          \
 	SEC("kretprobe/" #fn)                                                      \
@@ -83,19 +74,8 @@ static __always_inline void driver_dmabuf_exit(__u64 offset, __u64 length, __u64
 		driver_ret(mr);                                                    \
 		return 0;                                                          \
 	}
-#define DRIVER_DMABUF_PROGS(site, fn)                                              \
-	SEC("fexit/" #fn)                                                          \
-	int BPF_PROG(fexit_##site, void *pd, u64 offset, u64 length, u64 iova)     \
-	{                                                                          \
-		driver_dmabuf_exit(offset, length, iova, (void *)fexit_ret(ctx, 7)); \
-		return 0;                                                          \
-	}                                                                          \
-	SEC("kretprobe/" #fn)                                                      \
-	int BPF_KRETPROBE(kretprobe_##site, void *mr)                              \
-	{                                                                          \
-		driver_ret(mr);                                                    \
-		return 0;                                                          \
-	}
+#define DRIVER_REG_PROGS(site, fn) DRIVER_FEXIT_KRET(site, fn, 6)
+#define DRIVER_DMABUF_PROGS(site, fn) DRIVER_FEXIT_KRET(site, fn, 7)
 
 /* one line a site of each driver's table (tests/unit/test_drivers.c checks
  * that every site of every table has its programs here) */
