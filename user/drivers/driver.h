@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "tracer/sites.h"
+#include "tracer/site_def.h"
 
 #define RDMA_DRIVER_NAMES 4
 
