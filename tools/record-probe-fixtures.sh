@@ -5,8 +5,9 @@
 # (text and --json, tests/fixtures/list-probes/<kernel>.{txt,json}) and the
 # kernel facts of the same boot (tests/fixtures/plan/debian-<ver>-rxe-mlx5.facts,
 # its comment header kept). Default: 5.10 6.1 6.12 newest. Run after adding or
-# changing a site (user/tracer/sites.c); boots go through $VMSLOT when set
-# (the shared host's queue, e.g. VMSLOT=/work/bin/vmslot).
+# changing a site (user/tracer/sites.c, or a driver's table in user/drivers/);
+# boots go through $VMSLOT when set (the shared host's queue, e.g.
+# VMSLOT=/work/bin/vmslot).
 # The recipe is tests/fixtures/list-probes/README.md's.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,7 +3,9 @@
  * (user/tracer/modwatch.c): which modules of /proc/modules matter, what
  * changed between two looks (a module still loading is no load yet; one
  * unloading is gone), and which sites a re-plan armed and detached. */
+#include <errno.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +14,7 @@
 #include <cmocka.h>
 
 #include "tracer/modwatch.h"
+#include "tracer/rearm.h"
 
 /* /proc/modules as 6.12 shows it, trimmed: rdma_rxe still loading */
 static const char *const coming =
@@ -121,12 +124,45 @@ static void site_changes(void **state)
 	assert_int_equal(na + nd, 0);
 }
 
+/* A module whose trampoline test the kernel refused with ENXIO is still
+ * coming up: decided by the errno, whatever the text says (a refusal
+ * whose text happens to read like ENXIO's is not; one in another module
+ * is no reason either). */
+static void settling_by_errno(void **state)
+{
+	static struct tracer_facts f;
+	struct tracer_func_facts *ff = &f.funcs[0];
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	f.module_btf = false; /* no /sys/kernel/btf lookups */
+	f.nfuncs = 1;
+	snprintf(ff->name, sizeof(ff->name), "irdma_reg_user_mr");
+	ff->in_kallsyms = true;
+	snprintf(ff->ksym_module, sizeof(ff->ksym_module), "irdma");
+	ff->tramp = TRAMP_REFUSED;
+	ff->tramp_errno = ENXIO;
+	snprintf(ff->tramp_why, sizeof(ff->tramp_why), "fexit attach refused");
+	assert_true(tracer_rearm_settling(&f, "irdma"));
+	assert_true(tracer_rearm_settling(&f, "rdma_rxe, irdma"));
+	assert_false(tracer_rearm_settling(&f, "rdma_rxe"));
+	assert_false(tracer_rearm_settling(&f, "irdma_x"));
+
+	ff->tramp_errno = EPERM;
+	snprintf(ff->tramp_why, sizeof(ff->tramp_why), "fexit attach refused: %s", strerror(ENXIO));
+	assert_false(tracer_rearm_settling(&f, "irdma"));
+	ff->tramp = TRAMP_OK;
+	ff->tramp_errno = 0;
+	assert_false(tracer_rearm_settling(&f, "irdma"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_keeps_relevant),
 		cmocka_unit_test(diff_waits_for_live),
 		cmocka_unit_test(site_changes),
+		cmocka_unit_test(settling_by_errno),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -146,8 +146,8 @@ int  btf_find_func(struct btf_set *s, const char *func, struct btf_hit *hit)
  * possible program: this is what fails on kernels that refuse fentry/fexit
  * (EPERM), on functions with too many arguments for the trampoline, or on
  * notrace functions. */
-bool  tramp_attaches(const struct btf_hit *hit, enum bpf_attach_type type, char *why,
-			   size_t len)
+bool tramp_attaches(const struct btf_hit *hit, enum bpf_attach_type type, int *err, char *why,
+		    size_t len)
 {
 	const char *what = type == BPF_TRACE_FEXIT ? "fexit" : "fentry";
 	struct bpf_insn insns[] = {
@@ -159,17 +159,20 @@ bool  tramp_attaches(const struct btf_hit *hit, enum bpf_attach_type type, char 
 	int prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "mrt_probe", "GPL", insns, 2, &opts);
 
 	if (prog < 0) {
-		snprintf(why, len, "%s load refused: %s", what, strerror(errno));
+		*err = errno;
+		snprintf(why, len, "%s load refused: %s", what, strerror(*err));
 		return false;
 	}
 	int link = bpf_raw_tracepoint_open(NULL, prog);
 	int e = errno;
 	close(prog);
 	if (link < 0) {
+		*err = e;
 		snprintf(why, len, "%s attach refused: %s", what, strerror(e));
 		return false;
 	}
 	close(link);
+	*err = 0;
 	return true;
 }
 

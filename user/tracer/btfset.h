@@ -56,7 +56,8 @@ void btf_set_free(struct btf_set *s);
 int btf_find_func(struct btf_set *s, const char *func, struct btf_hit *hit);
 /* Whether a trampoline program of `type` loads and attaches at hit; why
  * not into why. */
-bool tramp_attaches(const struct btf_hit *hit, enum bpf_attach_type type, char *why, size_t len);
+bool tramp_attaches(const struct btf_hit *hit, enum bpf_attach_type type, int *err, char *why,
+		    size_t len);
 /* The kernel BTF that has struct (or union) `name`: "vmlinux", a module,
  * or NULL. */
 const char *btf_find_struct(struct btf_set *s, const char *name);

@@ -45,6 +45,9 @@ struct tracer_func_facts {
 	/* fexit when a site of this function has an fexit program (the
 	 * stricter test: it must model the return), else fentry */
 	enum tracer_tramp tramp;
+	/* TRAMP_REFUSED: the kernel's errno, as a value (ENXIO: the module's
+	 * function is not live yet, worth planning again) and as text */
+	int tramp_errno;
 	char tramp_why[128]; /* "fexit load refused: Operation not permitted" */
 };
 

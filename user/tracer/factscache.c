@@ -23,7 +23,8 @@
 #include <unistd.h>
 
 #define FACTSCACHE_MAGIC "MRTFACTS"
-#define FACTSCACHE_FORMAT 1u
+/* 2: tracer_func_facts.tramp_errno (2026-12-06) */
+#define FACTSCACHE_FORMAT 2u
 
 struct factscache_header {
 	char magic[8];
@@ -232,6 +233,7 @@ static bool facts_sane(const struct tracer_facts *f)
 		if (!STR_OK(ff->name) || !STR_OK(ff->ksym_module) || !STR_OK(ff->btf_module) ||
 		    !STR_OK(ff->tramp_why) || !boolean(&ff->in_kallsyms) ||
 		    !boolean(&ff->notrace) || !boolean(&ff->in_btf) || ff->ksym_count < 0 ||
+		    ff->tramp_errno < 0 ||
 		    (ff->tramp != TRAMP_UNTRIED && ff->tramp != TRAMP_OK &&
 		     ff->tramp != TRAMP_REFUSED))
 			return false;

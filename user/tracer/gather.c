@@ -249,6 +249,7 @@ static void btf_scan(struct tracer_func_facts *ff, struct btf_set *s,
 	if (prev && (pf = tracer_facts_func(prev, ff->name)) && pf->in_btf &&
 	    pf->tramp != TRAMP_UNTRIED && !strcmp(pf->btf_module, ff->btf_module)) {
 		ff->tramp = pf->tramp;
+		ff->tramp_errno = pf->tramp_errno;
 		snprintf(ff->tramp_why, sizeof(ff->tramp_why), "%s", pf->tramp_why);
 	} else if ((c->fentry || c->fexit) && !(kprobes && strcmp(hit.module, "vmlinux") &&
 						 (c->kprobe || c->kretprobe))) {
@@ -256,7 +257,7 @@ static void btf_scan(struct tracer_func_facts *ff, struct btf_set *s,
 		 * those by kprobe (a trampoline would hold the module), and each
 		 * test patches kernel text, the costly part of a re-arm */
 		ff->tramp = tramp_attaches(&hit, c->fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY,
-					   ff->tramp_why, sizeof(ff->tramp_why))
+					   &ff->tramp_errno, ff->tramp_why, sizeof(ff->tramp_why))
 				    ? TRAMP_OK
 				    : TRAMP_REFUSED;
 	}

@@ -230,7 +230,7 @@ static bool listed(const char *list, const char *name)
  * test was refused because it was not live yet (ENXIO): worth planning
  * again shortly.  A function merely missing from a module's BTF (inlined,
  * renamed by the compiler) is no reason. */
-static bool settling(const struct tracer_facts *f, const char *loaded)
+bool tracer_rearm_settling(const struct tracer_facts *f, const char *loaded)
 {
 	char path[128];
 
@@ -241,7 +241,7 @@ static bool settling(const struct tracer_facts *f, const char *loaded)
 		snprintf(path, sizeof(path), "/sys/kernel/btf/%s", ff->ksym_module);
 		if (f->module_btf && access(path, R_OK))
 			return true;
-		if (ff->tramp == TRAMP_REFUSED && strstr(ff->tramp_why, strerror(ENXIO)))
+		if (ff->tramp == TRAMP_REFUSED && ff->tramp_errno == ENXIO)
 			return true;
 	}
 	return false;
@@ -363,7 +363,7 @@ static void absorb(struct tracer_rearm *r, const struct tracer_loader *ld,
 	n = modwatch_diff(&r->mods, &after, ch, MODWATCH_MAX);
 	for (int i = 0; i < n; i++) {
 		if (ch[i].kind != MODWATCH_LOADED || !in_facts(&ld->facts, ch[i].name) ||
-		    settling(&ld->facts, ch[i].name)) {
+		    tracer_rearm_settling(&ld->facts, ch[i].name)) {
 			r->recheck = true;
 			continue;
 		}
@@ -511,7 +511,7 @@ int tracer_rearm_run(struct tracer_rearm *r, struct tracer_loader *ld)
 	tracer_regpath_destroy(r->old_reg);
 	r->old_reg = NULL;
 	/* BTF not visible yet: again shortly, a few times */
-	if (c->loaded[0] && settling(&ld->facts, c->loaded)) {
+	if (c->loaded[0] && tracer_rearm_settling(&ld->facts, c->loaded)) {
 		if (!r->pending[0])
 			r->retries = REARM_RETRIES;
 		snprintf(r->pending, sizeof(r->pending), "%s", c->loaded);

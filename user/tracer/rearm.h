@@ -58,5 +58,10 @@ int tracer_rearm_run(struct tracer_rearm *r, struct tracer_loader *ld);
  * out), to be destroyed with the others (detach.h).  How many. */
 int tracer_rearm_links(struct tracer_rearm *r, struct bpf_link **out, int max);
 void tracer_rearm_close(struct tracer_rearm *r);
+/* Whether a module of `loaded` ("rdma_rxe, mlx5_ib") is still coming up
+ * for the facts f: its functions are in kallsyms but its BTF is not there
+ * yet, or its trampoline test was refused with ENXIO (not live yet, by the
+ * errno the kernel gave, not its text).  Worth planning again shortly. */
+bool tracer_rearm_settling(const struct tracer_facts *f, const char *loaded);
 
 #endif

@@ -243,11 +243,37 @@ t0=$(date +%s)
 		 (.summary|test("no neighbour answered for 10.57.0.99"))'
 	ip link set dummy0 arp off
 	ip addr del 10.57.0.1/24 dev dummy0
+	# the GID's netdev in another network namespace: a macvlan of dummy0 (an
+	# upper device, so its address is a GID of rxe0) moved into ns1 keeps its
+	# GID, and the kernel resolves from that netdev in ns1 (the resolver binds
+	# the lookup to the GID's netdev and its namespace). ns1 has no route to
+	# 10.61.0.99, but IPv4 output bound to a device takes a destination without
+	# a route as on-link, so ARP goes out of mv0 and nobody answers: ETIMEDOUT,
+	# with the namespace in the evidence.  (A VLAN of dummy0 moved the same way
+	# loses its GID before a client can use it: 6.12, 2026-12-03.)
+	netns_setup() {
+		ip link add mv0 link dummy0 type macvlan mode bridge && ip netns add mrt_ns1 &&
+			ip link set mv0 netns mrt_ns1 && ip -n mrt_ns1 addr add 10.58.0.1/24 dev mv0 &&
+			ip -n mrt_ns1 link set mv0 up
+	}
+	netns_gid() {
+		nsidx=$(wait_gid 0000:0000:0000:0000:0000:ffff:0a3a:0001)
+		[ -n "$nsidx" ] || { echo "10.58.0.1 on mv0 in mrt_ns1 is no GID of rxe0:" \
+			"$(ip -n mrt_ns1 -br addr 2>&1)"; return 1; }
+	}
+	nsidx=
+	if check netns_setup netns_setup && check netns_gid netns_gid; then
+		unreach netns "$nsidx" 00000000000000000000ffff0a3d0063
+		expect netns ibv_rc_pingpong modify_qp gid_unreachable \
+			'.errno_name=="ETIMEDOUT" and .certainty=="proven" and .evidence.remote.ip=="10.61.0.99" and
+			 .evidence.remote.neighbour=="unanswered" and
+			 .evidence.remote.netdev=="mv0" and .evidence.remote.netns!=null and
+			 .evidence.remote.netns!=.evidence.gates.host_netns and
+			 (.summary|test("not the host.s")) and ([.fixes[]|test("mv0 is in network namespace")]|any)'
+	fi
+	ip netns del mrt_ns1 2>/dev/null
+	ip link del mv0 2>/dev/null
 }
-# (a VLAN of dummy0 moved into another network namespace: its GID appears in
-# rxe0's table and is gone again before a client can use it (6.12, 2026-12-03:
-# the client saw "::" at that index and the kernel refused the empty index,
-# bad_gid_index); the namespace evidence is proven by test_failure only)
 note "gid_unreachable: $(( $(date +%s) - t0 )) s"
 mark
 "$OPS" badmask > /dev/null
