@@ -306,6 +306,10 @@ enum mrt_pend {
  * space reads the ones left open at stop (user/tracer/tracer.c). */
 struct mrt_ctx {
 	int depth; /* nesting of opener sites */
+	/* the outermost opener's stack pointer at entry (kprobe flavours; 0
+	 * unknown): an opener entered at or above it is a new call, not a
+	 * nested one, so this context's exit was missed (trail.bpf.h) */
+	unsigned long long open_sp;
 	int umem_depth; /* inside ib_umem_get */
 	int ml_read; /* ev.ml's limits and counters were read (memlock_snapshot) */
 	unsigned long long pend[MRT_PEND_MAX][3]; /* kprobe entry args, for kretprobes */

@@ -103,7 +103,7 @@ static __always_inline __u32 method_op(const void *hdr)
 	return MRT_OP_NONE;
 }
 
-static __always_inline void method_enter(const void *hdr, const void *uattrs)
+static __always_inline void method_enter(const void *hdr, const void *uattrs, __u64 sp)
 {
 	__u32 op = method_op(hdr);
 	struct mrt_uapi_ioctl_hdr h = {};
@@ -113,7 +113,7 @@ static __always_inline void method_enter(const void *hdr, const void *uattrs)
 
 	if (op == MRT_OP_NONE)
 		return;
-	c = ctx_open(MRT_SITE_UVERBS_METHOD);
+	c = ctx_open(MRT_SITE_UVERBS_METHOD, sp);
 	if (!c)
 		return;
 	c->pend[MRT_PEND_UVERBS_METHOD][2] = 1; /* opened here: close it at the exit */

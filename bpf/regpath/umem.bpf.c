@@ -138,9 +138,9 @@ static __always_inline void umem_checks(struct mrt_ctx *c)
  * per 64 KiB reg+dereg in the 6.12 guest, 2026-12-02).  A failure after a
  * successful ib_umem_get (the driver's) reads them when the trail closes
  * (ctx_close_from), the umem released by then. */
-static __always_inline void umem_enter(__u64 addr, __u64 size, __u32 access)
+static __always_inline void umem_enter(__u64 addr, __u64 size, __u32 access, __u64 sp)
 {
-	struct mrt_ctx *c = ctx_open(MRT_SITE_UMEM_GET);
+	struct mrt_ctx *c = ctx_open(MRT_SITE_UMEM_GET, sp);
 
 	if (!c)
 		return;
@@ -281,7 +281,7 @@ static __always_inline void umem_exit(const void *umem, const bool rb)
 SEC("fentry/ib_umem_get")
 int BPF_PROG(fentry_umem_get, void *device, unsigned long addr, size_t size, int access)
 {
-	umem_enter(addr, size, access);
+	umem_enter(addr, size, access, 0);
 	return 0;
 }
 
@@ -305,7 +305,7 @@ int BPF_PROG(fexit_umem_get_vma, void *device, unsigned long addr, size_t size, 
 SEC("kprobe/ib_umem_get")
 int BPF_KPROBE(kprobe_umem_get, void *device, unsigned long addr, size_t size, int access)
 {
-	umem_enter(addr, size, access);
+	umem_enter(addr, size, access, PT_REGS_SP(ctx));
 	return 0;
 }
 

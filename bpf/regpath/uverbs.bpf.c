@@ -28,9 +28,9 @@ char LICENSE[] SEC("license") __weak = "GPL";
  * explain EINVALs returned before any deeper site runs.  The bundle is an
  * ib_uverbs structure: where no BTF types it (5.10 without btf/<kernel>.btf)
  * the trail opens all the same, without the command's fields. */
-static __always_inline void reg_mr_enter(struct uverbs_attr_bundle *attrs)
+static __always_inline void reg_mr_enter(struct uverbs_attr_bundle *attrs, __u64 sp)
 {
-	struct mrt_ctx *c = ctx_open(MRT_SITE_UVERBS_REG_MR);
+	struct mrt_ctx *c = ctx_open(MRT_SITE_UVERBS_REG_MR, sp);
 	struct mrt_uapi_reg_mr cmd = {};
 	const void *inbuf;
 
@@ -64,7 +64,7 @@ static __always_inline void opener_exit(__u16 site, long ret)
 SEC("fentry/ib_uverbs_reg_mr")
 int BPF_PROG(fentry_reg_mr, struct uverbs_attr_bundle *attrs)
 {
-	reg_mr_enter(attrs);
+	reg_mr_enter(attrs, 0);
 	return 0;
 }
 
@@ -78,7 +78,7 @@ int BPF_PROG(fexit_reg_mr, struct uverbs_attr_bundle *attrs, int ret)
 SEC("kprobe/ib_uverbs_reg_mr")
 int BPF_KPROBE(kprobe_reg_mr, struct uverbs_attr_bundle *attrs)
 {
-	reg_mr_enter(attrs);
+	reg_mr_enter(attrs, PT_REGS_SP(ctx));
 	return 0;
 }
 
@@ -130,17 +130,17 @@ static __always_inline bool is_reg_dmabuf(const void *hdr, __u16 *num_attrs)
 	return h.object_id == UVERBS_OBJECT_MR && h.method_id == UVERBS_METHOD_REG_DMABUF_MR;
 }
 
-static __always_inline void cmd_verbs_enter(const void *hdr, const void *uattrs)
+static __always_inline void cmd_verbs_enter(const void *hdr, const void *uattrs, __u64 sp)
 {
 	struct mrt_uapi_attr a;
 	struct mrt_ctx *c;
 	__u16 n = 0;
 
 	if (!is_reg_dmabuf(hdr, &n)) {
-		method_enter(hdr, uattrs); /* GET_CONTEXT, CQ_CREATE, QP_CREATE */
+		method_enter(hdr, uattrs, sp); /* GET_CONTEXT, CQ_CREATE, QP_CREATE */
 		return;
 	}
-	c = ctx_open(MRT_SITE_UVERBS_REG_DMABUF);
+	c = ctx_open(MRT_SITE_UVERBS_REG_DMABUF, sp);
 	if (!c)
 		return;
 	c->pend[MRT_PEND_UVERBS_REG_DMABUF][2] = 1; /* opened by the dispatcher */
@@ -177,7 +177,7 @@ static __always_inline void cmd_verbs_exit(long ret)
 SEC("fentry/ib_uverbs_cmd_verbs")
 int BPF_PROG(fentry_cmd_verbs, void *ufile, void *hdr, void *uattrs)
 {
-	cmd_verbs_enter(hdr, uattrs);
+	cmd_verbs_enter(hdr, uattrs, 0);
 	return 0;
 }
 
@@ -196,7 +196,7 @@ int BPF_KPROBE(kprobe_cmd_verbs, void *ufile, void *hdr, void *uattrs)
 {
 	struct mrt_ctx *c;
 
-	cmd_verbs_enter(hdr, uattrs);
+	cmd_verbs_enter(hdr, uattrs, PT_REGS_SP(ctx));
 	if ((c = ctx_get()))
 		c->pend[MRT_PEND_UVERBS_METHOD][0] = (unsigned long long)ufile;
 	return 0;
@@ -220,7 +220,7 @@ int BPF_KRETPROBE(kretprobe_cmd_verbs, int ret)
 SEC("fentry/ib_uverbs_handler_UVERBS_METHOD_REG_DMABUF_MR")
 int BPF_PROG(fentry_reg_dmabuf, struct uverbs_attr_bundle *attrs)
 {
-	ctx_open(MRT_SITE_UVERBS_REG_DMABUF);
+	ctx_open(MRT_SITE_UVERBS_REG_DMABUF, 0);
 	return 0;
 }
 
@@ -234,7 +234,7 @@ int BPF_PROG(fexit_reg_dmabuf, struct uverbs_attr_bundle *attrs, int ret)
 SEC("kprobe/ib_uverbs_handler_UVERBS_METHOD_REG_DMABUF_MR")
 int BPF_KPROBE(kprobe_reg_dmabuf)
 {
-	ctx_open(MRT_SITE_UVERBS_REG_DMABUF);
+	ctx_open(MRT_SITE_UVERBS_REG_DMABUF, PT_REGS_SP(ctx));
 	return 0;
 }
 

@@ -29,9 +29,9 @@ char LICENSE[] SEC("license") __weak = "GPL";
 
 /* ---- the command handlers ------------------------------------------------- */
 
-static __always_inline struct mrt_ctx *op_open(__u32 op, __u32 cmd)
+static __always_inline struct mrt_ctx *op_open(__u32 op, __u32 cmd, __u64 sp)
 {
-	struct mrt_ctx *c = ctx_open(MRT_SITE_UVERBS_CMD);
+	struct mrt_ctx *c = ctx_open(MRT_SITE_UVERBS_CMD, sp);
 
 	if (!c || c->depth != 1)
 		return NULL; /* filtered out, map full, or nested: only the outer one counts */
@@ -66,9 +66,10 @@ static __always_inline void op_args_modify(struct mrt_ctx *c, const void *inbuf)
 	c->ev.op_args[7] = m.cur_qp_state;
 }
 
-static __always_inline void op_enter(__u32 op, __u32 cmd, bool ex, struct uverbs_attr_bundle *attrs)
+static __always_inline void op_enter(__u32 op, __u32 cmd, bool ex, struct uverbs_attr_bundle *attrs,
+				     __u64 sp)
 {
-	struct mrt_ctx *c = op_open(op, cmd);
+	struct mrt_ctx *c = op_open(op, cmd, sp);
 	const void *in;
 
 	if (!c)
@@ -140,7 +141,7 @@ static __always_inline void op_exit(struct uverbs_attr_bundle *attrs, long ret)
 	SEC("fentry/" #fn)                                                                 \
 	int BPF_PROG(fentry_##fn, struct uverbs_attr_bundle *attrs)                        \
 	{                                                                                  \
-		op_enter(op, cmd, ex, attrs);                                              \
+		op_enter(op, cmd, ex, attrs, 0);                                           \
 		return 0;                                                                  \
 	}                                                                                  \
 	SEC("fexit/" #fn)                                                                  \
@@ -153,7 +154,7 @@ static __always_inline void op_exit(struct uverbs_attr_bundle *attrs, long ret)
 	int BPF_KPROBE(kprobe_##fn, struct uverbs_attr_bundle *attrs)                      \
 	{                                                                                  \
 		struct mrt_ctx *c;                                                         \
-		op_enter(op, cmd, ex, attrs);                                              \
+		op_enter(op, cmd, ex, attrs, PT_REGS_SP(ctx));                             \
 		if ((c = ctx_get()))                                                       \
 			c->pend[MRT_PEND_UVERBS_CMD][0] = (unsigned long long)attrs;       \
 		return 0;                                                                  \

@@ -188,4 +188,13 @@ note "line of the first failure and of the DOWN: $order"
 jq_true slow_failures_while_rdma_ran "$order" '.fail != null and .down != null and .fail < .down'
 stop=$(grep -m1 '"event":"stop"' "$MRT_OUT")
 jq_true slow_no_drops "$stop" '.drops==0 and .port_waiting_full==0'
-check slow_storm_counted test "$(jq -s "[.[] | select(.event==\"reg_failure\" and .pid==${storm_pid:-0}) | (.count // 1)] | add" "$MRT_OUT")" = "$STORM_N"
+# every failure of the storm is reported, or lost with its trail counted
+# (stale_contexts: an exit the kernel never ran, a missed kretprobe, costs
+# that one registration and no other: the next opener, entered at the same
+# stack depth, opens a new trail; 7.2, 2026-12-06, before that: 405 of 2000)
+storm_seen=$(jq -s "[.[] | select(.event==\"reg_failure\" and .pid==${storm_pid:-0}) | (.count // 1)] | add" "$MRT_OUT")
+storm_lost=$(jq -r '.stale_contexts // 0' <<< "$stop")
+note "storm: $storm_seen of $STORM_N reported, $storm_lost trails lost to missed returns (stop: $(jq -c '{stale_contexts,missed_returns,trail_overflows}' <<< "$stop"))"
+check slow_storm_counted test "$(( ${storm_seen:-0} + ${storm_lost:-0} ))" = "$STORM_N"
+jq_true slow_storm_whole "$stop" '.trail_overflows==0 and .stale_contexts<=10'
+
