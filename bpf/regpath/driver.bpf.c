@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* driver.bpf.c - the driver's part of a registration: the drivers'
- * reg_user_mr and reg_user_mr_dmabuf (one line a site, DRIVER_REG_PROGS,
- * for the sites of the drivers' tables, user/drivers/) and, for mlx5, the MR creation and the
- * firmware command below it, and MLNX_OFED's peer-memory lookup.  Nested
+ * reg_user_mr and reg_user_mr_dmabuf (one DRIVER_REG_PROGS line a site of
+ * the drivers' tables, user/drivers/) and, for mlx5, the MR creation and
+ * the firmware command below it, and MLNX_OFED's peer-memory lookup.  Nested
  * sites: they add steps to the trail a uverbs or umem site opened
  * (trail.bpf.h, the map shared between the units).
  *
@@ -57,10 +57,10 @@ static __always_inline void driver_ret(const void *mr)
 /* The programs of a driver's site (its table, user/drivers/, names them
  * fexit_<site> and kretprobe_<site>): the fexit is aimed at the site's
  * function when the plan arms it (regload.c), so the SEC's function is
- * only the first guess. */
-/* A driver's dma-buf MR: (pd, offset, length, virt_addr, fd, access_flags,
- * attrs); 6.17 added a struct ib_dmah * before attrs: the return value by
- * fexit_ret (7 arguments before it, a user MR's 6). */
+ * only the first guess.  nargs: the arguments before the one 6.17 added (a
+ * struct ib_dmah *), so fexit_ret finds the return value on every kernel:
+ * 6 for reg_user_mr, 7 for a dma-buf MR's (pd, offset, length, virt_addr,
+ * fd, access_flags, attrs). */
 #define DRIVER_FEXIT_KRET(site, fn, nargs)                                         \
 	SEC("fexit/" #fn)                                                          \
 	int BPF_PROG(fexit_##site, void *pd, u64 start, u64 len, u64 iova)         \
