@@ -20,46 +20,42 @@ serial() { printf '[+  40.10] [   39.871234] %s\r\n' "$@" > "$tmp/serial.log"; }
 
 int3_612() {
 	serial 'Oops: int3: 0000 [#1] PREEMPT SMP NOPTI' 'RIP: 0010:mlx5_ib_stage_init_init+0x1/0x100'
-	[ "$(suite_emulation_oops "$tmp/serial.log")" = "Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" ]
+	[ "$(suite_int3_oops "$tmp/serial.log")" = "Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" ]
 }
-int3_510() { serial 'int3: 0000 [#1] SMP NOPTI'; suite_emulation_oops "$tmp/serial.log" > /dev/null; }
+int3_510() { serial 'int3: 0000 [#1] SMP NOPTI'; suite_int3_oops "$tmp/serial.log" > /dev/null; }
 null_deref_is_not() {
 	serial 'BUG: kernel NULL pointer dereference, address: 0000000000000008' 'Oops: 0000 [#1] PREEMPT SMP NOPTI'
-	! suite_emulation_oops "$tmp/serial.log"
+	! suite_int3_oops "$tmp/serial.log"
 }
-panic_is_not() { serial 'Kernel panic - not syncing: sysrq triggered crash'; ! suite_emulation_oops "$tmp/serial.log"; }
-no_console_is_not() { ! suite_emulation_oops "$tmp/none.log"; }
+panic_is_not() { serial 'Kernel panic - not syncing: sysrq triggered crash'; ! suite_int3_oops "$tmp/serial.log"; }
+no_console_is_not() { ! suite_int3_oops "$tmp/none.log"; }
 t int3_6_12_wording int3_612
 t int3_5_10_wording int3_510
-t null_deref_gets_no_second_boot null_deref_is_not
-t panic_gets_no_second_boot panic_is_not
-t no_console_gets_no_second_boot no_console_is_not
-
-# boot 1 finished a, died in b: b and c are left, b's partial lines go aside
-o=$tmp/out; mkdir -p "$o/cases/b"
-for c in a b c; do : > "$tmp/$c.sh"; done
-printf 'a rc=0 1.000s\n' > "$o/cases-done.txt"
-printf 'ok a:one\nok b:half\nnote b:said\nok bb:other\n' > "$o/checks.txt"
-echo console > "$o/serial.log"; echo out > "$o/script.log"
-unfinished() { [ "$(suite_unfinished "$o" "$tmp/a.sh" "$tmp/b.sh" "$tmp/c.sh" | tr '\n' ' ')" = "$tmp/b.sh $tmp/c.sh " ]; }
-t unfinished_after_the_last_done unfinished
-suite_set_aside_boot "$o" b
-aside_checks() { [ "$(cat "$o/checks.txt")" = "$(printf 'ok a:one\nok bb:other')" ] &&
-	[ "$(cat "$o/checks.boot1.txt")" = "$(printf 'ok b:half\nnote b:said')" ]; }
-aside_files() { [ -f "$o/serial.boot1.log" ] && [ -f "$o/script.boot1.log" ] && [ -f "$o/cases-done.boot1.txt" ] &&
-	[ -d "$o/cases/b.boot1" ] && [ ! -e "$o/serial.log" ] && [ ! -e "$o/cases/b" ]; }
-t set_aside_moves_only_the_dead_cases_lines aside_checks
-t set_aside_keeps_boot_1 aside_files
-# the systemd boot's own second chance keeps its dead boot under its own tag,
-# beside the ordinary boot's *.boot1.* and *.main.* files
-s=$tmp/sys; mkdir -p "$s/cases/service"
-printf 'ok service:half\nok hello:x\n' > "$s/checks.txt"
-echo console > "$s/serial.log"; echo boot1 > "$s/serial.boot1.log"; : > "$s/cases-done.txt"
-suite_set_aside_boot "$s" service systemd-boot1
-aside_tagged() { [ "$(cat "$s/serial.systemd-boot1.log")" = console ] && [ "$(cat "$s/serial.boot1.log")" = boot1 ] &&
-	[ "$(cat "$s/checks.systemd-boot1.txt")" = 'ok service:half' ] && [ "$(cat "$s/checks.txt")" = 'ok hello:x' ] &&
-	[ -d "$s/cases/service.systemd-boot1" ] && [ -f "$s/cases-done.systemd-boot1.txt" ] && [ ! -e "$s/serial.log" ]; }
-t set_aside_under_the_systemd_boots_tag aside_tagged
+t null_deref_is_no_int3 null_deref_is_not
+t panic_is_no_int3 panic_is_not
+t no_console_is_no_int3 no_console_is_not
+# an int3 death is no longer forgiven (no second boot): it fails, and its
+# FAIL line says it is not the emulator's race under single-threaded TCG
+int3_fails() {
+	local r=$tmp/i; mkdir -p "$r"
+	printf '[+  40.10] [   39.871234] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI\r\n' > "$r/serial.log"
+	printf 'a rc=0 1.000s\n' > "$r/cases-done.txt"
+	suite_results vm-x "$r" 125 100 240 "" "$tmp/a.sh" "$tmp/b.sh" > "$r/out" && return 1
+	grep -q "^FAIL vm-x:vm crashed .*(kernel: Oops: int3: 0000 \[#1\] PREEMPT SMP NOPTI): an int3 no patch site claimed; under single-threaded TCG not the emulator's race" "$r/checks.txt" &&
+		grep -qx 'FAIL b:not-finished (the VM ended first)' "$r/checks.txt" &&
+		grep -qx 'vm-x: 0 passed, 2 failed, 0 skipped' "$r/out"
+}
+t int3_death_fails_and_says_what_it_is int3_fails
+# suite.sh boots each set of cases once: no second boot is left in it
+no_second_boot() { ! grep -qE 'boot_forgiving|suite_set_aside_boot|suite_unfinished' tests/vm/suite.sh tests/vm/suite-lib.sh; }
+t suite_has_no_second_boot no_second_boot
+# the x86 runner's TCG is single-threaded unless VM_TCG_THREAD says multi
+tcg_single() {
+	grep -q 'TCG_THREAD=${VM_TCG_THREAD:-single}' tests/vm/run.sh &&
+		grep -q -- '-accel "tcg,thread=$TCG_THREAD"' tests/vm/run.sh &&
+		VM_TCG_THREAD=bogus tests/vm/run.sh true 2>&1 | grep -q "VM_TCG_THREAD must be single or multi"
+}
+t x86_tcg_single_threaded tcg_single
 
 # a crashed VM's FAIL line quotes the kernel
 crash_line() {

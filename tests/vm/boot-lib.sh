@@ -56,7 +56,7 @@ vm_boot() {
 		attempt=$((attempt + 1))
 		rm -f "$RUN/qemu.pid" "$RUN/stamp" "$RUN/serial.fifo" "$OUT"/.vm-started "$OUT"/.vm-status "$OUT"/.vm-setup-error
 		mkfifo "$RUN/serial.fifo"
-		say "kernel $KVER (try $attempt), TCG mem=${MEM}M smp=$SMP, stall ${STALL}s, timeout ${TIMEOUT}s: ${ARGV[*]}"
+		say "kernel $KVER (try $attempt), TCG${TCG_THREAD:+ thread=$TCG_THREAD} mem=${MEM}M smp=$SMP, stall ${STALL}s, timeout ${TIMEOUT}s: ${ARGV[*]}"
 		Q0=${EPOCHREALTIME/./}
 		# qemu runs in the background so that its pid is ours to kill;
 		# timeout bounds the whole boot even if the guest keeps printing.

@@ -51,6 +51,10 @@ SCRIPT has started it never is.
 
 Environment:
   MEM=2048 SMP=2       guest MiB and vCPUs
+  VM_TCG_THREAD=single TCG's threading: single (default; the vCPUs take turns
+                       in one host thread) or multi (a host thread per vCPU,
+                       which races the kernel's text patching: "Oops: int3",
+                       tests/vm/README.md). For measurements only.
   STALL=240            kill the VM after this many seconds without serial output
   TIMEOUT=900          kill the VM after this many seconds in all (per boot)
   VM_WATCHDOG          seconds without guest progress (guest-lib heartbeat or
@@ -80,6 +84,7 @@ SMP=${SMP:-2}
 STALL=${STALL:-240}
 TIMEOUT=${TIMEOUT:-900}
 RETRIES=${VM_RETRIES:-1}
+TCG_THREAD=${VM_TCG_THREAD:-single}
 QUIET=${VM_QUIET:-}
 [ "$QUIET" = 0 ] && QUIET=
 INTERACTIVE=${VM_INTERACTIVE:-}
@@ -112,6 +117,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -ge 1 ] || usage_error "no SCRIPT given"
+case $TCG_THREAD in single|multi) ;; *) usage_error "VM_TCG_THREAD must be single or multi, not '$TCG_THREAD'" ;; esac
 SCRIPT=$1; shift
 for n in MEM SMP STALL TIMEOUT RETRIES WATCHDOG; do
 	[[ ${!n} =~ ^[0-9]+$ ]] || usage_error "$n must be a number, not '${!n}'"
@@ -259,14 +265,21 @@ trap vm_cleanup EXIT
 trap 'warn "interrupted"; exit 130' INT TERM HUP
 
 # Stock kernels do not boot under this host's KVM (see README): TCG.
-# oops=panic: an oops (e.g. the rare early "Oops: int3" under
-# multi-threaded TCG) then ends the VM at once instead of leaving it to
+# thread=single: the vCPUs take turns in one host thread. Under
+# thread=multi a vCPU can still execute, as an int3, a byte the kernel's
+# text patching (static keys, kprobes, ftrace, module loading) has already
+# put back, and the guest dies "Oops: int3" (tests/vm/README.md, "The
+# emulator's text-patching race"): round-robin TCG never runs one vCPU while
+# another writes code, so the race cannot happen, and two suites side by
+# side (tests/all.sh's lanes) use the two host cores without
+# oversubscribing them.
+# oops=panic: any oops then ends the VM at once instead of leaving it to
 # the stall timer; panic=-1 + -no-reboot turn the panic into qemu's exit.
 # no_timer_check: when the host is busy, the emulated timer can be too slow
 # for the kernel's IO-APIC timer check, and 6.1 then panics at boot ("IO-APIC
 # + timer doesn't work!"; seen here with two other VMs running).
 APPEND="console=ttyS0 loglevel=4 panic=-1 oops=panic no_timer_check ${VM_APPEND:-}"
-QEMU=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m "$MEM" -smp "$SMP"
+QEMU=(qemu-system-x86_64 -accel "tcg,thread=$TCG_THREAD" -cpu max -m "$MEM" -smp "$SMP"
 	-nodefaults -no-reboot -display none -nic none
 	-kernel "$VMLINUZ" -initrd "$INITRD" -append "$APPEND"
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap

@@ -36,10 +36,10 @@
 # cases/<name>/log.txt, script.log (all case output), serial.log. The last
 # line printed is exactly "vm-<kernel>: N passed, M failed, K skipped"; the
 # exit status is non-zero if anything failed, the VM hung or crashed, or no
-# check ran. One death per boot (the ordinary one, the systemd one) is
-# forgiven: the "Oops: int3" of the emulation's text-patching race
-# (tests/vm/README.md) boots that VM once more for the case it died in and
-# those after it, with a note; a second death fails. A kernel the Debian archive no longer serves is not booted: one
+# check ran. No death is forgiven: the guests run under single-threaded
+# TCG, where the emulator's text-patching race ("Oops: int3",
+# tests/vm/README.md) cannot happen, so a guest that dies fails, its FAIL
+# line quoting the kernel. A kernel the Debian archive no longer serves is not booted: one
 # loud "SKIP vm-<kernel>: kernel not available from the archive (...)" line,
 # "vm-<kernel>: 0 passed, 0 failed, 1 skipped", exit 0.
 #
@@ -201,37 +201,8 @@ for c in "${CASES[@]}"; do
 	if [[ $c == "$TOP/tests/vm/systemd/"* ]]; then SYSD+=("$c"); else PLAIN+=("$c"); fi
 done
 CASES=("${PLAIN[@]}")
-# boot_forgiving TAG CASEFILE...: boot the cases; a guest that died mid-run
-# of the text-patching race of multi-threaded TCG (an emulation artifact,
-# tests/vm/README.md) gets ONE more boot for the case it died in and the
-# cases after it; a note says so, the dead boot's console stays as
-# serial.TAG.log. Any other death, or a second one, fails as it is. Each of
-# the two boots (the ordinary one, TAG boot1; the systemd one, TAG
-# systemd-boot1) has this one second chance: CI saw the systemd boot's
-# service case die of it on 6.12 (2026-12-05) after rmmod and kill -9 had
-# unpatched kprobes. Sets boot_rc.
-boot_forgiving() {
-	local tag=$1 what; shift
-	local cases=("$@") left died oops line
-	boot "${cases[@]}"
-	boot_rc=$?
-	[ "$boot_rc" = 125 ] && [ -f "$OUT/.vm-started" ] && oops=$(suite_emulation_oops "$OUT/serial.log") || return 0
-	mapfile -t left < <(suite_unfinished "$OUT" "${cases[@]}")
-	[ ${#left[@]} -gt 0 ] || return 0
-	died=$(basename "${left[0]}" .sh)
-	suite_set_aside_boot "$OUT" "$died" "$tag"
-	what=${tag%1}
-	line="note vm-$KERNEL: ${what//-/ } 1 died in case $died ($oops), the emulation's text-patching race; $died and the $((${#left[@]} - 1)) case(s) after it run again in ${what//-/ } 2 (${what//-/ } 1: serial.$tag.log, checks.$tag.txt)"
-	echo "$line" >> "$checks"
-	echo "suite: $line" >&2
-	boot "${left[@]}"
-	boot_rc=$?
-	# cases-done.txt now holds the second boot's cases; the first's go first
-	cat "$OUT/cases-done.$tag.txt" "$OUT/cases-done.txt" > "$OUT/cases-done.txt.new" 2>/dev/null
-	mv -f "$OUT/cases-done.txt.new" "$OUT/cases-done.txt"
-}
 vm_rc=0
-[ ${#CASES[@]} = 0 ] || { boot_forgiving boot1 "${CASES[@]}"; vm_rc=$boot_rc; }
+[ ${#CASES[@]} = 0 ] || { boot "${CASES[@]}"; vm_rc=$?; }
 # ---- the systemd boot (tests/vm/systemd/), after the others ----
 if [ ${#SYSD[@]} -gt 0 ]; then
 	# MRTRACE_DEB: the package to install (make test's lane builds one
@@ -255,8 +226,8 @@ if [ ${#SYSD[@]} -gt 0 ]; then
 	for f in serial.log script.log cases-done.txt; do
 		[ -e "$OUT/$f" ] && mv -f "$OUT/$f" "$OUT/${f%.*}.main.${f##*.}"
 	done
-	VM_INIT=systemd boot_forgiving systemd-boot1 "${SYSD[@]}"
-	sys_rc=$boot_rc
+	VM_INIT=systemd boot "${SYSD[@]}"
+	sys_rc=$?
 	[ "$vm_rc" != 0 ] || vm_rc=$sys_rc
 	cat "$OUT/cases-done.main.txt" "$OUT/cases-done.txt" > "$OUT/cases-done.txt.new" 2>/dev/null
 	mv -f "$OUT/cases-done.txt.new" "$OUT/cases-done.txt"
