@@ -80,7 +80,7 @@ HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 
 .SECONDARY: $(BPF_OBJS) $(REG_OBJS)
-.PHONY: FORCE all deps deps-build deps-vm test test-prep unit host vm vm-6.1 vm-6.12 vm-5.10 vm-newest demo vmlinux \
+.PHONY: FORCE all deps deps-build deps-vm test test-prep unit host vm vm-6.1 vm-6.12 vm-5.10 vm-newest vm-harness demo vmlinux \
 	bench clean install uninstall image cross-arm64 vm-arm64 vm-arm64-test vmlinux-arm64 \
 	vm-stress gpu
 all: $(BUILD)/mrtrace $(BUILD)/mrprobe
@@ -200,6 +200,11 @@ vm-5.10: all $(HELPER_BINS)
 	$(Q)tests/vm/suite.sh 5.10
 vm-newest: all $(HELPER_BINS)
 	$(Q)tests/vm/suite.sh newest
+# The harness itself where a checkout lives under /tmp: the systemd boot from
+# a copy of tests/vm under "/tmp/... with a space", out dir under /var/tmp,
+# clutter beside it (tests/vm/tmp-checkout.sh; about a minute).
+vm-harness:
+	$(Q)tests/vm/tmp-checkout.sh 6.12
 # One VM at a time, oldest kernel first, whatever -j says; every kernel runs
 # even after a failure (the exit status still says one failed).
 VM_KERNELS := 5.10 6.1 6.12 newest

@@ -12,7 +12,8 @@
 # them: each step is slower beside the other lane (2026-12-06: 5.10 1737 s
 # instead of 953, host 403 instead of 273), the whole shorter (3470 s wall
 # against 4087).  So
-#   lane A: unit, host, asan, fuzz-smoke, then vm-newest and vm-arm64-test
+#   lane A: unit, host, asan, fuzz-smoke, vm-harness (the systemd boot from
+#           a checkout under /tmp), then vm-newest and vm-arm64-test
 #   lane B: the package (make deb), then vm-5.10, vm-6.1, vm-6.12
 # run side by side, each lane's steps in order: at most two VMs at once, never
 # two of one kernel, and the host's package suite (dpkg -i on the root the
@@ -74,7 +75,7 @@ fi
 
 lane_a() {
 	local t
-	for t in unit host asan fuzz-smoke "vm-${KERNELS[-1]}" vm-arm64-test; do step "$t"; done
+	for t in unit host asan fuzz-smoke vm-harness "vm-${KERNELS[-1]}" vm-arm64-test; do step "$t"; done
 }
 lane_b() {
 	local k
