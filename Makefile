@@ -312,6 +312,8 @@ install: all
 		> $(D)$(DATADIR)/k8s/daemonset.yaml
 	$(Q)install -d $(D)$(DATADIR)/k8s/monitoring && \
 		install -m 0644 deploy/k8s/monitoring/*.yaml $(D)$(DATADIR)/k8s/monitoring/
+	$(Q)install -d $(D)$(DATADIR)/k8s/seccomp && \
+		install -m 0644 deploy/k8s/seccomp/mrtrace-watch.json $(D)$(DATADIR)/k8s/seccomp/
 	$(Q)# the docs the outputs and the man page point to, at the path they name
 	$(Q)install -m 0644 $(INSTALLED_DOCS) $(D)$(DOCDIR)/
 	$(Q)# external BTF for kernels whose modules have none (docs/design.md section 8)

@@ -11,7 +11,7 @@
 #          `all` adds the VM cases' other failing clients: UCX's ucx-utils,
 #          perftest, and ndctl for fs-dax)
 #   fleet  the node-service tests' tools (systemd-analyze, journald, promtool,
-#          node_exporter, slurmctld/slurmd/munge, python3-kubernetes,
+#          node_exporter, slurmctld/slurmd/munge, python3-kubernetes, python3-seccomp,
 #          logrotate; debhelper, lintian and devscripts' hardening-check for
 #          the package test): each
 #          installed if it can be, a missing one is a skip in the tests, never
@@ -79,7 +79,7 @@ VM_PKGS="bc qemu-system-x86 busybox-static kmod cpio xz-utils zstd rdma-core ibv
 # perftest's ib_write_bw and ndctl for the fs-dax check of the sites case)
 VM_CLIENT_PKGS="ucx-utils perftest ndctl"
 FLEET_PKGS="systemd man-db groff-base bash-completion prometheus prometheus-node-exporter
-	slurmctld slurmd slurm-client munge python3 python3-kubernetes python3-yaml
+	slurmctld slurmd slurm-client munge python3 python3-kubernetes python3-yaml python3-seccomp
 	debhelper dpkg-dev lintian devscripts logrotate"
 IMAGE_PKGS="mmdebstrap buildah"
 DEB_PKGS="debhelper dpkg-dev"

@@ -47,6 +47,7 @@ mmdebstrap --quiet --variant=essential --format=tar \
 	"$SUITE" "$CTX/rootfs.tar" "$SRC"
 cp "$BIN" "$CTX/mrtrace"
 cp "$HERE/../../contrib/mrtrace.conf" "$CTX/mrtrace.conf"
+cp "$HERE/seccomp/mrtrace-watch.json" "$CTX/mrtrace-watch.json"
 buildah build --quiet --isolation chroot --layers=false -f "$HERE/Containerfile" -t "$TAG" "$CTX"
 [ "$LATEST" = "$TAG" ] || buildah tag "$TAG" "$LATEST"
 [ -z "$ARCHIVE" ] || buildah push --quiet "$TAG" "oci-archive:$ARCHIVE:$TAG"

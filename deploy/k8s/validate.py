@@ -24,6 +24,32 @@ KINDS = {  # (apiVersion, kind) -> model
     ("apps/v1", "DaemonSet"): "V1DaemonSet",
 }
 SCALARS = {"str": str, "int": int, "bool": bool, "float": (int, float)}
+# Fields newer than the models Debian ships (python3-kubernetes 22.6: the
+# 1.22 API), with the release that added them: model -> field -> its spec
+# (json name -> (type, required, allowed values or None)).
+APPARMOR = {"type": ("str", True, ("Unconfined", "RuntimeDefault", "Localhost")),
+            "localhostProfile": ("str", False, None)}
+NEWER = {
+    "V1SecurityContext": {"appArmorProfile": ("1.30", APPARMOR)},
+    "V1PodSecurityContext": {"appArmorProfile": ("1.30", APPARMOR)},
+}
+
+
+def check_newer(value, spec, path, errors):
+    if not isinstance(value, dict):
+        errors.append(f"{path}: expected an object")
+        return
+    for k, v in value.items():
+        if k not in spec:
+            errors.append(f"{path}.{k}: no such field")
+            continue
+        typ, _, allowed = spec[k]
+        check(v, typ, f"{path}.{k}", errors)
+        if allowed and v not in allowed:
+            errors.append(f"{path}.{k}: {v!r} is not one of {', '.join(allowed)}")
+    for k, (_, required, _) in spec.items():
+        if required and k not in value:
+            errors.append(f"{path}.{k}: required")
 
 
 def check(value, typ, path, errors):
@@ -60,11 +86,26 @@ def check(value, typ, path, errors):
         errors.append(f"{path}: expected an object ({typ})")
         return
     by_json = {j: p for p, j in model.attribute_map.items()}
+    newer = NEWER.get(typ, {})
     for k, v in value.items():
+        if k not in by_json and k in newer:
+            check_newer(v, newer[k][1], f"{path}.{k}", errors)
+            continue
         if k not in by_json:
             errors.append(f"{path}.{k}: no such field in {typ}")
             continue
         check(v, model.openapi_types[by_json[k]], f"{path}.{k}", errors)
+
+
+def without_newer(value):
+    """VALUE less the fields of NEWER (the old models' deserialiser would
+    drop them anyway, or fail on them)."""
+    names = {k for fields in NEWER.values() for k in fields}
+    if isinstance(value, dict):
+        return {k: without_newer(v) for k, v in value.items() if k not in names}
+    if isinstance(value, list):
+        return [without_newer(v) for v in value]
+    return value
 
 
 def validate(doc, where):
@@ -75,8 +116,8 @@ def validate(doc, where):
         return [f"{where}: unsupported apiVersion/kind {key}"]
     check(doc, model, f"{where}:{key[1]}", errors)
     if not errors:
-        try:  # the models' own required-field checks
-            client.ApiClient()._ApiClient__deserialize(doc, model)
+        try:  # the models' own required-field checks (newer fields checked above)
+            client.ApiClient()._ApiClient__deserialize(without_newer(doc), model)
         except (ValueError, TypeError) as e:
             errors.append(f"{where}:{key[1]}: {e}")
     return errors

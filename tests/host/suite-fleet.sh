@@ -31,11 +31,13 @@ finish() {
 	[ "$FAIL" = 0 ]
 	exit
 }
-# start_watch NAME ARGS...: mrtrace watch --json (no configuration file)
+# start_watch NAME ARGS...: mrtrace watch --json (no configuration file),
+# run by the command in WATCH_UNDER (an array) when set
+WATCH_UNDER=()
 start_watch() {
 	local name=$1; shift
 	W=$OUT/$name.jsonl
-	"$MRTRACE" watch --no-config --json "$@" > "$W" 2> "$W.err" &
+	"${WATCH_UNDER[@]}" "$MRTRACE" watch --no-config --json "$@" > "$W" 2> "$W.err" &
 	WPID=$!
 	wait_line "$W" '"event":"start"' 30 || { cat "$W.err"; return 1; }
 }
@@ -183,7 +185,8 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 		./usr/share/man/man8/mrtrace.8 ./usr/share/mrtrace/nhc/mrtrace.nhc
 		./usr/share/mrtrace/k8s/daemonset.yaml ./usr/share/mrtrace/k8s/service.yaml
 		./usr/share/mrtrace/k8s/configmap.yaml ./usr/share/mrtrace/k8s/namespace.yaml
-		./usr/share/mrtrace/k8s/Containerfile ./usr/share/mrtrace/k8s/monitoring/podmonitor.yaml"
+		./usr/share/mrtrace/k8s/Containerfile ./usr/share/mrtrace/k8s/monitoring/podmonitor.yaml
+		./usr/share/mrtrace/k8s/seccomp/mrtrace-watch.json"
 	# the external BTF files for kernels without module BTF
 	want="$want $(cd "$TOP" && ls btf/*.btf | sed 's|^|./usr/share/mrtrace/|')"
 	missing=
@@ -871,8 +874,84 @@ ds = yaml.safe_load(open('$K/daemonset.yaml'))
 sys.exit(0 if ds['spec']['template']['spec'].get('hostNetwork') is True else 1)"
 	sed 's/hostPID: true/hostPid: true/' "$K/daemonset.yaml" > "$OUT/bad-ds.yaml"
 	check k8s_validator_catches_typo sh -c "! '$PY' '$K/validate.py' '$OUT/bad-ds.yaml' >/dev/null"
+	# the watcher runs under the Localhost profile its init container puts
+	# where the kubelet reads it (the hostPath under /var/lib/kubelet/seccomp)
+	check k8s_daemonset_seccomp_localhost "$PY" -c "
+import yaml
+s = yaml.safe_load(open('$K/daemonset.yaml'))['spec']['template']['spec']
+c = {x['name']: x for x in s['containers']}['mrtrace']
+prof = c['securityContext']['seccompProfile']
+assert prof == {'type': 'Localhost', 'localhostProfile': 'mrtrace/watch.json'}, prof
+init = {x['name']: x for x in s['initContainers']}['seccomp-profile']
+mnt = {m['name']: m['mountPath'] for m in init['volumeMounts']}
+vol = {v['name']: v for v in s['volumes']}
+host = vol['kubelet-seccomp']['hostPath']['path']
+assert host == '/var/lib/kubelet/seccomp/mrtrace', host
+assert init['command'][-1] == mnt['kubelet-seccomp'] + '/watch.json', init['command']
+assert init['command'][-2] == '/usr/share/mrtrace/k8s/seccomp/mrtrace-watch.json'
+assert init['securityContext']['capabilities']['drop'] == ['ALL'] and 'add' not in init['securityContext']['capabilities']"
+	# the current AppArmor field, not the deprecated annotation
+	check k8s_daemonset_apparmor_field "$PY" -c "
+import yaml
+t = yaml.safe_load(open('$K/daemonset.yaml'))['spec']['template']
+assert not any('apparmor' in k for k in t['metadata'].get('annotations', {})), t['metadata']
+c = {x['name']: x for x in t['spec']['containers']}['mrtrace']
+assert c['securityContext']['appArmorProfile'] == {'type': 'Unconfined'}"
+	sed 's/type: Unconfined/type: Unconfinde/' "$K/daemonset.yaml" > "$OUT/bad-aa.yaml"
+	check k8s_validator_checks_apparmor sh -c "! '$PY' '$K/validate.py' '$OUT/bad-aa.yaml' >/dev/null"
+	# the sidecar on the node's network listens on the node's address only
+	check k8s_metrics_on_node_ip "$PY" -c "
+import yaml
+t = yaml.safe_load(open('$K/daemonset.yaml'))['spec']['template']
+c = {x['name']: x for x in t['spec']['containers']}['metrics']
+env = {e['name']: e for e in c['env']}
+assert env['HOST_IP']['valueFrom']['fieldRef']['fieldPath'] == 'status.hostIP'
+assert '--web.listen-address=\$(HOST_IP):9465' in c['args'], c['args']"
 else
 	skip k8s_manifests "python3-kubernetes or python3-yaml not installed"
+fi
+# The seccomp profile is the unit's filter (seccomp-profile.py's output
+# for contrib/systemd/mrtrace.service, with this host's systemd), refuses
+# what lets a watcher leave its namespaces or touch other processes, and is
+# enough for watch itself: run under it (libseccomp, as runc loads it), watch
+# starts, records a real failing mlock and stops; mount, unshare and nsenter
+# into PID 1 are refused.
+SP=$K/seccomp/mrtrace-watch.json
+if command -v systemd-analyze > /dev/null && [ "$HAVE_PY" = 1 ]; then
+	check k8s_seccomp_profile_is_the_units sh -c "'$PY' '$K/seccomp-profile.py' '$TOP/contrib/systemd/mrtrace.service' | diff - '$SP'"
+else
+	skip k8s_seccomp_profile_is_the_units "systemd-analyze or $PY not available"
+fi
+allowed=$(jq -r '.syscalls[] | select(.action=="SCMP_ACT_ALLOW" and (.args // [] | length) == 0) | .names[]' "$SP")
+refused=
+for c in mount umount2 setns unshare ptrace pidfd_getfd pivot_root kexec_load init_module finit_module setrlimit clone3; do
+	printf '%s\n' "$allowed" | grep -qx "$c" && refused="$refused $c"
+done
+check k8s_seccomp_refuses_escapes test -z "$refused"
+allows() { local c; for c; do printf '%s\n' "$allowed" | grep -qx "$c" || return 1; done; }
+check k8s_seccomp_allows_bpf allows bpf perf_event_open
+jq_true k8s_seccomp_default_eperm "$(cat "$SP")" '.defaultAction=="SCMP_ACT_ERRNO" and .defaultErrnoRet==1'
+RUNSC=$TOP/tests/helpers/seccomp-run.py
+if [ "$HAVE_PY" = 1 ] && "$PY" -c 'import seccomp' 2>/dev/null; then
+	WATCH_UNDER=("$PY" "$RUNSC" "$SP")
+	if start_watch seccomp --syscalls=on; then
+		pid=$(fail_mlock)
+		ev=$(event_of mlock_failure "$pid")
+		stop_watch; st=$?
+		jq_true k8s_seccomp_watch_records "$ev" '.errno==12'
+		check k8s_seccomp_watch_stops test "$st" = 0
+		check k8s_seccomp_watch_stop_record grep -q '"event":"stop"' "$W"
+	else
+		bad k8s_seccomp_watch_starts "$(tail -2 "$W.err")"
+	fi
+	WATCH_UNDER=()
+	"$PY" "$RUNSC" "$SP" mount -t tmpfs none "$OUT" > "$OUT/sc-mount.txt" 2>&1
+	check k8s_seccomp_no_mount sh -c "! mountpoint -q '$OUT' && grep -qi 'permission denied\|not permitted' '$OUT/sc-mount.txt'"
+	check k8s_seccomp_no_unshare sh -c "! '$PY' '$RUNSC' '$SP' unshare -m true"
+	check k8s_seccomp_no_setns sh -c "! '$PY' '$RUNSC' '$SP' nsenter -t 1 -m true"
+	check k8s_seccomp_runs_commands "$PY" "$RUNSC" "$SP" sh -c 'ls / > /dev/null'
+else
+	skip k8s_seccomp_run "python3-seccomp not installed"
 fi
 # pod names from a kubelet-like tree: a process in a containerd pod cgroup on
 # this node, seen through --host-root with the fixture's /var/log
