@@ -52,5 +52,25 @@ else
 	skip explain_symlink_device_only_o_path "no strace"
 fi
 
+# ---- B. diff and explain --facts: a FIFO refused, not waited on ----------------
+FIX=$TOP/tests/fixtures/check
+"$MRTRACE" check --sysroot "$FIX/h100" --json > "$OUT/a.json" 2>/dev/null
+"$MRTRACE" check --sysroot "$FIX/portdown" --json > "$OUT/b.json" 2>/dev/null
+mkfifo "$OUT/f.json"
+expect diff_fifo_refused 2 'f.json: a named FIFO' "$MRTRACE" diff "$OUT/a.json" "$OUT/f.json"
+expect facts_fifo_refused 2 'f.json: a named FIFO' "$MRTRACE" explain --setting slurm --facts "$OUT/f.json" "$TOP/tests/fixtures/logs/slurm-8ranks.out"
+# a FIFO's waiting writer is not released by a look at it either
+fifo_writer "$OUT/f.json" "$OUT/f-opened"; W=$!
+expect diff_fifo_writer_refused 2 'f.json: a named FIFO' "$MRTRACE" diff "$OUT/a.json" "$OUT/f.json"
+sleep 0.3
+check diff_fifo_not_opened test ! -e "$OUT/f-opened"
+kill "$W" 2>/dev/null; wait "$W" 2>/dev/null
+# what the operator gives is still read: a pipe by its /dev/fd name, and
+# standard input
+expect diff_anonymous_pipe_read 1 'RESULT  FAIL' bash -c "'$MRTRACE' diff '$OUT/a.json' <(cat '$OUT/b.json')"
+expect diff_stdin_fifo_read 1 'RESULT  FAIL' sh -c "cat '$OUT/b.json' | '$MRTRACE' diff '$OUT/a.json' -"
+ln -s a.json "$OUT/a-link.json"
+expect diff_same_inode_once 0 'the same report, read once' "$MRTRACE" diff "$OUT/a.json" "$OUT/a-link.json"
+
 echo "inputs: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
