@@ -72,5 +72,16 @@ expect diff_stdin_fifo_read 1 'RESULT  FAIL' sh -c "cat '$OUT/b.json' | '$MRTRAC
 ln -s a.json "$OUT/a-link.json"
 expect diff_same_inode_once 0 'the same report, read once' "$MRTRACE" diff "$OUT/a.json" "$OUT/a-link.json"
 
+# ---- D. explain's summary on stderr: a log line's escapes never raw ----------
+# a wrapper line (the summary explain quotes on stderr) with a title change,
+# a bell and a screen clear in it
+printf 'RuntimeError: NCCL error in: x, ncclSystemError: \033]0;owned\007\033[2J\n' > "$OUT/esc.log"
+"$MRTRACE" explain "$OUT/esc.log" > "$OUT/esc.out" 2> "$OUT/esc.err"
+check explain_summary_quoted grep -q 'wrapper line: RuntimeError' "$OUT/esc.err"
+check explain_summary_no_escape_byte sh -c "! grep -q \$(printf '\033') '$OUT/esc.err' && ! grep -q \$(printf '\007') '$OUT/esc.err'"
+# ... nor a file's name in an error (a user's file, met by a glob)
+"$MRTRACE" explain "$OUT/$(printf 'x\033[2Jy')" > /dev/null 2> "$OUT/esc-name.err"
+check explain_error_name_escaped sh -c "grep -q 'x.*2Jy' '$OUT/esc-name.err' && ! grep -q \$(printf '\033') '$OUT/esc-name.err'"
+
 echo "inputs: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

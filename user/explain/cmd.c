@@ -276,7 +276,8 @@ static void one_port_change(struct run *run, const struct record_kind *k, struct
 	char err[256];
 
 	if (port_change_from_json(o, &c, err, sizeof(err))) {
-		fprintf(stderr, "mrtrace explain: %s:%ld: port_change record: %s\n", file, line, err);
+		fprintf(stderr, "mrtrace explain: %s:%ld: port_change record: %s\n", esc(file), line,
+			esc(err));
 		run->t.malformed++;
 		return;
 	}
@@ -485,7 +486,7 @@ static void replay(struct run *run, struct replay_stream *s, const char *name)
 	while (!outfile_failed(run->out) &&
 	       (rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
 		if (rc < 0) {
-			fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", esc(name), line, err);
+			fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", esc(name), line, esc(err));
 			run->t.malformed++;
 			continue;
 		}
@@ -510,7 +511,7 @@ static int one_file(struct run *run, const char *path)
 	if (in) {
 		records = stdin_holds_records();
 	} else if (!(f = log_input_open_head(path, &gz, &head, err, sizeof(err)))) {
-		fprintf(stderr, "mrtrace explain: %s\n", err);
+		fprintf(stderr, "mrtrace explain: %s\n", esc(err));
 		return -1;
 	} else {
 		records = head_holds_records(&head, gz);
@@ -518,7 +519,7 @@ static int one_file(struct run *run, const char *path)
 	if (records == 0) {
 		lr = in ? log_reader_new(stdin, "(stdin)") : log_reader_adopt(f, path, gz, err, sizeof(err));
 		if (!lr) {
-			fprintf(stderr, "mrtrace explain: %s\n", err);
+			fprintf(stderr, "mrtrace explain: %s\n", esc(err));
 			return -1;
 		}
 		memset(&run->repeats, 0, sizeof(run->repeats));
@@ -528,7 +529,7 @@ static int one_file(struct run *run, const char *path)
 	}
 	s = in ? replay_stream_open(path, err, sizeof(err)) : replay_stream_new(f);
 	if (!s) {
-		fprintf(stderr, "mrtrace explain: %s\n", in ? err : "out of memory");
+		fprintf(stderr, "mrtrace explain: %s\n", in ? esc(err) : "out of memory");
 		if (!in)
 			fclose(f);
 		return -1;
@@ -607,7 +608,7 @@ int cmd_explain(int argc, char **argv)
 		return 2;
 	}
 	if (!(run->out = outfile_open(NULL, a.json ? OUTFILE_JSON : OUTFILE_TEXT, err, sizeof(err)))) {
-		fprintf(stderr, "mrtrace explain: %s\n", err);
+		fprintf(stderr, "mrtrace explain: %s\n", esc(err));
 		jobs_free(run->jobs);
 		explain_logs_free(run->logs);
 		free(run);
@@ -620,12 +621,12 @@ int cmd_explain(int argc, char **argv)
 		jobs_output(run);
 	jobs_free(run->jobs);
 	if (run->any_log && explain_logs_finish(run->logs, logs_piece, run, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mrtrace explain: %s\n", err);
+		fprintf(stderr, "mrtrace explain: %s\n", esc(err));
 		ret = 2;
 	}
 	/* an explanation that did not reach its reader is none: said, exit 2 */
 	if (outfile_close(run->out, err, sizeof(err))) {
-		fprintf(stderr, "mrtrace explain: %s\n", err);
+		fprintf(stderr, "mrtrace explain: %s\n", esc(err));
 		ret = 2;
 	}
 	print_tally(&run->t);
