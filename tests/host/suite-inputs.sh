@@ -72,6 +72,19 @@ expect diff_stdin_fifo_read 1 'RESULT  FAIL' sh -c "cat '$OUT/b.json' | '$MRTRAC
 ln -s a.json "$OUT/a-link.json"
 expect diff_same_inode_once 0 'the same report, read once' "$MRTRACE" diff "$OUT/a.json" "$OUT/a-link.json"
 
+# ---- C. records in a rotated .gz read as records, however long -------------
+# one failure record of 12 KB (a start record is 15 KB): the log reader cut
+# it at 8 KiB into an unrecognised line, 0 explained, exit 0
+jq -c '. + {pad: ("x" * 10000)}' "$TOP/tests/fixtures/trails/memlock_limit.mlock.host-6.18.json" > "$OUT/big.jsonl"
+gzip -c "$OUT/big.jsonl" > "$OUT/big.jsonl.1.gz"
+expect explain_gz_long_record 0 '1 explained, 0 skipped, 0 malformed' "$MRTRACE" explain "$OUT/big.jsonl.1.gz"
+expect explain_gz_long_record_said 0 'ulimit -l' "$MRTRACE" explain "$OUT/big.jsonl.1.gz"
+# ... after a short one, and a compressed log is still a log
+{ jq -c . "$TOP/tests/fixtures/trails/memlock_limit.mlock.host-6.18.json"; cat "$OUT/big.jsonl"; } | gzip -c > "$OUT/two.jsonl.1.gz"
+expect explain_gz_two_records 0 '2 explained, 0 skipped, 0 malformed' "$MRTRACE" explain "$OUT/two.jsonl.1.gz"
+gzip -c "$TOP/tests/fixtures/logs/nccl-2.21-memlock.log" > "$OUT/nccl.log.gz"
+expect explain_gz_log_still_log 0 'log lines: [0-9]+ read: [1-9]' "$MRTRACE" explain "$OUT/nccl.log.gz"
+
 # ---- D. explain's summary on stderr: a log line's escapes never raw ----------
 # a wrapper line (the summary explain quotes on stderr) with a title change,
 # a bell and a screen clear in it

@@ -461,15 +461,16 @@ static int stdin_holds_records(void)
 }
 
 /* The same for a named input, from what it starts with (opened once, by
- * log_input_open_head: the name is never opened before its checks).  gzip
- * is a log (the reader opens it, records in it included); a pipe, which
- * cannot be looked at before it is read, keeps the record path. */
+ * log_input_open_head: the name is never opened before its checks), gzip
+ * decompressed: a rotated events.jsonl.1.gz is records, read by the record
+ * stream (the log reader cut its 15 KB start records at LOG_LINE_MAX into
+ * unrecognised lines: issue 48 item C).  A pipe, which cannot be looked at
+ * before it is read, keeps the record path; a .gz that could not be looked
+ * into, the log path (the reader says why it cannot read it). */
 static bool head_holds_records(const struct log_input_head *h, bool gz)
 {
-	if (gz)
-		return false;
 	if (!h->known)
-		return true;
+		return !gz;
 	if (memchr(h->b, 0, h->n))
 		return true; /* binary, as above: the record path */
 	return starts_records(h->b, h->n);

@@ -263,9 +263,10 @@ void log_line_parse(const char *line, size_t len, struct log_event *ev);
  * Used by the reader and by user/explain/stream.c (rotated .gz records). */
 FILE *log_input_open(const char *path, bool *gz, char *err, size_t errlen);
 
-/* What an input starts with, for a caller that must tell records from a
- * log before reading it (explain): known only for a regular file, which is
- * looked at without being read (a pipe can be read only once). */
+/* What an input starts with, decompressed, for a caller that must tell
+ * records from a log before reading it (explain): known only for a regular
+ * file, which is looked at without being read (a pipe can be read only
+ * once). */
 struct log_input_head {
 	unsigned char b[512];
 	size_t n;

@@ -33,12 +33,31 @@ static int gz_close(void *c)
 	return gzclose((gzFile)c) == Z_OK ? 0 : -1;
 }
 
-/* The first bytes of a regular file, as reading it will give them (pread:
- * the offset the reader starts from is untouched). */
-static void peek_head(int fd, struct log_input_head *h)
+/* The first bytes of a regular file, as reading it will give them: plain,
+ * by pread (the offset the reader starts from is untouched); compressed,
+ * decompressed by a zlib stream of their own on a duplicate descriptor,
+ * the shared offset then put back to the start (a rotated events.jsonl.1.gz
+ * holds records, and explain must read it as records: issue 48 item C). */
+static void peek_head(int fd, bool gz, struct log_input_head *h)
 {
-	ssize_t n = pread(fd, h->b, sizeof(h->b), 0);
+	ssize_t n;
 
+	if (!gz) {
+		n = pread(fd, h->b, sizeof(h->b), 0);
+	} else {
+		int dfd = dup(fd);
+		gzFile z = dfd < 0 ? NULL : gzdopen(dfd, "rb");
+
+		if (!z) {
+			if (dfd >= 0)
+				close(dfd);
+			return;
+		}
+		n = gzread(z, h->b, sizeof(h->b));
+		gzclose(z);
+		if (lseek(fd, 0, SEEK_SET))
+			return;
+	}
 	h->n = n > 0 ? (size_t)n : 0;
 	h->known = n >= 0;
 }
@@ -83,8 +102,8 @@ FILE *log_input_open_head(const char *path, bool *gz, struct log_input_head *hea
 	bool reg = S_ISREG(st.st_mode);
 	if (reg) {
 		*gz = pread(fd, m, 2, 0) == 2 && m[0] == 0x1f && m[1] == 0x8b;
-		if (head && !*gz)
-			peek_head(fd, head);
+		if (head)
+			peek_head(fd, *gz, head);
 	} else {
 		*gz = true; /* transparent for plain input (gzdopen's "r" mode) */
 	}
