@@ -145,7 +145,7 @@ kill $SLP0
 check config_command_line_wins hasnt "$line" "FAIL memlock"
 printf '[check]\nmin-memlok = 1G\n' > "$C/typo.conf"
 "$MRTRACE" check --config "$C/typo.conf" --health > /dev/null 2> "$OUT/typo.err"; rc=$?
-check config_typo_names_file_line sh -c "[ $rc = 2 ] && grep -q 'typo.conf:2.*min-memlok' '$OUT/typo.err'"
+check config_typo_names_file_line sh -c "[ $rc = 3 ] && grep -q 'typo.conf:2.*min-memlok' '$OUT/typo.err'"
 # issue 31: a misspelt section and a bad value from the file name file:line
 printf '[watch]\njson = yes\n[wach]\nsyscalls = on\n' > "$C/sec.conf"
 "$MRTRACE" watch --config "$C/sec.conf" -d 1 > /dev/null 2> "$OUT/sec.err"; rc=$?
@@ -153,7 +153,7 @@ check config_unknown_section_names_file_line sh -c "[ $rc = 2 ] && grep -q 'sec.
 printf '[service]\nmetrics-interval = often\n' > "$C/val.conf"
 "$MRTRACE" watch --config "$C/val.conf" --service -d 1 > /dev/null 2> "$OUT/val.err"; rc=$?
 check config_bad_value_names_file_line sh -c "[ $rc != 0 ] && grep -q 'val.conf:2: invalid --metrics-interval' '$OUT/val.err'"
-check config_missing_named_file sh -c "'$MRTRACE' check --config '$C/none.conf' --health; [ \$? = 2 ]"
+check config_missing_named_file sh -c "'$MRTRACE' check --config '$C/none.conf' --health; [ \$? = 3 ]"
 printf '[watch]\nsyscalls = on\n[service]\njournal = no\nmetrics-textfile = %s\n' "$C/svc.prom" > "$C/w.conf"
 "$MRTRACE" watch --config "$C/w.conf" --service -d 1 > "$OUT/svc.jsonl" 2>/dev/null
 check config_service_section_applies test -s "$C/svc.prom"

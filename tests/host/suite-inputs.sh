@@ -96,5 +96,20 @@ check explain_summary_no_escape_byte sh -c "! grep -q \$(printf '\033') '$OUT/es
 "$MRTRACE" explain "$OUT/$(printf 'x\033[2Jy')" > /dev/null 2> "$OUT/esc-name.err"
 check explain_error_name_escaped sh -c "grep -q 'x.*2Jy' '$OUT/esc-name.err' && ! grep -q \$(printf '\033') '$OUT/esc-name.err'"
 
+# ---- G. conflicting flags refused; usage errors apart from verdicts ------------
+H100=$TOP/tests/fixtures/check/h100
+expect check_health_json_conflict 3 '--json and --health exclude each other' "$MRTRACE" check --sysroot "$H100" --health --json
+expect check_json_prom_conflict 2 '--json and --prom exclude each other' "$MRTRACE" check --sysroot "$H100" --json --prom
+expect check_health_prom_conflict 3 '--health and --prom exclude each other' "$MRTRACE" check --sysroot "$H100" --health --prom
+# under --health, 2 is FAIL (drain): a typo is 3 (UNKNOWN), whatever its place
+expect check_health_typo_unknown 3 "unrecognized option '--min-memlok=1G'" "$MRTRACE" check --health --min-memlok=1G
+expect check_typo_before_health_unknown 3 'unrecognized option' "$MRTRACE" check --bogus --health
+expect check_health_bad_value_unknown 3 'invalid --min-memlock' "$MRTRACE" check --health --min-memlock=lots
+expect check_health_no_process_unknown 3 'no process 4194303' "$MRTRACE" check --health -p 4194303
+expect check_health_verdict_kept 0 '^mrtrace: OK' "$MRTRACE" check --sysroot "$H100" --health
+expect check_typo_usage 2 'unrecognized option' "$MRTRACE" check --bogus
+# watch -c: a cgroup that is not there is a request error, said as watch's
+expect watch_cgroup_missing 2 '^mrtrace watch: cgroup .*nosuch.slice: No such file' "$MRTRACE" watch -c nosuch.slice -d 1
+
 echo "inputs: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
