@@ -275,7 +275,7 @@ INSTALL_SED := sed -e 's|/usr/sbin/mrtrace|$(SBINDIR)/mrtrace|g' \
 	-e 's|/usr/local/libexec/mrtrace|$(LIBEXECDIR)|g' \
 	-e 's|/usr/share/doc/mrtrace|$(DOCDIR)|g'
 INSTALLED_DOCS := docs/causes.md docs/json.md docs/check.md docs/context.md \
-	docs/deploy.md docs/mrprobe.md
+	docs/deploy.md docs/mrprobe.md docs/logs.md
 install: all
 	$(Q)install -d $(D)$(BINDIR) $(D)$(SBINDIR) $(D)$(MANDIR)/man1 $(D)$(MANDIR)/man8 \
 		$(D)$(COMPLETIONDIR) $(D)$(UNITDIR) $(D)$(TMPFILESDIR) \

@@ -172,12 +172,13 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 		./usr/lib/systemd/system/mrtrace-check.timer ./usr/lib/systemd/system/mrtrace.service
 		./usr/lib/tmpfiles.d/mrtrace.conf
 		./usr/libexec/mrtrace/slurm-epilog ./usr/libexec/mrtrace/slurm-prolog
-		./usr/bin/mrprobe ./usr/sbin/mrtrace ./usr/share/bash-completion/completions/mrtrace
+		./usr/bin/mrprobe ./usr/sbin/mrtrace
+		./usr/share/bash-completion/completions/mrtrace
 		./usr/share/bash-completion/completions/mrprobe
 		./usr/share/doc/mrtrace/deploy.md ./usr/share/man/man1/mrprobe.1
 		./usr/share/doc/mrtrace/causes.md ./usr/share/doc/mrtrace/json.md
 		./usr/share/doc/mrtrace/check.md ./usr/share/doc/mrtrace/context.md
-		./usr/share/doc/mrtrace/mrprobe.md
+		./usr/share/doc/mrtrace/mrprobe.md ./usr/share/doc/mrtrace/logs.md
 		./etc/logrotate.d/mrtrace ./usr/share/mrtrace/prometheus/mrtrace.rules.yml
 		./usr/share/mrtrace/prometheus/mrtrace.rules.test.yml ./usr/libexec/mrtrace/slurm-healthcheck
 		./usr/share/man/man8/mrtrace.8 ./usr/share/mrtrace/nhc/mrtrace.nhc
@@ -205,6 +206,8 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	check install_help_names_installed_json grep -q /usr/share/doc/mrtrace/json.md <<< "$named"
 	check install_help_names_installed_check grep -q /usr/share/doc/mrtrace/check.md <<< "$named"
 	check install_man_names_installed_causes grep -q /usr/share/doc/mrtrace/causes.md <<< "$named"
+	# which inputs explain reads (issue 48 item F)
+	check install_help_names_installed_logs grep -q /usr/share/doc/mrtrace/logs.md <<< "$named"
 	missing=; for f in $named; do [ -f "$D$f" ] || missing="$missing $f"; done
 	check install_named_docs_exist test -z "$missing"
 	[ -z "$missing" ] || echo "  named, not installed:$missing"

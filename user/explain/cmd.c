@@ -104,7 +104,8 @@ static const char doc[] =
 	"  mrtrace explain --setting slurm slurm-1234.out  the job already died: its log\n"
 	"  mrtrace explain --facts node7.json nccl.log dmesg.txt\n"
 	"\n"
-	"The record format is in " MRTRACE_DOCDIR "/json.md.";
+	"The record format is in " MRTRACE_DOCDIR "/json.md; which logs are read, and how, in "
+	MRTRACE_DOCDIR "/logs.md.";
 
 enum { OPT_JSON = 1000, OPT_ALL, OPT_JOBS, OPT_SETTING, OPT_UNIT, OPT_FACTS };
 
