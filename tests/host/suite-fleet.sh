@@ -172,7 +172,7 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 		./usr/lib/systemd/system/mrtrace-check.timer ./usr/lib/systemd/system/mrtrace.service
 		./usr/lib/tmpfiles.d/mrtrace.conf
 		./usr/libexec/mrtrace/slurm-epilog ./usr/libexec/mrtrace/slurm-prolog
-		./usr/bin/mrprobe ./usr/sbin/mrtrace
+		./usr/bin/mrprobe ./usr/sbin/mrtrace ./usr/bin/mrtrace
 		./usr/share/bash-completion/completions/mrtrace
 		./usr/share/bash-completion/completions/mrprobe
 		./usr/share/doc/mrtrace/deploy.md ./usr/share/man/man1/mrprobe.1
@@ -193,6 +193,10 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	[ -z "$missing" ] || echo "  missing:$missing"
 	check install_nothing_unexpected test "$(wc -l < "$OUT/files.txt")" = "$(echo $want | wc -w)"
 	check install_binaries_run "$D/usr/sbin/mrtrace" --version
+	# explain, check and diff need no root, and a user's PATH has no sbin
+	# (issue 48 item E): /usr/bin/mrtrace, a relative link to the binary
+	check install_user_path_link test "$(readlink "$D/usr/bin/mrtrace")" = ../sbin/mrtrace
+	check install_user_path_runs "$D/usr/bin/mrtrace" --version
 	# the installed DaemonSet names the image `make image` tags for this build
 	tags=$("$TOP/deploy/k8s/build-image.sh" --tags "$MRTRACE")
 	img=$(sed -n 's/^ *image: //p' "$D/usr/share/mrtrace/k8s/daemonset.yaml" | sort -u)
@@ -263,7 +267,7 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	check help_short_mrprobe sh -c "'${MRTRACE%/*}/mrprobe' -h | grep -q '^Usage: mrprobe'"
 	check help_short_not_after_dashdash sh -c "'$MRTRACE' watch --no-config -d 1 -- sh -c 'echo \"\$1\"' x -h 2>/dev/null | grep -qx -- -h"
 	make -s -C "$TOP" uninstall DESTDIR="$D" PREFIX=/usr > /dev/null 2>&1
-	check uninstall_leaves_only_config test "$(cd "$D" && find . -type f | grep -v '^./etc/' | wc -l)" = 0
+	check uninstall_leaves_only_config test "$(cd "$D" && find . -type f -o -type l | grep -v '^./etc/' | wc -l)" = 0
 else
 	bad install_runs "$(tail -3 "$OUT/install.log")"
 fi
