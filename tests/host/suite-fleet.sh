@@ -682,7 +682,7 @@ epilog() { # JOB [ENV=V...]: the epilog as the job's user nobody's
 		MRTRACE_JOB_DIR="$S/jobs" MRTRACE_STATE_DIR="$S/state" SCONTROL="$S/scontrol" "$@" "$EPI" 2>/dev/null
 }
 epilog 77
-check epilog_per_job_file sh -c "grep -q '1 failed registration(s) in job 77' '$S/jobs/77.txt' && grep -q 'cause memlock_limit' '$S/jobs/77.txt'"
+check epilog_per_job_file sh -c "grep -q '1 failure(s) in job 77' '$S/jobs/77.txt' && grep -q 'cause memlock_limit' '$S/jobs/77.txt'"
 check epilog_reads_from_mark sh -c "! grep -q 'before the job' '$S/jobs/77.txt' && [ ! -e '$S/state/77.offset' ]"
 check epilog_appends_job_output sh -c "grep -q 'job 77' '$S/job.out' && [ \$(stat -c %U '$S/job.out') = nobody ]"
 check epilog_report_readable_by_job_user $NOBODY grep -q 'job 77' "$S/jobs/77.txt"
@@ -695,12 +695,26 @@ one_failure 80 >> "$S/events.jsonl"
 cp "$S/events.jsonl" "$S/events.jsonl.1" && : > "$S/events.jsonl"
 one_failure 80 tail >> "$S/events.jsonl"
 epilog 80 MRTRACE_JOB_OUTPUT=no
-check epilog_across_copytruncate grep -q '2 failed registration(s) in job 80' "$S/jobs/80.txt"
+check epilog_across_copytruncate grep -q '2 failure(s) in job 80' "$S/jobs/80.txt"
 # without a prolog mark: the file's tail only
 rm -f "$S/events.jsonl.1"
 { one_failure 81; head -c 200000 /dev/zero | tr '\0' '\n'; one_failure 81 tail; } > "$S/events.jsonl"
 epilog 81 MRTRACE_TAIL=100000 MRTRACE_JOB_OUTPUT=no
-check epilog_without_mark_reads_tail grep -q '1 failed registration(s) in job 81' "$S/jobs/81.txt"
+check epilog_without_mark_reads_tail grep -q '1 failure(s) in job 81' "$S/jobs/81.txt"
+# issue 48 item H: a proven refusal that is no registration (a failure
+# record: modify_qp here) reaches the job too, and nothing a record holds
+# reaches the user's files raw (a comm set by prctl to escape sequences)
+TRF=$TOP/tests/fixtures/trails
+{ jq -c '.process.slurm_job = 82' "$TRF/bad_gid_index.gid.6.12.json"
+  jq -c '.process.slurm_job = 82 | .comm = "\u001b[2J\u001b]0;x\u0007evil"' \
+	"$TRF/memlock_limit.mlock.host-6.18.json"; } > "$S/events.jsonl"
+epilog 82
+check epilog_failure_records grep -q 'failure on .*: modify_qp ENODATA, cause bad_gid_index' "$S/jobs/82.txt"
+check epilog_counts_every_failure grep -q '2 failure(s) in job 82' "$S/jobs/82.txt"
+check epilog_escapes_comm grep -qF '(\e[2J\e]0;x\x07evil)' "$S/jobs/82.txt"
+for f in "$S/jobs/82.txt" "$S/job.out"; do
+	check "epilog_no_control_bytes_${f##*/}" sh -c "! grep -q \"\$(printf '[\\001-\\010\\013-\\037\\177]')\" '$f'"
+done
 
 slurm_real() {
 	local H R=$S/real
