@@ -261,8 +261,10 @@ clean:
 	rm -rf $(BUILD) build-arm64 $(ASAN_BUILD) $(FUZZ_BUILD)
 
 # ---- install: like any system tool; DESTDIR for packaging and the tests -------
-# mrtrace needs root (sbin, section 8); mrprobe is a user's reproducer (bin,
-# section 1).
+# mrtrace is a root tool (sbin, section 8: watch needs root), but explain,
+# diff and check (of the node, or of one's own process) need none, and a
+# user's PATH has no sbin: $(BINDIR)/mrtrace is a relative link to it.
+# mrprobe is a user's reproducer (bin, section 1).
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 SBINDIR    ?= $(PREFIX)/sbin
@@ -280,13 +282,14 @@ INSTALL_SED := sed -e 's|/usr/sbin/mrtrace|$(SBINDIR)/mrtrace|g' \
 	-e 's|/usr/local/libexec/mrtrace|$(LIBEXECDIR)|g' \
 	-e 's|/usr/share/doc/mrtrace|$(DOCDIR)|g'
 INSTALLED_DOCS := docs/causes.md docs/json.md docs/check.md docs/context.md \
-	docs/deploy.md docs/mrprobe.md
+	docs/deploy.md docs/mrprobe.md docs/logs.md
 install: all
 	$(Q)install -d $(D)$(BINDIR) $(D)$(SBINDIR) $(D)$(MANDIR)/man1 $(D)$(MANDIR)/man8 \
 		$(D)$(COMPLETIONDIR) $(D)$(UNITDIR) $(D)$(TMPFILESDIR) \
 		$(D)$(LIBEXECDIR) $(D)$(DATADIR)/nhc $(D)$(DATADIR)/k8s $(D)$(DATADIR)/prometheus \
 		$(D)$(DOCDIR) $(D)$(SYSCONFDIR)/mrtrace/mrtrace.conf.d $(D)$(SYSCONFDIR)/logrotate.d
 	$(Q)install -m 0755 $(BUILD)/mrtrace $(D)$(SBINDIR)/
+	$(Q)[ "$(BINDIR)" = "$(SBINDIR)" ] || ln -sfr $(D)$(SBINDIR)/mrtrace $(D)$(BINDIR)/mrtrace
 	$(Q)install -m 0755 $(BUILD)/mrprobe $(D)$(BINDIR)/
 	$(Q)$(INSTALL_SED) docs/mrtrace.8 > $(D)$(MANDIR)/man8/mrtrace.8 && \
 		chmod 0644 $(D)$(MANDIR)/man8/mrtrace.8
@@ -326,7 +329,8 @@ install: all
 	@echo "  INSTALL $(D)$(PREFIX) (config in $(D)$(SYSCONFDIR)/mrtrace)"
 
 uninstall:
-	rm -f $(D)$(SBINDIR)/mrtrace $(D)$(BINDIR)/mrprobe $(D)$(MANDIR)/man8/mrtrace.8 \
+	rm -f $(D)$(SBINDIR)/mrtrace $(D)$(BINDIR)/mrtrace $(D)$(BINDIR)/mrprobe \
+		$(D)$(MANDIR)/man8/mrtrace.8 \
 		$(D)$(MANDIR)/man1/mrprobe.1 $(D)$(COMPLETIONDIR)/mrtrace $(D)$(COMPLETIONDIR)/mrprobe \
 		$(D)$(UNITDIR)/mrtrace.service $(D)$(UNITDIR)/mrtrace-check.service \
 		$(D)$(UNITDIR)/mrtrace-check.timer $(D)$(TMPFILESDIR)/mrtrace.conf

@@ -3,13 +3,19 @@
 # mrtrace Slurm epilog (slurm.conf: Epilog=/usr/local/libexec/mrtrace/slurm-epilog,
 # or call it from your own epilog).  After a job, collects what the mrtrace
 # service saw for it (records whose process belongs to the job, by job id:
-# the step's cgroup, or SLURM_JOB_ID in its environment) and
+# the step's cgroup, or SLURM_JOB_ID in its environment): failed
+# registrations and mlock calls, and the other refusals proven behind
+# ncclSystemError (failure records: a QP move, /dev/shm, the rdma cgroup,
+# the device) - and
 #   - writes them to $MRTRACE_JOB_DIR/<jobid>.txt (owned by the job's user), and
 #   - appends them to the job's output file when it has one (as the user).
 # Nothing is written for a job without findings.  It reads only what the
 # service wrote during the job: from where the prolog found the file's end
 # (across one copytruncate rotation, from events.jsonl.1), or without a
 # prolog mark the last MRTRACE_TAIL bytes; never the whole file.
+# Whatever it writes into the user's files is escaped: a process names
+# itself (prctl), and no control character of a record may reach a
+# terminal that shows the job's output.
 #
 # Environment:
 #   MRTRACE_EVENTS   the service's JSON Lines (default /var/log/mrtrace/events.jsonl)
@@ -51,17 +57,24 @@ command -v jq >/dev/null 2>&1 || { log "jq not installed: job $job findings not 
 
 tmp=$(mktemp) || exit 0
 trap 'rm -f "$tmp" "$mark"' EXIT
-# grep narrows a large file; jq keeps only this job's failure records.
+# grep narrows a large file; jq keeps only this job's failure records
+# (failure: its op is what failed, it may have no api), each value escaped
+# as mrtrace escapes text (\e, \xNN; a backslash doubled).
 during_job 2>/dev/null | grep -F "\"slurm_job\":$job" |
 	jq -r --argjson job "$job" '
-	  select((.event == "reg_failure" or .event == "mlock_failure")
+	  def hex: [(. / 16 | floor), (. % 16)] | map("0123456789abcdef"[.:. + 1]) | add;
+	  def e: if . == null then "?" else tostring end | explode
+	    | map(if . == 92 then "\\\\" elif . == 27 then "\\e"
+	          elif . < 32 or . == 127 or (. >= 128 and . < 160) then "\\x" + hex
+	          else [.] | implode end) | add // "";
+	  select((.event == "reg_failure" or .event == "mlock_failure" or .event == "failure")
 	         and .process.slurm_job == $job)
-	  | "mrtrace: \(.event) on \(.process.setting // "?") pid \(.pid) tid \(.tid) (\(.comm)): \(.api) \(.errno_name), cause \(.cause)\n  \(.summary)\n  fix: \(.fixes[0] // "see mrtrace watch output")"' \
+	  | "mrtrace: \(.event | e) on \(.process.setting | e) pid \(.pid | e) tid \(.tid | e) (\(.comm | e)): \(.api // .op | e) \(.errno_name | e), cause \(.cause | e)\n  \(.summary | e)\n  fix: \(.fixes[0] // "see mrtrace watch output" | e)"' \
 	> "$tmp" 2>/dev/null
 [ -s "$tmp" ] || exit 0
 n=$(grep -c '^mrtrace: ' "$tmp")
 {
-	echo "== mrtrace: $n failed registration(s) in job $job on $(hostname -s) =="
+	echo "== mrtrace: $n failure(s) in job $job on $(hostname -s | tr -d '[:cntrl:]') =="
 	cat "$tmp"
 } > "$tmp.all" && mv "$tmp.all" "$tmp"
 

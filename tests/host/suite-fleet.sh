@@ -147,7 +147,7 @@ kill $SLP0
 check config_command_line_wins hasnt "$line" "FAIL memlock"
 printf '[check]\nmin-memlok = 1G\n' > "$C/typo.conf"
 "$MRTRACE" check --config "$C/typo.conf" --health > /dev/null 2> "$OUT/typo.err"; rc=$?
-check config_typo_names_file_line sh -c "[ $rc = 2 ] && grep -q 'typo.conf:2.*min-memlok' '$OUT/typo.err'"
+check config_typo_names_file_line sh -c "[ $rc = 3 ] && grep -q 'typo.conf:2.*min-memlok' '$OUT/typo.err'"
 # issue 31: a misspelt section and a bad value from the file name file:line
 printf '[watch]\njson = yes\n[wach]\nsyscalls = on\n' > "$C/sec.conf"
 "$MRTRACE" watch --config "$C/sec.conf" -d 1 > /dev/null 2> "$OUT/sec.err"; rc=$?
@@ -155,7 +155,7 @@ check config_unknown_section_names_file_line sh -c "[ $rc = 2 ] && grep -q 'sec.
 printf '[service]\nmetrics-interval = often\n' > "$C/val.conf"
 "$MRTRACE" watch --config "$C/val.conf" --service -d 1 > /dev/null 2> "$OUT/val.err"; rc=$?
 check config_bad_value_names_file_line sh -c "[ $rc != 0 ] && grep -q 'val.conf:2: invalid --metrics-interval' '$OUT/val.err'"
-check config_missing_named_file sh -c "'$MRTRACE' check --config '$C/none.conf' --health; [ \$? = 2 ]"
+check config_missing_named_file sh -c "'$MRTRACE' check --config '$C/none.conf' --health; [ \$? = 3 ]"
 printf '[watch]\nsyscalls = on\n[service]\njournal = no\nmetrics-textfile = %s\n' "$C/svc.prom" > "$C/w.conf"
 "$MRTRACE" watch --config "$C/w.conf" --service -d 1 > "$OUT/svc.jsonl" 2>/dev/null
 check config_service_section_applies test -s "$C/svc.prom"
@@ -174,12 +174,13 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 		./usr/lib/systemd/system/mrtrace-check.timer ./usr/lib/systemd/system/mrtrace.service
 		./usr/lib/tmpfiles.d/mrtrace.conf
 		./usr/libexec/mrtrace/slurm-epilog ./usr/libexec/mrtrace/slurm-prolog
-		./usr/bin/mrprobe ./usr/sbin/mrtrace ./usr/share/bash-completion/completions/mrtrace
+		./usr/bin/mrprobe ./usr/sbin/mrtrace ./usr/bin/mrtrace
+		./usr/share/bash-completion/completions/mrtrace
 		./usr/share/bash-completion/completions/mrprobe
 		./usr/share/doc/mrtrace/deploy.md ./usr/share/man/man1/mrprobe.1
 		./usr/share/doc/mrtrace/causes.md ./usr/share/doc/mrtrace/json.md
 		./usr/share/doc/mrtrace/check.md ./usr/share/doc/mrtrace/context.md
-		./usr/share/doc/mrtrace/mrprobe.md
+		./usr/share/doc/mrtrace/mrprobe.md ./usr/share/doc/mrtrace/logs.md
 		./etc/logrotate.d/mrtrace ./usr/share/mrtrace/prometheus/mrtrace.rules.yml
 		./usr/share/mrtrace/prometheus/mrtrace.rules.test.yml ./usr/libexec/mrtrace/slurm-healthcheck
 		./usr/share/man/man8/mrtrace.8 ./usr/share/mrtrace/nhc/mrtrace.nhc
@@ -195,6 +196,10 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	[ -z "$missing" ] || echo "  missing:$missing"
 	check install_nothing_unexpected test "$(wc -l < "$OUT/files.txt")" = "$(echo $want | wc -w)"
 	check install_binaries_run "$D/usr/sbin/mrtrace" --version
+	# explain, check and diff need no root, and a user's PATH has no sbin
+	# (issue 48 item E): /usr/bin/mrtrace, a relative link to the binary
+	check install_user_path_link test "$(readlink "$D/usr/bin/mrtrace")" = ../sbin/mrtrace
+	check install_user_path_runs "$D/usr/bin/mrtrace" --version
 	# the installed DaemonSet names the image `make image` tags for this build
 	tags=$("$TOP/deploy/k8s/build-image.sh" --tags "$MRTRACE")
 	img=$(sed -n 's/^ *image: //p' "$D/usr/share/mrtrace/k8s/daemonset.yaml" | sort -u)
@@ -208,6 +213,8 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	check install_help_names_installed_json grep -q /usr/share/doc/mrtrace/json.md <<< "$named"
 	check install_help_names_installed_check grep -q /usr/share/doc/mrtrace/check.md <<< "$named"
 	check install_man_names_installed_causes grep -q /usr/share/doc/mrtrace/causes.md <<< "$named"
+	# which inputs explain reads (issue 48 item F)
+	check install_help_names_installed_logs grep -q /usr/share/doc/mrtrace/logs.md <<< "$named"
 	missing=; for f in $named; do [ -f "$D$f" ] || missing="$missing $f"; done
 	check install_named_docs_exist test -z "$missing"
 	[ -z "$missing" ] || echo "  named, not installed:$missing"
@@ -263,7 +270,7 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	check help_short_mrprobe sh -c "'${MRTRACE%/*}/mrprobe' -h | grep -q '^Usage: mrprobe'"
 	check help_short_not_after_dashdash sh -c "'$MRTRACE' watch --no-config -d 1 -- sh -c 'echo \"\$1\"' x -h 2>/dev/null | grep -qx -- -h"
 	make -s -C "$TOP" uninstall DESTDIR="$D" PREFIX=/usr > /dev/null 2>&1
-	check uninstall_leaves_only_config test "$(cd "$D" && find . -type f | grep -v '^./etc/' | wc -l)" = 0
+	check uninstall_leaves_only_config test "$(cd "$D" && find . -type f -o -type l | grep -v '^./etc/' | wc -l)" = 0
 else
 	bad install_runs "$(tail -3 "$OUT/install.log")"
 fi
@@ -678,7 +685,7 @@ epilog() { # JOB [ENV=V...]: the epilog as the job's user nobody's
 		MRTRACE_JOB_DIR="$S/jobs" MRTRACE_STATE_DIR="$S/state" SCONTROL="$S/scontrol" "$@" "$EPI" 2>/dev/null
 }
 epilog 77
-check epilog_per_job_file sh -c "grep -q '1 failed registration(s) in job 77' '$S/jobs/77.txt' && grep -q 'cause memlock_limit' '$S/jobs/77.txt'"
+check epilog_per_job_file sh -c "grep -q '1 failure(s) in job 77' '$S/jobs/77.txt' && grep -q 'cause memlock_limit' '$S/jobs/77.txt'"
 check epilog_reads_from_mark sh -c "! grep -q 'before the job' '$S/jobs/77.txt' && [ ! -e '$S/state/77.offset' ]"
 check epilog_appends_job_output sh -c "grep -q 'job 77' '$S/job.out' && [ \$(stat -c %U '$S/job.out') = nobody ]"
 check epilog_report_readable_by_job_user $NOBODY grep -q 'job 77' "$S/jobs/77.txt"
@@ -691,12 +698,26 @@ one_failure 80 >> "$S/events.jsonl"
 cp "$S/events.jsonl" "$S/events.jsonl.1" && : > "$S/events.jsonl"
 one_failure 80 tail >> "$S/events.jsonl"
 epilog 80 MRTRACE_JOB_OUTPUT=no
-check epilog_across_copytruncate grep -q '2 failed registration(s) in job 80' "$S/jobs/80.txt"
+check epilog_across_copytruncate grep -q '2 failure(s) in job 80' "$S/jobs/80.txt"
 # without a prolog mark: the file's tail only
 rm -f "$S/events.jsonl.1"
 { one_failure 81; head -c 200000 /dev/zero | tr '\0' '\n'; one_failure 81 tail; } > "$S/events.jsonl"
 epilog 81 MRTRACE_TAIL=100000 MRTRACE_JOB_OUTPUT=no
-check epilog_without_mark_reads_tail grep -q '1 failed registration(s) in job 81' "$S/jobs/81.txt"
+check epilog_without_mark_reads_tail grep -q '1 failure(s) in job 81' "$S/jobs/81.txt"
+# issue 48 item H: a proven refusal that is no registration (a failure
+# record: modify_qp here) reaches the job too, and nothing a record holds
+# reaches the user's files raw (a comm set by prctl to escape sequences)
+TRF=$TOP/tests/fixtures/trails
+{ jq -c '.process.slurm_job = 82' "$TRF/bad_gid_index.gid.6.12.json"
+  jq -c '.process.slurm_job = 82 | .comm = "\u001b[2J\u001b]0;x\u0007evil"' \
+	"$TRF/memlock_limit.mlock.host-6.18.json"; } > "$S/events.jsonl"
+epilog 82
+check epilog_failure_records grep -q 'failure on .*: modify_qp ENODATA, cause bad_gid_index' "$S/jobs/82.txt"
+check epilog_counts_every_failure grep -q '2 failure(s) in job 82' "$S/jobs/82.txt"
+check epilog_escapes_comm grep -qF '(\e[2J\e]0;x\x07evil)' "$S/jobs/82.txt"
+for f in "$S/jobs/82.txt" "$S/job.out"; do
+	check "epilog_no_control_bytes_${f##*/}" sh -c "! grep -q \"\$(printf '[\\001-\\010\\013-\\037\\177]')\" '$f'"
+done
 
 slurm_real() {
 	local H R=$S/real

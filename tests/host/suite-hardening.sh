@@ -189,16 +189,16 @@ check watch_nonroot_says_root_first sh -c "head -1 '$OUT/nonroot.err' | grep -q 
 # ---- 7. issue 24, the core rows: sizes, configuration files, -o, a full disk ----
 # row 8: a size past 2^64, inf, nan or a negative one is a usage error, not "OK"
 for v in 1e20 1e30 inf nan 17179869184G -1; do
-	expect "min_memlock_${v}_refused" 2 "invalid --min-memlock '$v'" "$MRTRACE" check --no-config --health --min-memlock="$v"
+	expect "min_memlock_${v}_refused" 3 "invalid --min-memlock '$v'" "$MRTRACE" check --no-config --health --min-memlock="$v"
 done
 # row 6: configuration files that are not files never hang or flood a command
 mkfifo "$OUT/cfg.fifo"
-expect config_fifo_refused 2 'cfg.fifo: not a regular file' "$MRTRACE" check --config="$OUT/cfg.fifo" --health
+expect config_fifo_refused 3 'cfg.fifo: not a regular file' "$MRTRACE" check --config="$OUT/cfg.fifo" --health
 expect config_fifo_refused_watch 2 'cfg.fifo: not a regular file' "$MRTRACE" watch --config="$OUT/cfg.fifo" -d 1
-expect config_dev_zero_refused 2 '/dev/zero: not a regular file' "$MRTRACE" check --config=/dev/zero --health
+expect config_dev_zero_refused 3 '/dev/zero: not a regular file' "$MRTRACE" check --config=/dev/zero --health
 printf '[check]\nmin-memlock = 64K\n' > "$OUT/cfgd.conf"; mkdir -p "$OUT/cfgd.conf.d"
 mkfifo "$OUT/cfgd.conf.d/50-fifo.conf"
-expect config_dropin_fifo_refused 2 '50-fifo.conf: not a regular file' "$MRTRACE" check --config="$OUT/cfgd.conf" --health
+expect config_dropin_fifo_refused 3 '50-fifo.conf: not a regular file' "$MRTRACE" check --config="$OUT/cfgd.conf" --health
 rm -rf "$OUT/cfg.fifo" "$OUT/cfgd.conf" "$OUT/cfgd.conf.d"
 # row 11: a value longer than 1,023 characters is kept whole, not cut and used
 # (a 1,026-character path: four 200-character directories, then the file,
@@ -297,7 +297,7 @@ check explain_text_no_escape_byte sh -c "grep -q 'failed: pid' '$OUT/evil-explai
 expect explain_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' explain '$ML' > /dev/full"
 expect explain_json_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' explain --json '$ML' > /dev/full"
 expect check_prom_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' check --no-config --prom > /dev/full"
-expect check_health_dev_full_fails 2 'No space left on device' sh -c "'$MRTRACE' check --no-config --health > /dev/full"
+expect check_health_dev_full_fails 3 'No space left on device' sh -c "'$MRTRACE' check --no-config --health > /dev/full"
 expect list_probes_dev_full_fails 1 'No space left on device' sh -c "'$MRTRACE' watch --list-probes > /dev/full"
 # row 14: numbers no kernel records are refused with the reason
 jq -c '.raw.pid = -5' "$ML" > "$OUT/negpid.jsonl"

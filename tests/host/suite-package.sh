@@ -86,7 +86,7 @@ if have hardening-check; then
 else
 	skip hardening "hardening-check missing (devscripts)"
 fi
-check package_ships_everything sh -c "cd '$X' && ls usr/sbin/mrtrace usr/bin/mrprobe \
+check package_ships_everything sh -c "cd '$X' && ls usr/sbin/mrtrace usr/bin/mrtrace usr/bin/mrprobe \
 	usr/share/man/man8/mrtrace.8.gz usr/share/man/man1/mrprobe.1.gz \
 	lib/systemd/system/mrtrace.service lib/systemd/system/mrtrace-check.timer \
 	usr/lib/tmpfiles.d/mrtrace.conf usr/share/bash-completion/completions/mrtrace \
@@ -119,10 +119,11 @@ if dpkg -i "$DEB" > "$OUT/dpkg-i.log" 2>&1; then
 	ok package_installs
 	check installed_mrtrace_version test "$(/usr/sbin/mrtrace --version)" = "mrtrace $ver"
 	check installed_mrprobe_version test "$(/usr/bin/mrprobe --version)" = "mrprobe $ver"
+	check installed_user_path_runs sh -c "[ \"$(readlink /usr/bin/mrtrace)\" = ../sbin/mrtrace ] && [ \"$(/usr/bin/mrtrace --version)\" = \"mrtrace $ver\" ]"
 	check installed_check_runs sh -c "/usr/sbin/mrtrace check --json | jq -e '.schema==\"mrtrace-check/1\"' >/dev/null"
 	check installed_man_sections sh -c "[ \"\$(man -w mrprobe)\" = /usr/share/man/man1/mrprobe.1.gz ] && [ \"\$(man -w mrtrace)\" = /usr/share/man/man8/mrtrace.8.gz ]"
 	# the docs the outputs point to, at the path the installed binary and man page name
-	check installed_docs sh -c "cd /usr/share/doc/mrtrace && ls causes.md json.md check.md context.md deploy.md mrprobe.md >/dev/null"
+	check installed_docs sh -c "cd /usr/share/doc/mrtrace && ls causes.md json.md check.md context.md deploy.md mrprobe.md logs.md >/dev/null"
 	check installed_help_names_installed_doc sh -c "/usr/sbin/mrtrace watch --help | grep -q '/usr/share/doc/mrtrace/json.md' && /usr/sbin/mrtrace check --help | grep -q '/usr/share/doc/mrtrace/check.md'"
 	check installed_man_names_installed_doc sh -c "zcat /usr/share/man/man8/mrtrace.8.gz | grep -q '^.I /usr/share/doc/mrtrace/causes.md'"
 	check installed_conffiles sh -c "dpkg-query -W -f='\${Conffiles}' mrtrace | grep -q /etc/mrtrace/mrtrace.conf && dpkg-query -W -f='\${Conffiles}' mrtrace | grep -q /etc/logrotate.d/mrtrace"

@@ -46,7 +46,8 @@ static const char doc[] =
 	"enforces for that process.\n"
 	"\n"
 	"Exit status: 0 nothing fails (warnings allowed), 1 at least one FAIL, 2 usage error "
-	"or the report could not be written (disk full, a closed pipe)."
+	"or the report could not be written (disk full, a closed pipe). With --health: 0 OK, "
+	"1 WARN, 2 FAIL (drain), 3 usage error or no line written (never a verdict)."
 	"\v"
 	"Examples:\n"
 	"  mrtrace check                          this node, defaults for new jobs\n"
@@ -122,6 +123,11 @@ static error_t parse(int key, char *arg, struct argp_state *st)
 	case ARGP_KEY_ARG:
 		argp_error(st, "unexpected argument '%s'", arg);
 		break;
+	case ARGP_KEY_END:
+		/* one output: --json beside --health or --prom was ignored */
+		if (a->json && chk_fleet_mode())
+			argp_error(st, "--json and %s exclude each other", chk_fleet_mode());
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -133,13 +139,19 @@ int cmd_check(int argc, char **argv)
 	static const struct argp argp = { options, parse, NULL, doc, chk_fleet_argp_children,
 					  NULL, NULL };
 	struct check_args a = { 0 };
-	argp_err_exit_status = 2;
-	if (chk_fleet_args(&argp, &argc, &argv) || argp_parse(&argp, argc, argv, 0, NULL, &a))
-		return 2;
+	/* usage errors under --health are 3, never FAIL's 2 (fleet.h); the
+	 * configuration may add --health: looked for again after it */
+	int usage = chk_usage_status(argc, argv);
+	argp_err_exit_status = usage;
+	if (chk_fleet_args(&argp, &argc, &argv))
+		return usage;
+	argp_err_exit_status = usage = chk_usage_status(argc, argv);
+	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
+		return usage;
 	struct chk_report r;
 	if (chk_run(&a.opt, &r)) {
 		fprintf(stderr, "mrtrace check: out of memory\n");
-		return 2;
+		return usage;
 	}
 	/* a process that is not there is a usage error, as for watch -p: no
 	 * report of the node that a caller could take for the process's (a
@@ -147,7 +159,7 @@ int cmd_check(int argc, char **argv)
 	if (a.opt.pid > 0 && r.target_missing) {
 		fprintf(stderr, "mrtrace check: no process %d\n", a.opt.pid);
 		chk_report_free(&r);
-		return 2;
+		return usage;
 	}
 	int rc = chk_exit_status(&r);
 	char err[256];
@@ -155,7 +167,7 @@ int cmd_check(int argc, char **argv)
 	if (!out) {
 		fprintf(stderr, "mrtrace check: %s\n", err);
 		chk_report_free(&r);
-		return 2;
+		return usage;
 	}
 	if (chk_fleet_output(&r, out, &rc))
 		; /* --prom / --health wrote their own output */
@@ -167,7 +179,7 @@ int cmd_check(int argc, char **argv)
 	/* a report that did not reach its file is no report */
 	if (outfile_close(out, err, sizeof(err))) {
 		fprintf(stderr, "mrtrace check: %s\n", err);
-		rc = 2;
+		rc = usage;
 	}
 	return rc;
 }

@@ -38,8 +38,21 @@ char *chk_prom_render(const struct chk_report *r, const struct chk_health_opts *
 extern const struct argp_child chk_fleet_argp_children[];
 
 /* First thing cmd_check does: the configuration's [check] section becomes
- * options in front of argv.  0, or 2 (said on stderr). */
+ * options in front of argv.  0, or the usage status (said on stderr). */
 int chk_fleet_args(const struct argp *argp, int *argc, char ***argv);
+
+/* The exit status of a usage error (a bad option, conflicting options, no
+ * such process, a report that could not be written): 2, but 3 (Nagios'
+ * UNKNOWN) when --health is among args (before a "--"), where 2 is FAIL and
+ * a wrapper that reads only the status would drain the node on a typo.
+ * Looked for before the options are parsed, so that an error in an option
+ * before --health exits 3 too. */
+int chk_usage_status(int argc, char **argv);
+#define CHK_USAGE_HEALTH 3
+
+/* The option that chose the output, "--health" or "--prom", NULL for none:
+ * --json with either is a usage error (it was ignored). */
+const char *chk_fleet_mode(void);
 /* After chk_run: stamps the version into the JSON document, and prints
  * --health or --prom output to out (standard output through
  * core/outfile.h, whose close says a write error) when asked.  Returns

@@ -147,7 +147,8 @@ enum { OPT_HEALTH = 0x6001, OPT_PROM, OPT_MIN_MEMLOCK, OPT_SLURM, OPT_IGNORE };
 static const struct argp_option fleet_opts[] = {
 	{ NULL, 0, NULL, 0, "Node tooling (Slurm prolog, NHC, Prometheus):", 20 },
 	{ "health", OPT_HEALTH, NULL, 0,
-	  "One line of at most 80 characters; exit 0 OK, 1 WARN, 2 FAIL (drain the node)", 20 },
+	  "One line of at most 80 characters; exit 0 OK, 1 WARN, 2 FAIL (drain the node), "
+	  "3 usage error (never a verdict)", 20 },
 	{ "prom", OPT_PROM, "FILE", OPTION_ARG_OPTIONAL,
 	  "Prometheus text on stdout, or written to FILE for node_exporter's textfile "
 	  "collector (temporary file, then rename)", 20 },
@@ -198,6 +199,19 @@ const struct argp_child chk_fleet_argp_children[] = {
 	{ 0 },
 };
 
+int chk_usage_status(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--health"))
+			return CHK_USAGE_HEALTH;
+	return 2;
+}
+
+const char *chk_fleet_mode(void)
+{
+	return F.health ? "--health" : F.prom ? "--prom" : NULL;
+}
+
 int chk_fleet_args(const struct argp *argp, int *argc, char ***argv)
 {
 	static const char *const sections[] = { "check", NULL };
@@ -205,7 +219,7 @@ int chk_fleet_args(const struct argp *argp, int *argc, char ***argv)
 
 	if (cfg_apply_args(argp, sections, NULL, argc, argv, err, sizeof(err))) {
 		fprintf(stderr, "mrtrace check: %s\n", err);
-		return 2;
+		return chk_usage_status(*argc, *argv);
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include "diff/model.h"
 #include "diff/diff.h"
 
+#include "core/inputfd.h"
 #include "core/readcap.h"
 #include "core/schema.h"
 
@@ -33,17 +34,39 @@ static bool is_stdin(const char *arg)
 	return !strcmp(arg, "-");
 }
 
-/* Devices are refused before reading: /dev/zero never ends, and opening
- * some devices has effects of its own. */
-static int refuse_type(const char *shown, mode_t m, char *err, size_t len)
+/* A report by name is opened by core/inputfd.h: the name resolved once
+ * (O_PATH), checked on that inode, and only that inode opened, so a device,
+ * a directory, a socket or a named FIFO (reading one waits for ever: issue
+ * 48 item B) is refused unopened; a pipe (<(...)) is read.  Standard input
+ * is the operator's own: a FIFO there is read, a device is not. */
+static int open_source(const struct diff_source *s, struct stat *st, char *err, size_t len)
 {
-	if (S_ISDIR(m))
-		return fail(err, len, "%s: is a directory, not a report", shown);
-	if (S_ISCHR(m) || S_ISBLK(m) || S_ISSOCK(m))
-		return fail(err, len, "%s: not a regular file (a %s); give the file that "
-			    "`mrtrace check --json` wrote", shown,
-			    S_ISSOCK(m) ? "socket" : "device");
-	return 0;
+	const char *why = NULL;
+	int fd;
+
+	if (is_stdin(s->arg)) {
+		if (fstat(0, st))
+			return fail(err, len, "%s: %s", s->shown, strerror(errno));
+		why = input_refused(st->st_mode);
+		fd = 0;
+	} else if ((fd = input_open(s->arg, st, &why)) < 0 && !why) {
+		return fail(err, len, "%s: %s", s->shown, strerror(-fd));
+	}
+	if (why) {
+		if (S_ISDIR(st->st_mode))
+			return fail(err, len, "%s: is a directory, not a report", s->shown);
+		return fail(err, len, "%s: %s; give the file that `mrtrace check --json` wrote",
+			    s->shown, why);
+	}
+	if (fd)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK); /* a pipe is waited on */
+	return fd;
+}
+
+static void close_source(int fd)
+{
+	if (fd > 0)
+		close(fd);
 }
 
 int diff_source_stat(const char *arg, struct diff_source *s, char *err, size_t len)
@@ -51,13 +74,15 @@ int diff_source_stat(const char *arg, struct diff_source *s, char *err, size_t l
 	struct stat st;
 	s->arg = arg;
 	s->shown = is_stdin(arg) ? "standard input" : arg;
-	if (is_stdin(arg) ? fstat(0, &st) : stat(arg, &st))
-		return fail(err, len, "%s: %s", s->shown, strerror(errno));
-	if (refuse_type(s->shown, st.st_mode, err, len))
-		return -1;
 	if (is_stdin(arg) && isatty(0))
 		return fail(err, len, "standard input is a terminal: redirect a report into it "
 			    "(mrtrace diff - a.json < b.json)");
+	/* opened (and closed: a fleet's reports are many more than the
+	 * descriptors a process may hold) for the file it is */
+	int fd = open_source(s, &st, err, len);
+	if (fd < 0)
+		return -1;
+	close_source(fd);
 	s->dev = st.st_dev;
 	s->ino = st.st_ino;
 	return 0;
@@ -65,21 +90,19 @@ int diff_source_stat(const char *arg, struct diff_source *s, char *err, size_t l
 
 static int read_all(const struct diff_source *s, char **buf, size_t *got, char *err, size_t len)
 {
-	int fd = is_stdin(s->arg) ? 0 : open(s->arg, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return fail(err, len, "%s: %s", s->shown, strerror(errno));
 	struct stat st;
-	int rc = 0;
-	if (fstat(fd, &st))
-		rc = fail(err, len, "%s: %s", s->shown, strerror(errno));
-	else if (refuse_type(s->shown, st.st_mode, err, len))
-		rc = -1;
+	int rc;
+	int fd = open_source(s, &st, err, len);
+	if (fd < 0)
+		return -1;
+	/* the file it was when the reports were told apart, or none */
+	if (st.st_dev != s->dev || st.st_ino != s->ino)
+		rc = fail(err, len, "%s: replaced since it was first opened", s->shown);
 	else if (S_ISREG(st.st_mode) && st.st_size > (off_t)DIFF_REPORT_MAX)
 		rc = -EFBIG;
 	else
 		rc = readcap_fd(fd, DIFF_REPORT_MAX, buf, got);
-	if (fd != 0)
-		close(fd);
+	close_source(fd);
 	if (rc == -EFBIG)
 		return fail(err, len, "%s: too large for a report (more than %u MiB; a node's "
 			    "report is a few KiB)", s->shown, DIFF_REPORT_MAX >> 20);

@@ -54,7 +54,9 @@ struct diff_source {
 	dev_t dev;
 	ino_t ino;
 };
-/* stat()s the argument ("-" = standard input); 0 or -1 with err set. */
+/* Opens the argument ("-" = standard input) by core/inputfd.h to learn the
+ * file it is (dev, ino), and closes it; 0 or -1 with err set.  diff_load
+ * opens it again the same way and reads it only if it is still that file. */
 int diff_source_stat(const char *arg, struct diff_source *s, char *err, size_t errlen);
 /* Reads and parses one report and checks that it is one (schema, host,
  * items).  0 with *doc set, or -1 with err naming the file. */

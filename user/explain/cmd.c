@@ -104,7 +104,8 @@ static const char doc[] =
 	"  mrtrace explain --setting slurm slurm-1234.out  the job already died: its log\n"
 	"  mrtrace explain --facts node7.json nccl.log dmesg.txt\n"
 	"\n"
-	"The record format is in " MRTRACE_DOCDIR "/json.md.";
+	"The record format is in " MRTRACE_DOCDIR "/json.md; which logs are read, and how, in "
+	MRTRACE_DOCDIR "/logs.md.";
 
 enum { OPT_JSON = 1000, OPT_ALL, OPT_JOBS, OPT_SETTING, OPT_UNIT, OPT_FACTS };
 
@@ -276,7 +277,8 @@ static void one_port_change(struct run *run, const struct record_kind *k, struct
 	char err[256];
 
 	if (port_change_from_json(o, &c, err, sizeof(err))) {
-		fprintf(stderr, "mrtrace explain: %s:%ld: port_change record: %s\n", file, line, err);
+		fprintf(stderr, "mrtrace explain: %s:%ld: port_change record: %s\n", esc(file), line,
+			esc(err));
 		run->t.malformed++;
 		return;
 	}
@@ -433,69 +435,93 @@ static bool starts_records(const unsigned char *b, size_t n)
 	return i == n || b[i] == '{' || b[i] == ']';
 }
 
-/* Whether an input holds records (its first byte not blank is { or [, as
- * `watch --json` and jq write them) or is a log; gzip is a log (the reader
- * opens it, records in it included).  1 records, 0 log, -1 not readable
- * here (the record path then says why, as it always did). */
-static int holds_records(const char *path)
+/* Whether standard input holds records (its first byte not blank is { or
+ * [, as `watch --json` and jq write them) or is a log: 1 records, 0 log,
+ * -1 not readable here (the record path then says why, as it always did).
+ * Only one byte can be put back: "[" alone cannot tell a JSON array from
+ * dmesg's "[ 12.3]", it goes to the record path. */
+static int stdin_holds_records(void)
 {
-	unsigned char b[512];
 	struct stat st;
-	ssize_t n;
-	int fd;
+	int ch;
 
-	if (!strcmp(path, "-")) {
-		int ch;
-		/* a device or a socket: the record path refuses it, as before */
-		if (fstat(STDIN_FILENO, &st) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)))
-			return -1;
-		while ((ch = getc(stdin)) != EOF && isspace(ch))
-			;
-		if (ch == EOF)
-			return 1;
-		ungetc(ch, stdin);
-		/* binary input (a NUL byte) is no log: the record path calls it
-		 * malformed and gives up after its junk bound, as before (the log
-		 * reader would read /dev/zero through a pipe for ever) */
-		if (ch == 0)
-			return 1;
-		/* "[" alone cannot tell a JSON array from dmesg's "[ 12.3]": the
-		 * record path, as before */
-		return ch == '{' || ch == '[';
+	/* a device or a socket: the record path refuses it, as before */
+	if (fstat(STDIN_FILENO, &st) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)))
+		return -1;
+	while ((ch = getc(stdin)) != EOF && isspace(ch))
+		;
+	if (ch == EOF)
+		return 1;
+	ungetc(ch, stdin);
+	/* binary input (a NUL byte) is no log: the record path calls it
+	 * malformed and gives up after its junk bound, as before (the log
+	 * reader would read /dev/zero through a pipe for ever) */
+	if (ch == 0)
+		return 1;
+	return ch == '{' || ch == '[';
+}
+
+/* The same for a named input, from what it starts with (opened once, by
+ * log_input_open_head: the name is never opened before its checks), gzip
+ * decompressed: a rotated events.jsonl.1.gz is records, read by the record
+ * stream (the log reader cut its 15 KB start records at LOG_LINE_MAX into
+ * unrecognised lines: issue 48 item C).  A pipe, which cannot be looked at
+ * before it is read, keeps the record path; a .gz that could not be looked
+ * into, the log path (the reader says why it cannot read it). */
+static bool head_holds_records(const struct log_input_head *h, bool gz)
+{
+	if (!h->known)
+		return !gz;
+	if (memchr(h->b, 0, h->n))
+		return true; /* binary, as above: the record path */
+	return starts_records(h->b, h->n);
+}
+
+static void replay(struct run *run, struct replay_stream *s, const char *name)
+{
+	struct json_object *o;
+	char err[512];
+	long line;
+	int rc;
+
+	memset(&run->repeats, 0, sizeof(run->repeats));
+	while (!outfile_failed(run->out) &&
+	       (rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
+		if (rc < 0) {
+			fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", esc(name), line, esc(err));
+			run->t.malformed++;
+			continue;
+		}
+		one_value(run, o, name, line);
+		json_object_put(o);
 	}
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
-		return -1;
-	/* a FIFO cannot be read twice: it keeps the record path */
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -1;
-	}
-	n = read(fd, b, sizeof(b));
-	close(fd);
-	if (n < 0)
-		return -1;
-	if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
-		return 0;
-	if (memchr(b, 0, (size_t)n))
-		return 1; /* binary, as above: the record path */
-	return starts_records(b, (size_t)n);
 }
 
 /* 0, or -1 when the file could not be opened. */
 static int one_file(struct run *run, const char *path)
 {
-	const char *name = strcmp(path, "-") ? path : "(stdin)";
+	bool in = !strcmp(path, "-");
+	const char *name = in ? "(stdin)" : path;
+	struct log_input_head head;
 	struct replay_stream *s;
-	struct json_object *o;
+	struct log_reader *lr;
 	char err[PATH_MAX + 256];
-	long line;
-	int rc, records = holds_records(path);
+	bool gz = false;
+	FILE *f = stdin;
+	int rc, records;
 
+	if (in) {
+		records = stdin_holds_records();
+	} else if (!(f = log_input_open_head(path, &gz, &head, err, sizeof(err)))) {
+		fprintf(stderr, "mrtrace explain: %s\n", esc(err));
+		return -1;
+	} else {
+		records = head_holds_records(&head, gz);
+	}
 	if (records == 0) {
-		struct log_reader *lr = strcmp(path, "-") ? log_reader_open(path, err, sizeof(err))
-							  : log_reader_new(stdin, "(stdin)");
+		lr = in ? log_reader_new(stdin, "(stdin)") : log_reader_adopt(f, path, gz, err, sizeof(err));
 		if (!lr) {
-			fprintf(stderr, "mrtrace explain: %s\n", err);
+			fprintf(stderr, "mrtrace explain: %s\n", esc(err));
 			return -1;
 		}
 		memset(&run->repeats, 0, sizeof(run->repeats));
@@ -503,22 +529,17 @@ static int one_file(struct run *run, const char *path)
 		log_reader_free(lr);
 		return rc;
 	}
-	if (!(s = replay_stream_open(path, err, sizeof(err)))) {
-		fprintf(stderr, "mrtrace explain: %s\n", err);
+	s = in ? replay_stream_open(path, err, sizeof(err)) : replay_stream_new(f);
+	if (!s) {
+		fprintf(stderr, "mrtrace explain: %s\n", in ? esc(err) : "out of memory");
+		if (!in)
+			fclose(f);
 		return -1;
 	}
-	memset(&run->repeats, 0, sizeof(run->repeats));
-	while (!outfile_failed(run->out) &&
-	       (rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
-		if (rc < 0) {
-			fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", esc(name), line, err);
-			run->t.malformed++;
-			continue;
-		}
-		one_value(run, o, name, line);
-		json_object_put(o);
-	}
+	replay(run, s, name);
 	replay_stream_free(s);
+	if (!in)
+		fclose(f);
 	return 0;
 }
 
@@ -589,7 +610,7 @@ int cmd_explain(int argc, char **argv)
 		return 2;
 	}
 	if (!(run->out = outfile_open(NULL, a.json ? OUTFILE_JSON : OUTFILE_TEXT, err, sizeof(err)))) {
-		fprintf(stderr, "mrtrace explain: %s\n", err);
+		fprintf(stderr, "mrtrace explain: %s\n", esc(err));
 		jobs_free(run->jobs);
 		explain_logs_free(run->logs);
 		free(run);
@@ -602,12 +623,12 @@ int cmd_explain(int argc, char **argv)
 		jobs_output(run);
 	jobs_free(run->jobs);
 	if (run->any_log && explain_logs_finish(run->logs, logs_piece, run, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mrtrace explain: %s\n", err);
+		fprintf(stderr, "mrtrace explain: %s\n", esc(err));
 		ret = 2;
 	}
 	/* an explanation that did not reach its reader is none: said, exit 2 */
 	if (outfile_close(run->out, err, sizeof(err))) {
-		fprintf(stderr, "mrtrace explain: %s\n", err);
+		fprintf(stderr, "mrtrace explain: %s\n", esc(err));
 		ret = 2;
 	}
 	print_tally(&run->t);

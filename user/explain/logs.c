@@ -533,7 +533,7 @@ void explain_logs_tally(const struct explain_logs *l, FILE *out)
 		l->failures == 1 ? "" : "s", l->ngroups, l->ngroups == 1 ? "" : "s");
 	if (l->summaries)
 		fprintf(out, " (%lu wrapper line%s: %s)", l->summaries, l->summaries == 1 ? "" : "s",
-			l->summary_example);
+			esc(l->summary_example));
 	if (l->not_judged)
 		fprintf(out, ", %lu beyond %d groups not judged", l->not_judged, EXPLAIN_LOG_GROUPS);
 	fputc('\n', out);

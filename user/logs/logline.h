@@ -239,6 +239,10 @@ struct log_reader;
 /* Opens path ("-": standard input): a regular file, a pipe or a FIFO,
  * gzip-compressed or not.  NULL with the reason in err. */
 struct log_reader *log_reader_open(const char *path, char *err, size_t errlen);
+/* Reads f, opened by log_input_open(path, &gz) (closed by log_reader_free,
+ * or here when this fails), as log_reader_open would: the name, its job,
+ * whether it was compressed.  NULL with the reason in err. */
+struct log_reader *log_reader_adopt(FILE *f, const char *path, bool gz, char *err, size_t errlen);
 /* Reads f (not closed by log_reader_free; gzip is not detected). */
 struct log_reader *log_reader_new(FILE *f, const char *name);
 /* 1 with the next line's event, 0 at the end, -1 on a read error (err). */
@@ -258,6 +262,21 @@ void log_line_parse(const char *line, size_t len, struct log_event *ev);
  * it was compressed.
  * Used by the reader and by user/explain/stream.c (rotated .gz records). */
 FILE *log_input_open(const char *path, bool *gz, char *err, size_t errlen);
+
+/* What an input starts with, decompressed, for a caller that must tell
+ * records from a log before reading it (explain): known only for a regular
+ * file, which is looked at without being read (a pipe can be read only
+ * once). */
+struct log_input_head {
+	unsigned char b[512];
+	size_t n;
+	bool known;
+};
+/* As log_input_open, and *head filled (never for standard input): one open
+ * of the name for both the look and the read (issue 48: explain opened the
+ * name first to look at it, before the checks). */
+FILE *log_input_open_head(const char *path, bool *gz, struct log_input_head *head, char *err,
+			  size_t errlen);
 
 /* The job a file's name says ("slurm-12345.out" -> "slurm job 12345"), ""
  * when it says none: what log_reader_open starts an input's job with. */

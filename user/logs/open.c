@@ -5,19 +5,18 @@
  * reads both the same way.  Devices, sockets, directories and named FIFOs
  * are refused before anything is read (a root program; /dev/zero never
  * ends, a FIFO's writer can hold it open without writing, and opening some
- * devices does something).  A name is resolved once, to an O_PATH
- * descriptor: the check is made on that inode and only that inode is then
- * opened for reading (through /proc/self/fd), so a name swapped between the
- * check and the open cannot make root open a FIFO or a device (issue 34). */
+ * devices does something).  A name is opened by core/inputfd.h: resolved
+ * once, checked on that inode, and only that inode opened, so a name
+ * swapped between the check and the open cannot make root open a FIFO or a
+ * device (issue 34). */
 #include "logs/logline.h"
+#include "core/inputfd.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -34,65 +33,42 @@ static int gz_close(void *c)
 	return gzclose((gzFile)c) == Z_OK ? 0 : -1;
 }
 
-static const char *refused(mode_t m)
+/* The first bytes of a regular file, as reading it will give them: plain,
+ * by pread (the offset the reader starts from is untouched); compressed,
+ * decompressed by a zlib stream of their own on a duplicate descriptor,
+ * the shared offset then put back to the start (a rotated events.jsonl.1.gz
+ * holds records, and explain must read it as records: issue 48 item C). */
+static void peek_head(int fd, bool gz, struct log_input_head *h)
 {
-	if (S_ISDIR(m))
-		return "is a directory";
-	if (S_ISCHR(m) || S_ISBLK(m))
-		return "not a regular file (a device)";
-	if (S_ISSOCK(m))
-		return "not a regular file (a socket)";
-	return NULL;
-}
+	ssize_t n;
 
-/* An anonymous pipe (pipefs): what <(...) and /dev/fd/N name.  A named FIFO
- * lives on a file system anyone may have created it on. */
-static bool anonymous_pipe(int fd)
-{
-	struct statfs fs;
-	return !fstatfs(fd, &fs) && fs.f_type == PIPEFS_MAGIC;
-}
+	if (!gz) {
+		n = pread(fd, h->b, sizeof(h->b), 0);
+	} else {
+		int dfd = dup(fd);
+		gzFile z = dfd < 0 ? NULL : gzdopen(dfd, "rb");
 
-/* path resolved once (O_PATH: nothing opened, a FIFO not waited on, a
- * device not opened), checked, and that very inode opened for reading,
- * O_NONBLOCK.  The descriptor, or -errno; -EINVAL with *why when refused. */
-static int open_checked(const char *path, struct stat *st, const char **why)
-{
-	char self[64];
-	struct stat again;
-	int pfd = open(path, O_PATH | O_CLOEXEC);
-	int fd;
-
-	if (pfd < 0)
-		return -errno;
-	if (fstat(pfd, st)) {
-		fd = -errno;
-		goto out;
+		if (!z) {
+			if (dfd >= 0)
+				close(dfd);
+			return;
+		}
+		n = gzread(z, h->b, sizeof(h->b));
+		gzclose(z);
+		if (lseek(fd, 0, SEEK_SET))
+			return;
 	}
-	if ((*why = refused(st->st_mode)) ||
-	    (S_ISFIFO(st->st_mode) && !anonymous_pipe(pfd) &&
-	     (*why = "a named FIFO (reading it waits on whoever holds it open): give it on "
-		     "standard input (< FIFO) if you mean it"))) {
-		fd = -EINVAL;
-		goto out;
-	}
-	/* the magic link opens exactly the inode checked above */
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
-	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		fd = -errno;
-		goto out;
-	}
-	if (fstat(fd, &again) || again.st_dev != st->st_dev || again.st_ino != st->st_ino) {
-		close(fd);
-		fd = -ESTALE;
-	}
-out:
-	close(pfd);
-	return fd;
+	h->n = n > 0 ? (size_t)n : 0;
+	h->known = n >= 0;
 }
 
 FILE *log_input_open(const char *path, bool *gz, char *err, size_t errlen)
+{
+	return log_input_open_head(path, gz, NULL, err, errlen);
+}
+
+FILE *log_input_open_head(const char *path, bool *gz, struct log_input_head *head, char *err,
+			  size_t errlen)
 {
 	bool in = !strcmp(path, "-");
 	struct stat st;
@@ -101,7 +77,9 @@ FILE *log_input_open(const char *path, bool *gz, char *err, size_t errlen)
 
 	*gz = false;
 	why = NULL;
-	fd = in ? dup(0) : open_checked(path, &st, &why);
+	if (head)
+		head->n = 0, head->known = false;
+	fd = in ? dup(0) : input_open(path, &st, &why);
 	if (fd < 0) {
 		if (why)
 			snprintf(err, errlen, "%s: %s", path, why);
@@ -111,7 +89,7 @@ FILE *log_input_open(const char *path, bool *gz, char *err, size_t errlen)
 		return NULL;
 	}
 	/* standard input is the operator's own: a FIFO there is read */
-	if (in && (fstat(fd, &st) || (why = refused(st.st_mode)))) {
+	if (in && (fstat(fd, &st) || (why = input_refused(st.st_mode)))) {
 		snprintf(err, errlen, "standard input: %s", why ? why : strerror(errno));
 		close(fd);
 		return NULL;
@@ -124,6 +102,8 @@ FILE *log_input_open(const char *path, bool *gz, char *err, size_t errlen)
 	bool reg = S_ISREG(st.st_mode);
 	if (reg) {
 		*gz = pread(fd, m, 2, 0) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+		if (head)
+			peek_head(fd, *gz, head);
 	} else {
 		*gz = true; /* transparent for plain input (gzdopen's "r" mode) */
 	}

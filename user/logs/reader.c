@@ -89,12 +89,8 @@ struct log_reader *log_reader_new(FILE *f, const char *name)
 	return r;
 }
 
-struct log_reader *log_reader_open(const char *path, char *err, size_t errlen)
+struct log_reader *log_reader_adopt(FILE *f, const char *path, bool gz, char *err, size_t errlen)
 {
-	bool gz;
-	FILE *f = log_input_open(path, &gz, err, errlen);
-	if (!f)
-		return NULL;
 	struct log_reader *r = log_reader_new(f, NULL);
 	char *copy = r ? strdup(path) : NULL;
 	if (!copy) {
@@ -108,6 +104,13 @@ struct log_reader *log_reader_open(const char *path, char *err, size_t errlen)
 	r->counts.gzip = gz;
 	log_job_from_name(path, r->counts.job, sizeof(r->counts.job));
 	return r;
+}
+
+struct log_reader *log_reader_open(const char *path, char *err, size_t errlen)
+{
+	bool gz;
+	FILE *f = log_input_open(path, &gz, err, errlen);
+	return f ? log_reader_adopt(f, path, gz, err, errlen) : NULL;
 }
 
 /* the next line into r->line: its kept length, *cut when longer; -1 at the end */

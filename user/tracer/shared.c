@@ -163,12 +163,9 @@ static void cgroup2_root(char *buf, size_t len)
 	fclose(f);
 }
 
-/* Points the BPF_MAP_TYPE_CGROUP_ARRAY at a cgroup v2 directory given as a
- * path or relative to the cgroup2 mount. */
-static int set_cgroup_filter(int map_fd, const char *cgroup, char *err, size_t errlen)
+int tracer_cgroup_open(const char *cgroup, char *err, size_t errlen)
 {
 	char path[4096], root[1024];
-	__u32 zero = 0;
 
 	if (cgroup[0] == '/' && !access(cgroup, F_OK)) {
 		snprintf(path, sizeof(path), "%s", cgroup);
@@ -177,11 +174,21 @@ static int set_cgroup_filter(int map_fd, const char *cgroup, char *err, size_t e
 		snprintf(path, sizeof(path), "%s/%s", root, cgroup[0] == '/' ? cgroup + 1 : cgroup);
 	}
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0)
 		snprintf(err, errlen, "cgroup %.200s: %s (give a cgroup v2 directory)", path,
 			 strerror(errno));
+	return fd;
+}
+
+/* Points the BPF_MAP_TYPE_CGROUP_ARRAY at a cgroup v2 directory given as a
+ * path or relative to the cgroup2 mount. */
+static int set_cgroup_filter(int map_fd, const char *cgroup, char *err, size_t errlen)
+{
+	__u32 zero = 0;
+	int fd = tracer_cgroup_open(cgroup, err, errlen);
+
+	if (fd < 0)
 		return -1;
-	}
 	int rc = bpf_map_update_elem(map_fd, &zero, &fd, BPF_ANY);
 	close(fd);
 	if (rc)

@@ -48,6 +48,13 @@ int tracer_shared_prepare(struct tracer_shared *s, struct bpf_object *obj);
  * message in err (watching cannot go on as asked). */
 int tracer_shared_adopt(struct tracer_shared *s, struct bpf_object *obj, char *err, size_t errlen);
 
+/* The cgroup v2 directory -c names (a path, or relative to the cgroup2
+ * mount), opened O_RDONLY|O_DIRECTORY: the descriptor, or -1 with
+ * "cgroup PATH: ERROR (give a cgroup v2 directory)" in err.  watch checks
+ * it before anything is armed (a request error, exit 2), the tracer opens
+ * it again to point the filter. */
+int tracer_cgroup_open(const char *cgroup, char *err, size_t errlen);
+
 /* Sets the .rodata variable `var` of an opened object (len bytes, its
  * size).  0, or -ENOENT when the object has no such variable. */
 int tracer_rodata_set(struct bpf_object *obj, const char *var, const void *val, size_t len);

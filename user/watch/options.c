@@ -7,9 +7,12 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/args.h"
 #include "core/config.h"
+#include "core/escape.h"
+#include "tracer/shared.h"
 #include "mrtrace_docdir.h" /* MRTRACE_DOCDIR: where the docs are installed */
 
 static const char watch_doc[] =
@@ -138,6 +141,18 @@ int watch_parse_args(struct watch_args *a, int argc, char **argv)
 	if (a->pid && kill(a->pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "mrtrace watch: no process %d\n", a->pid);
 		return 2;
+	}
+	/* a cgroup that is not there is a request error, like a process that
+	 * is not there (it was found only while arming: exit 1, "mrtrace:") */
+	if (a->cgroup) {
+		char buf[4096], err[4400];
+		int fd = tracer_cgroup_open(service_cgroup(&a->svc, a->cgroup, buf, sizeof(buf)), err,
+					    sizeof(err));
+		if (fd < 0) {
+			fprintf(stderr, "mrtrace watch: %s\n", esc(err));
+			return 2;
+		}
+		close(fd);
 	}
 	return 0;
 }
