@@ -227,6 +227,53 @@ static void test_modify_qp_and_open(void **state)
 	assert_false(has_cand(&o, "shm_exhausted"));
 }
 
+/* modify_qp by errno (issue 46): the address resolution's errnos lead with
+ * gid_unreachable ("Call to ibv_modify_qp failed with 110 Connection timed
+ * out"), ENODEV with the GID's netdev, EINVAL on RoCE with the GID before
+ * the port; a port known down still leads ENETUNREACH */
+static void test_modify_qp_errnos(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_facts f = slurm64k();
+	static const int unreach[] = { ETIMEDOUT, ENETUNREACH, EHOSTUNREACH };
+	struct inferred_in in;
+
+	for (size_t i = 0; i < sizeof(unreach) / sizeof(unreach[0]); i++) {
+		in = call("ibv_modify_qp", unreach[i], "2.21.5");
+		inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+		assert_string_equal(o.cand[0].cause, "gid_unreachable");
+		assert_true(has_cand(&o, "port_not_active"));
+		assert_non_null(strstr(o.what, errno_name(unreach[i])));
+		assert_null(strstr(o.what, "E?"));
+		for (int k = 0; k < o.ncand; k++)
+			assert_int_not_equal(cause_from_name(o.cand[k].cause), CAUSE__COUNT);
+	}
+	in = call("ibv_modify_qp", ENETUNREACH, "2.21.5");
+	f.ports = 2;
+	f.ports_down = 1;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "port_not_active");
+	in = call("ibv_modify_qp", ENODEV, "2.21.5");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "gid_unreachable");
+	assert_non_null(strstr(o.cand[0].why, "namespace"));
+	assert_true(has_cand(&o, "bad_gid_index"));
+	/* EINVAL: the port leads with no link layer known, the GID on RoCE */
+	in = call("ibv_modify_qp", EINVAL, "2.21.5");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "port_not_active");
+	in.roce = true;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "bad_gid_index");
+	assert_true(rests_on(&o, "the port is RoCE"));
+	/* no errno: gid_unreachable is among them */
+	in = call("ibv_modify_qp", 0, "2.8.4");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_true(has_cand(&o, "gid_unreachable"));
+	assert_non_null(strstr(o.errno_note, "ETIMEDOUT"));
+}
+
 /* a RoCE port rxe0/1 with GIDs 0 (v1, link-local), 1 (v2, link-local),
  * 2 (v1, IPv4) and 3 (v2, IPv4); NCCL would take 3 */
 static void roce_port(struct inferred_facts *f)
@@ -652,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_reg_mr_errnos),
 		cmocka_unit_test(test_create_qp_no_errno),
 		cmocka_unit_test(test_modify_qp_and_open),
+		cmocka_unit_test(test_modify_qp_errnos),
 		cmocka_unit_test(test_gid_facts),
 		cmocka_unit_test(test_rdmacg_facts),
 		cmocka_unit_test(test_no_kernel_refusal),

@@ -56,6 +56,7 @@ struct explain_logs {
 	int gid_index; /* NCCL_IB_GID_INDEX, -1 not set */
 	char ib_dev[32]; /* NCCL's first device, `NET/IB : Using [0]mlx5_0:1/RoCE` */
 	int ib_port;
+	bool ib_roce; /* that device's port is RoCE (`.../RoCE`) */
 	bool gdr, slurm;
 	/* the memlock limit a line stated (libibverbs' warning), for the
 	 * failures of that process after it (pid 0: the line named none) */
@@ -208,6 +209,8 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 		in->has_gid_index = true, in->gid_index = l->gid_index;
 	in->shm_size = ev->shm_size;
 	in->from_nccl = ev->source == LOG_SRC_NCCL;
+	/* the line's own device is NCCL's first only when it names none or the same */
+	in->roce = l->ib_roce && (!ev->device[0] || !strcmp(ev->device, l->ib_dev));
 }
 
 static void context(struct explain_logs *l, const struct log_event *ev)
@@ -224,6 +227,7 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 		l->gid_index = -1;
 		l->ib_dev[0] = '\0';
 		l->ib_port = 0;
+		l->ib_roce = false;
 		l->gdr = false;
 		l->has_memlock = false;
 	}
@@ -251,9 +255,12 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 	if ((p = strstr(ev->raw, " Channel ")) && sscanf(p, " Channel %u/%u", &a, &b) == 2 && b <= 64 &&
 	    b > l->built_ch)
 		l->built_ch = b;
-	if ((p = strstr(ev->raw, "NET/IB : Using [")) && (p = strchr(p, ']')) &&
-	    sscanf(p + 1, "%31[A-Za-z0-9_.-]:%d", l->ib_dev, &l->ib_port) != 2)
-		l->ib_dev[0] = '\0', l->ib_port = 0;
+	if ((p = strstr(ev->raw, "NET/IB : Using [")) && (p = strchr(p, ']'))) {
+		if (sscanf(p + 1, "%31[A-Za-z0-9_.-]:%d", l->ib_dev, &l->ib_port) != 2)
+			l->ib_dev[0] = '\0', l->ib_port = 0;
+		/* "[0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE": the first device's link layer */
+		l->ib_roce = !strncmp(p + 1 + strcspn(p + 1, "/ "), "/RoCE", 5);
+	}
 	if (strstr(ev->raw, "GPU Direct RDMA Enabled"))
 		l->gdr = true;
 	if (strstr(ev->raw, "slurmstepd") || strstr(ev->raw, "srun: "))

@@ -114,14 +114,53 @@ static void reg_mr_cands(const struct inferred_in *in, struct inferred *o, int e
 		add_cand(o, "rdma_cgroup_limit", 50, "the rdma cgroup's mr count is used up (EAGAIN)");
 }
 
+/* modify_qp's candidates per errno: which step of the move to RTR refuses
+ * with it (docs/causes.md).  On RoCE the address is resolved there
+ * (ib_resolve_eth_dmac): no route is ENETUNREACH/EHOSTUNREACH, no
+ * neighbour within 1 s ETIMEDOUT ("Call to ibv_modify_qp failed with 110
+ * Connection timed out"), the source GID's netdev gone or in another
+ * namespace ENODEV, an empty GID entry ENODATA.  Err 0: the line carries
+ * no errno, every step is possible. */
+static const struct cand_row {
+	int err;
+	enum cause cause;
+	int score;
+	const char *why;
+} modify_qp_rows[] = {
+	{ ETIMEDOUT, CAUSE_GID_UNREACHABLE, 60, "no neighbour answered for the peer GID's address within 1 s (ETIMEDOUT): a peer down, an address nobody owns, a cross-rail address, the source GID's netdev in another namespace" },
+	{ ETIMEDOUT, CAUSE_PORT_NOT_ACTIVE, 12, "a port that went down under the job loses its neighbours" },
+	{ ENETUNREACH, CAUSE_GID_UNREACHABLE, 50, "no route from the source GID's netdev to the peer's address (ENETUNREACH)" },
+	{ ENETUNREACH, CAUSE_PORT_NOT_ACTIVE, 40, "a port that is not ACTIVE has no routes (ENETUNREACH)" },
+	{ EHOSTUNREACH, CAUSE_GID_UNREACHABLE, 55, "the route to the peer's address is unreachable (EHOSTUNREACH)" },
+	{ EHOSTUNREACH, CAUSE_PORT_NOT_ACTIVE, 15, "a port that is not ACTIVE has no routes" },
+	{ ENODEV, CAUSE_GID_UNREACHABLE, 50, "the source GID's netdev is gone, or lives in another network namespace (ENODEV)" },
+	{ ENODEV, CAUSE_BAD_GID_INDEX, 40, "the GID index names an entry whose netdev went (an address, VF or macvlan removed): the index of another node's table (ENODEV)" },
+	{ ENODEV, CAUSE_PORT_NOT_ACTIVE, 10, "the port's netdev went down or away" },
+	{ ENODATA, CAUSE_BAD_GID_INDEX, 60, "the source GID index is an empty entry of the port's table (ENODATA)" },
+	{ EINVAL, CAUSE_PORT_NOT_ACTIVE, 30, "a QP cannot move to RTR on a port that is not ACTIVE (EINVAL)" },
+	{ EINVAL, CAUSE_BAD_GID_INDEX, 28, "the GID index is empty or of another type, or no GRH on RoCE (EINVAL)" },
+	{ EINVAL, CAUSE_BAD_PKEY_INDEX, 10, "the PKey index has no valid PKey (EINVAL)" },
+	{ EINVAL, CAUSE_QP_ATTR_INVALID, 8, "another QP attribute is out of range (EINVAL)" },
+	{ EINVAL, CAUSE_GID_UNREACHABLE, 6, "source and remote GID of different address families (EINVAL)" },
+	{ 0, CAUSE_PORT_NOT_ACTIVE, 30, "a QP cannot move to RTR on a port that is not ACTIVE" },
+	{ 0, CAUSE_BAD_GID_INDEX, 28, "the GID index is empty or of another type, or no GRH on RoCE" },
+	{ 0, CAUSE_GID_UNREACHABLE, 25, "RoCE: the peer's GID resolved to no route or no neighbour" },
+	{ 0, CAUSE_BAD_PKEY_INDEX, 10, "the PKey index has no valid PKey" },
+	{ 0, CAUSE_QP_ATTR_INVALID, 8, "another QP attribute is out of range" },
+};
+
+static void add_rows(struct inferred *o, const struct cand_row *rows, size_t n, int e)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].err == e)
+			add_cand(o, cause_name(rows[i].cause), rows[i].score, "%s", rows[i].why);
+}
+
 static void qp_cands(const char *fam, struct inferred_in const *in, struct inferred *o, int e)
 {
 	(void)in;
 	if (!strcmp(fam, "modify_qp")) {
-		add_cand(o, "port_not_active", 30, "a QP cannot move to RTR on a port that is not ACTIVE (EINVAL)");
-		add_cand(o, "bad_gid_index", 28, "the GID index NCCL picked is empty or of another type (EINVAL)");
-		add_cand(o, "bad_pkey_index", 10, "the PKey index has no valid PKey (EINVAL)");
-		add_cand(o, "qp_attr_invalid", 8, "another QP attribute is out of range (EINVAL)");
+		add_rows(o, modify_qp_rows, sizeof(modify_qp_rows) / sizeof(modify_qp_rows[0]), e);
 		return;
 	}
 	if (!e || e == ENOMEM || e == EINVAL) {
@@ -175,7 +214,7 @@ static const char *family_errnos(const char *call)
 	if (!strcmp(fam, "reg_mr"))
 		return "ENOMEM, EPERM, EFAULT, EINVAL and EOPNOTSUPP";
 	if (!strcmp(fam, "modify_qp"))
-		return "EINVAL and ETIMEDOUT";
+		return "EINVAL, ETIMEDOUT, ENETUNREACH, EHOSTUNREACH, ENODEV and ENODATA";
 	if (!strcmp(fam, "create_qp") || !strcmp(fam, "create_cq"))
 		return "ENOMEM, EINVAL and EAGAIN";
 	if (!strcmp(fam, "open_device"))
@@ -393,6 +432,7 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 		inferred_weigh(o, "mlx5_firmware", 70);
 		inferred_rest(o, "the kernel log among the inputs says the HCA's firmware refused CREATE_MKEY");
 	}
+	inferred_weigh_link(in, f, o);
 	if (f->have)
 		weigh_facts(in, f, o);
 	else
