@@ -227,6 +227,36 @@ static void test_modify_qp_and_open(void **state)
 	assert_false(has_cand(&o, "shm_exhausted"));
 }
 
+/* create_cq/create_qp ENOMEM under a low memlock limit (the log's or the
+ * setting's): the queue buffers are pinned like an MR's, memlock_limit
+ * leads; unlimited or no limit known: the HCA's counts lead */
+static void test_queue_enomem_memlock(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_facts f = slurm64k();
+	struct inferred_in in = call("ibv_create_cq", ENOMEM, "");
+
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "hca_resource_limit");
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "memlock_limit");
+	assert_true(rests_on(&o, "queue buffers are pinned"));
+	in = call("ibv_create_qp", ENOMEM, "2.21.5");
+	in.memlock_logged = true;
+	in.memlock = 64 << 10;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "memlock_limit");
+	assert_true(rests_on(&o, "the log says the process's memlock limit was 64 KiB"));
+	in.memlock = UINT64_MAX;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "hca_resource_limit");
+	f.memlock_soft = UINT64_MAX;
+	in.memlock_logged = false;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "hca_resource_limit");
+}
+
 /* modify_qp by errno (issue 46): the address resolution's errnos lead with
  * gid_unreachable ("Call to ibv_modify_qp failed with 110 Connection timed
  * out"), ENODEV with the GID's netdev, EINVAL on RoCE with the GID before
@@ -700,6 +730,7 @@ int main(void)
 		cmocka_unit_test(test_create_qp_no_errno),
 		cmocka_unit_test(test_modify_qp_and_open),
 		cmocka_unit_test(test_modify_qp_errnos),
+		cmocka_unit_test(test_queue_enomem_memlock),
 		cmocka_unit_test(test_gid_facts),
 		cmocka_unit_test(test_rdmacg_facts),
 		cmocka_unit_test(test_no_kernel_refusal),

@@ -257,6 +257,41 @@ static void weigh_logged_memlock(const struct inferred_in *in, struct inferred *
 	}
 }
 
+/* A CQ's and a QP's user buffers are pinned by ib_umem_get like an MR's and
+ * charged to the same RLIMIT_MEMLOCK: under a low limit their ENOMEM is the
+ * limit, not the HCA's counts.  The limit is the log's (the process's own)
+ * else the node's for the setting. */
+static void weigh_queue_memlock(const struct inferred_in *in, const struct inferred_facts *f,
+				struct inferred *o)
+{
+	const char *fam = inferred_call_family(in->call);
+	uint64_t lim;
+	char b[32];
+
+	if (in->kind != INF_CALL || (in->err && in->err != ENOMEM) || strstr(in->call, "alloc_pd") ||
+	    (strcmp(fam, "create_cq") && strcmp(fam, "create_qp")))
+		return;
+	if (in->memlock_logged)
+		lim = in->memlock;
+	else if (f->have && f->memlock_known)
+		lim = f->memlock_soft;
+	else
+		return;
+	if (lim == UINT64_MAX) {
+		if (in->memlock_logged) {
+			inferred_rest(o, "the log says the process's memlock limit was unlimited");
+			inferred_weigh(o, "memlock_limit", -40);
+		}
+		return;
+	}
+	if (lim >= (64ull << 20))
+		return;
+	fmt_bytes(lim, b, sizeof(b));
+	inferred_rest(o, "%s memlock limit was %s: %s's queue buffers are pinned and charged to it like an MR's",
+		      in->memlock_logged ? "the log says the process's" : "the setting's", b, in->call);
+	inferred_weigh(o, "memlock_limit", 40);
+}
+
 /* ---- the facts of the node ------------------------------------------------ */
 
 static void weigh_facts(const struct inferred_in *in, const struct inferred_facts *f,
@@ -433,6 +468,7 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 		inferred_rest(o, "the kernel log among the inputs says the HCA's firmware refused CREATE_MKEY");
 	}
 	inferred_weigh_link(in, f, o);
+	weigh_queue_memlock(in, f, o);
 	if (f->have)
 		weigh_facts(in, f, o);
 	else
