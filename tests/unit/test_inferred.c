@@ -158,6 +158,11 @@ static void test_reg_mr_errnos(void **state)
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "dmabuf_unsupported");
 	assert_false(has_cand(&o, "pin_fsdax"));
+	/* "Unknown error 524": the kernel-internal ENOTSUPP, named */
+	in = call("ibv_reg_dmabuf_mr", 524, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "dmabuf_unsupported");
+	assert_non_null(strstr(o.what, "ENOTSUPP"));
 	/* a plain MR's EOPNOTSUPP: the kernel's only one is an fs-dax buffer */
 	in = call("ibv_reg_mr_iova2", EOPNOTSUPP, "");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);

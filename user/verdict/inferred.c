@@ -96,12 +96,14 @@ static void reg_mr_cands(const struct inferred_in *in, struct inferred *o, int e
 		add_cand(o, "pin_fault", e ? 30 : 6, "pin_user_pages could not fault in the range (unmapped or protected; EFAULT)");
 		add_cand(o, "pin_hugetlb", e ? 10 : 4, "untouched hugetlb pages with no free huge page (EFAULT)");
 	}
-	if (!e || e == EOPNOTSUPP || e == ENOTSUP || e == EPROTONOSUPPORT) {
+	/* 524: the kernel-internal ENOTSUPP an exporter or an ODP path
+	 * returns, printed "Unknown error 524" */
+	if (!e || e == EOPNOTSUPP || e == ENOTSUP || e == EPROTONOSUPPORT || e == 524) {
 		/* a dma-buf MR's refusal is dma-buf's; a plain MR's EOPNOTSUPP is
 		 * the long-term pin of fs-dax memory (the kernel's only one) */
 		bool dmabuf = strstr(in->call, "dmabuf") != NULL;
 		add_cand(o, "dmabuf_unsupported", !e ? 10 : dmabuf ? 50 : 15, "the kernel or the NIC driver cannot register a dma-buf (EOPNOTSUPP; ODP-only paths refuse so too)");
-		if (!dmabuf && e != EPROTONOSUPPORT)
+		if (!dmabuf && e != EPROTONOSUPPORT && e != 524)
 			add_cand(o, "pin_fsdax", e ? 45 : 3, "the buffer maps a file on a DAX file system (persistent memory mounted -o dax): the kernel refuses its long-term pin (EOPNOTSUPP)");
 	}
 	if (!e || e == EINVAL) {
