@@ -174,6 +174,25 @@ static void test_reg_mr_errnos(void **state)
 	assert_true(has_cand(&o, "iova_misaligned"));
 }
 
+/* a provider's registration (libfabric's fi_mr_reg* on EFA or verbs) pins
+ * as ibv_reg_mr does: its ENOMEM under 64 KiB is memlock_limit, not unknown */
+static void test_provider_registrations(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_facts f = slurm64k();
+	struct inferred_in in = call("fi_mr_reg", ENOMEM, "");
+
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "memlock_limit");
+	assert_string_equal(inferred_call_family("fi_mr_regattr"), "reg_mr");
+	assert_string_equal(inferred_call_family("fi_mr_regv"), "reg_mr");
+	in = call("fi_mr_regattr", EFAULT, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_true(has_cand(&o, "pin_fault"));
+	assert_false(has_cand(&o, "unknown"));
+}
+
 /* NCCL 2.8 prints no errno for ibv_create_qp: said, every candidate listed */
 static void test_create_qp_no_errno(void **state)
 {
@@ -733,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_reg_mr_logged_memlock),
 		cmocka_unit_test(test_reg_mr_errnos),
 		cmocka_unit_test(test_create_qp_no_errno),
+		cmocka_unit_test(test_provider_registrations),
 		cmocka_unit_test(test_modify_qp_and_open),
 		cmocka_unit_test(test_modify_qp_errnos),
 		cmocka_unit_test(test_queue_enomem_memlock),

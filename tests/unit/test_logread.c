@@ -438,6 +438,29 @@ static void errno_shapes(void **state)
 	assert_int_equal(ev.err, 0);
 }
 
+/* a provider's registration as a registration: libfabric's fi_mr_reg (its
+ * own line or an application's), UCX's md registration outside UCX's
+ * prefix with its range */
+static void provider_registrations(void **state)
+{
+	(void)state;
+	parse("fi_mr_reg failed: Cannot allocate memory");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.call, "fi_mr_reg");
+	assert_string_equal(ev.op, "reg_mr");
+	assert_int_equal(ev.err, 12);
+	parse("libfabric:4242:1700000000::efa:mr:efa_mr_reg_impl():932<warn> Unable to register MR: Cannot allocate memory");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.op, "reg_mr");
+	assert_int_equal(ev.err, 12);
+	parse("[1,3]<stderr>: ibv_reg_mr(address=0x7f0000000000, length=1048576, access=0xf) failed: Cannot allocate memory");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.call, "ibv_reg_mr");
+	assert_true(ev.has_range);
+	assert_int_equal(ev.length, 1048576);
+	assert_int_equal(ev.err, 12);
+}
+
 static void fallocate_tool_lines(void **state)
 {
 	(void)state;
@@ -738,6 +761,7 @@ int main(void)
 		cmocka_unit_test(job_carried_through_input),
 		cmocka_unit_test(fallocate_tool_lines),
 		cmocka_unit_test(errno_shapes),
+		cmocka_unit_test(provider_registrations),
 		cmocka_unit_test(job_host_from_slurmstepd_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,8 @@ bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
 			continue;
 		ev->kind = LOG_FAILURE_CALL;
 		memcpy(ev->call, call, sizeof(call));
+		/* UCX's md registration outside UCX's own prefix */
+		log_reg_range(p, end, ev);
 		ev->op = op;
 		str_copy_n(ev->err_text, sizeof(ev->err_text), t, (size_t)(end - t));
 		ev->err = log_errno_at_start(t, (size_t)(end - t));

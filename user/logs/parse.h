@@ -54,6 +54,9 @@ long long log_num(const char *s, size_t n, int base); /* bounded strtoll */
  * int and negated stayed negative. */
 int log_errno_num(long long v);
 const char *log_op_of_call(const char *call);
+/* UCX's md registration "ibv_reg_mr(address=%p, length=%lu, access=0x%x)"
+ * at c: its range into ev (has_range); false when not that shape */
+bool log_reg_range(const char *c, const char *end, struct log_event *ev);
 /* the errno a line prints in any shape errnos.c knows ("errno: 12",
  * "[error code: 14]", "ret=-22", "(-95)", "Unknown error 524", an E-name),
  * the first marker of its table that holds one; 0 none */
