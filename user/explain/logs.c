@@ -47,6 +47,9 @@ struct explain_logs {
 	struct explain_logs_opts o;
 	struct group *groups[EXPLAIN_LOG_GROUPS];
 	int ngroups;
+	/* of them, wrappers folded into their job's failure by finish: no
+	 * group of their own, counted with the wrapper lines */
+	int folded;
 	unsigned long failures, not_judged, summaries, order;
 	char summary_example[LOG_RAW_MAX + 1];
 	/* the job's settings, as the lines so far named them */
@@ -487,9 +490,13 @@ int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, c
 		size_t len = 0;
 		FILE *m;
 
-		/* a wrapper is its failure's echo when its job's lines name one */
-		if (r->in.kind == INF_WRAPPER && real[g->job])
+		/* a wrapper is its failure's echo when its job's lines name one:
+		 * no verdict of its own, and no group in the tally either (the
+		 * tally's groups are the verdicts shown) */
+		if (r->in.kind == INF_WRAPPER && real[g->job]) {
+			l->folded++;
 			continue;
+		}
 		/* whose facts: --facts names the node; else this node's, when
 		 * the log is this node's or does not say */
 		r->other_host = r->in.host[0] && strcmp(r->in.host, me);
@@ -536,11 +543,13 @@ int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, c
 
 void explain_logs_tally(const struct explain_logs *l, FILE *out)
 {
+	int groups = l->ngroups - l->folded;
+
 	fprintf(out, "mrtrace explain: %lu failure line%s in %d group%s", l->failures,
-		l->failures == 1 ? "" : "s", l->ngroups, l->ngroups == 1 ? "" : "s");
+		l->failures == 1 ? "" : "s", groups, groups == 1 ? "" : "s");
 	if (l->summaries)
-		fprintf(out, " (%lu wrapper line%s: %s)", l->summaries, l->summaries == 1 ? "" : "s",
-			l->summary_example);
+		fprintf(out, " (%lu wrapper line%s%s: %s)", l->summaries, l->summaries == 1 ? "" : "s",
+			l->folded ? ", the echo of their job's failure" : "", l->summary_example);
 	if (l->not_judged)
 		fprintf(out, ", %lu beyond %d groups not judged", l->not_judged, EXPLAIN_LOG_GROUPS);
 	fputc('\n', out);
