@@ -461,6 +461,20 @@ static void provider_registrations(void **state)
 	assert_int_equal(ev.err, 12);
 }
 
+/* NCCL's GPUDirect state: 2.19+'s "(DMABUF) enabled" is on, not the
+ * failure "Disabled" is */
+static void gdr_dmabuf_enabled(void **state)
+{
+	(void)state;
+	parse("node1:11:11 [0] NCCL INFO NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA 0 'mlx5_0'");
+	assert_int_equal(ev.kind, LOG_NOT_FAILURE);
+	parse("node1:11:11 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'");
+	assert_int_equal(ev.kind, LOG_NOT_FAILURE);
+	parse("node1:11:11 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)");
+	assert_int_equal(ev.kind, LOG_FAILURE_NOCALL);
+	assert_int_equal(ev.nocall, LOG_NC_GDR_DISABLED);
+}
+
 static void fallocate_tool_lines(void **state)
 {
 	(void)state;
@@ -760,6 +774,7 @@ int main(void)
 		cmocka_unit_test(job_lines_and_names),
 		cmocka_unit_test(job_carried_through_input),
 		cmocka_unit_test(fallocate_tool_lines),
+		cmocka_unit_test(gdr_dmabuf_enabled),
 		cmocka_unit_test(errno_shapes),
 		cmocka_unit_test(provider_registrations),
 		cmocka_unit_test(job_host_from_slurmstepd_only),

@@ -264,7 +264,8 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 		/* "[0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE": the first device's link layer */
 		l->ib_roce = !strncmp(p + 1 + strcspn(p + 1, "/ "), "/RoCE", 5);
 	}
-	if (strstr(ev->raw, "GPU Direct RDMA Enabled"))
+	if (strstr(ev->raw, "GPU Direct RDMA Enabled") ||
+	    (ev->kind == LOG_NOT_FAILURE && ev->shape && ev->shape->nocall == LOG_NC_GDR_DISABLED))
 		l->gdr = true;
 	if (strstr(ev->raw, "slurmstepd") || strstr(ev->raw, "srun: "))
 		l->slurm = true;
