@@ -154,6 +154,19 @@ static void test_reg_mr_errnos(void **state)
 	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "pin_device_memory");
 	assert_true(has_cand(&o, "pin_fault"));
+	/* the line says host memory: the range leads; GPU memory: the client */
+	in = call("ibv_reg_mr", EFAULT, "");
+	in.host_mem = true;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "pin_fault");
+	in.host_mem = false;
+	in.gpu_mem = true;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "pin_device_memory");
+	/* pidfd_getfd's EPERM: the peer's ptrace access */
+	in = call("pidfd_getfd", EPERM, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "fd_import_denied");
 	in = call("ibv_reg_dmabuf_mr", EOPNOTSUPP, "");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "dmabuf_unsupported");
@@ -470,6 +483,7 @@ static void test_no_kernel_refusal(void **state)
 	assert_true(o.no_kernel_refusal);
 	assert_string_equal(o.cand[0].cause, "fabric_retry");
 	assert_non_null(strstr(o.what, "transport retry counter exceeded"));
+	assert_non_null(strstr(o.cand[0].why, "lossy fabric"));
 	assert_true(o.nnext > 0);
 	assert_string_equal(o.rerun, "");
 	/* the node's link error counters are what it ties to */
@@ -482,6 +496,18 @@ static void test_no_kernel_refusal(void **state)
 	f.gid_port[0].counters[0] = '\0';
 	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
 	assert_true(rests_on(&o, "rxe0 port 1's link error counters are all 0"));
+	/* local protection: ACS/IOMMU with GPUDirect; flushed: an earlier error */
+	in.kind = INF_COMPLETION;
+	in.status = 4;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "protection_error");
+	assert_non_null(strstr(o.cand[0].why, "ACS"));
+	in.status = 5;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "flushed_after_error");
+	in.status = 9;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "completion_error");
 	in.kind = INF_ASYNC;
 	snprintf(in.detail, sizeof(in.detail), "GID table change");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);

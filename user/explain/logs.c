@@ -119,6 +119,17 @@ static bool seen_add(uint64_t *set, int *n, uint64_t h)
 	return true;
 }
 
+/* What a failure line says of its buffer (UCX's "mem_type cuda", an
+ * application's "GPU memory"): where the pin of an EFAULT went */
+static const struct {
+	const char *needle;
+	bool gpu;
+} mem_words[] = {
+	{ "cuda", true },        { "GPU memory", true }, { "gpu memory", true },
+	{ "device memory", true }, { "host memory", false }, { "mem_type host", false },
+	{ "memory type host", false },
+};
+
 /* The reader's event as the judge reads it. */
 static void to_inferred(const struct explain_logs *l, const struct log_event *ev,
 			struct inferred_in *in)
@@ -212,6 +223,13 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 		in->has_gid_index = true, in->gid_index = l->gid_index;
 	in->shm_size = ev->shm_size;
 	in->from_nccl = ev->source == LOG_SRC_NCCL;
+	for (size_t i = 0; i < sizeof(mem_words) / sizeof(mem_words[0]); i++) {
+		if (!strcasestr(ev->raw, mem_words[i].needle))
+			continue;
+		in->gpu_mem = mem_words[i].gpu;
+		in->host_mem = !mem_words[i].gpu;
+		break;
+	}
 	/* the line's own device is NCCL's first only when it names none or the same */
 	in->roce = l->ib_roce && (!ev->device[0] || !strcmp(ev->device, l->ib_dev));
 }

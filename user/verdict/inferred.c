@@ -92,8 +92,12 @@ static void reg_mr_cands(const struct inferred_in *in, struct inferred *o, int e
 	if (!e || e == EPERM)
 		add_cand(o, "memlock_zero", e ? 60 : 20, "ib_umem_get refuses (EPERM) a zero RLIMIT_MEMLOCK");
 	if (!e || e == EFAULT) {
-		add_cand(o, "pin_device_memory", e ? 40 : 15, "GPU memory registered through ib_umem_get with no peer-memory client (EFAULT)");
-		add_cand(o, "pin_fault", e ? 30 : 6, "pin_user_pages could not fault in the range (unmapped or protected; EFAULT)");
+		/* the line's own word on the buffer decides between the two:
+		 * GPU memory pins only through a peer-memory client, host
+		 * memory faults only on its range */
+		int gpu = in->gpu_mem ? 25 : 0, host = in->host_mem ? 25 : 0;
+		add_cand(o, "pin_device_memory", (e ? 40 : 15) + gpu - host, "GPU memory registered through ib_umem_get with no peer-memory client (EFAULT)");
+		add_cand(o, "pin_fault", (e ? 30 : 6) + host, "pin_user_pages could not fault in the range (unmapped or protected; EFAULT)");
 		add_cand(o, "pin_hugetlb", e ? 10 : 4, "untouched hugetlb pages with no free huge page (EFAULT)");
 	}
 	/* 524: the kernel-internal ENOTSUPP an exporter or an ODP path
@@ -369,6 +373,20 @@ static const char *wc_status(int s)
 	return s >= 0 && s < (int)(sizeof(n) / sizeof(n[0])) ? n[s] : "another error";
 }
 
+/* What a completion's status means (no kernel call refused it): the
+ * statuses NCCL's users meet, the rest completion_error */
+static const struct {
+	int status;
+	const char *cause, *why;
+} wc_meanings[] = {
+	{ 12, "fabric_retry", "the peer did not acknowledge within the transport retries: on RoCE a GID or route that does not reach it, a lossy fabric (no PFC/ECN), a link down or flapping, or the peer process gone" },
+	{ 13, "fabric_retry", "the peer had no receive posted within the RNR retries: the peer process slow or gone" },
+	{ 5, "flushed_after_error", "the QP had already gone to error: an earlier completion or event is the real failure" },
+	{ 4, "protection_error", "the HCA could not reach the memory of the request: with GPUDirect, PCIe ACS or an IOMMU in translated mode between the NIC and the GPU; else an MR used after it was deregistered" },
+	{ 8, "protection_error", "an MR used after it was deregistered, or access it was not registered with" },
+	{ 10, "protection_error", "the peer's MR refused the access: deregistered, or not registered for it" },
+};
+
 static void no_refusal(const struct inferred_in *in, struct inferred *o)
 {
 	o->no_kernel_refusal = true;
@@ -376,13 +394,10 @@ static void no_refusal(const struct inferred_in *in, struct inferred *o)
 	case INF_COMPLETION:
 		snprintf(o->what, sizeof(o->what), "a work completion with status %d (%s)", in->status,
 			 wc_status(in->status));
-		if (in->status == 12 || in->status == 13)
-			add_cand(o, "fabric_retry", 10, "the peer did not answer within the retries: a link down or flapping, the peer process gone, or congestion");
-		else if (in->status == 5)
-			add_cand(o, "flushed_after_error", 10, "the QP had already gone to error: an earlier completion or event is the real failure");
-		else if (in->status == 4 || in->status == 8 || in->status == 10)
-			add_cand(o, "protection_error", 10, "an MR used after it was deregistered, or access it was not registered with");
-		else
+		for (size_t i = 0; i < sizeof(wc_meanings) / sizeof(wc_meanings[0]); i++)
+			if (wc_meanings[i].status == in->status)
+				add_cand(o, wc_meanings[i].cause, 10, "%s", wc_meanings[i].why);
+		if (!o->ncand)
 			add_cand(o, "completion_error", 10, "the HCA completed the work request with an error");
 		inferred_next(o, "the port counters (symbol_error, link_downed, port_rcv_errors) and `mrtrace check`'s fabric area on both hosts");
 		inferred_next(o, "port_change records of a `mrtrace watch` that ran then (a port down or a GID gone at that time)");
