@@ -195,6 +195,20 @@ check traceback_wrapper_said grep -q 'only the framework.s wrapper' "$OUT/tb.txt
 gzip -c "$LOGS/nccl-2.21-memlock.log" > "$OUT/memlock.log.gz"
 "$MRTRACE" explain --json "$OUT/memlock.log.gz" "$TRAILS/memlock_limit.mlock.host-6.18.json" > "$OUT/mixed.json" 2>"$OUT/mixed.err"
 check mixed_gz_and_records test "$(jq -r .event "$OUT/mixed.json" | sort | tr '\n' ' ')" = "inferred_failure mlock_failure "
+# a plain `journalctl -o json` export (not its .gz), as a file and on stdin:
+# each JSON value is a record or a journald entry on its own, not by the
+# input's first byte
+jq -Rc '{__REALTIME_TIMESTAMP:"1764583200000000", _HOSTNAME:"node01", _TRANSPORT:"stdout", MESSAGE:.}' \
+	"$LOGS/nccl-2.21-memlock.log" > "$OUT/journal.json"
+"$MRTRACE" explain --json "$OUT/journal.json" > "$OUT/journal.out" 2>"$OUT/journal.err"
+rc=$?
+check journal_json_file test "$rc:$(jq -r .event "$OUT/journal.out" | sort -u | tr '\n' ' ')" = "0:inferred_failure "
+"$MRTRACE" explain --json - < "$OUT/journal.json" > "$OUT/journal-stdin.out" 2>/dev/null
+rc=$?
+check journal_json_stdin test "$rc:$(jq -r .event "$OUT/journal-stdin.out" | sort -u | tr '\n' ' ')" = "0:inferred_failure "
+{ cat "$OUT/journal.json"; jq -c . "$TRAILS/memlock_limit.mlock.host-6.18.json"; } > "$OUT/journal-mixed.json"
+"$MRTRACE" explain --json "$OUT/journal-mixed.json" > "$OUT/journal-mixed.out" 2>/dev/null
+check journal_json_and_records test "$(jq -r .event "$OUT/journal-mixed.out" | sort | tr '\n' ' ')" = "inferred_failure mlock_failure "
 "$MRTRACE" explain --setting slurm --facts "$LOGS/node02-check.json" "$LOGS/slurm-8ranks.out" > "$OUT/facts.txt" 2>/dev/null
 check facts_weigh grep -q "on node02, slurmd's jobs get 64 KiB of memlock" "$OUT/facts.txt"
 check facts_same_host sh -c "! grep -q 'judged from the log alone' '$OUT/facts.txt'"

@@ -154,10 +154,28 @@ static void test_reg_mr_errnos(void **state)
 	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "pin_device_memory");
 	assert_true(has_cand(&o, "pin_fault"));
+	/* the line says host memory: the range leads; GPU memory: the client */
+	in = call("ibv_reg_mr", EFAULT, "");
+	in.host_mem = true;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "pin_fault");
+	in.host_mem = false;
+	in.gpu_mem = true;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "pin_device_memory");
+	/* pidfd_getfd's EPERM: the peer's ptrace access */
+	in = call("pidfd_getfd", EPERM, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "fd_import_denied");
 	in = call("ibv_reg_dmabuf_mr", EOPNOTSUPP, "");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "dmabuf_unsupported");
 	assert_false(has_cand(&o, "pin_fsdax"));
+	/* "Unknown error 524": the kernel-internal ENOTSUPP, named */
+	in = call("ibv_reg_dmabuf_mr", 524, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "dmabuf_unsupported");
+	assert_non_null(strstr(o.what, "ENOTSUPP"));
 	/* a plain MR's EOPNOTSUPP: the kernel's only one is an fs-dax buffer */
 	in = call("ibv_reg_mr_iova2", EOPNOTSUPP, "");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
@@ -167,6 +185,25 @@ static void test_reg_mr_errnos(void **state)
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "bad_access_flags");
 	assert_true(has_cand(&o, "iova_misaligned"));
+}
+
+/* a provider's registration (libfabric's fi_mr_reg* on EFA or verbs) pins
+ * as ibv_reg_mr does: its ENOMEM under 64 KiB is memlock_limit, not unknown */
+static void test_provider_registrations(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_facts f = slurm64k();
+	struct inferred_in in = call("fi_mr_reg", ENOMEM, "");
+
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "memlock_limit");
+	assert_string_equal(inferred_call_family("fi_mr_regattr"), "reg_mr");
+	assert_string_equal(inferred_call_family("fi_mr_regv"), "reg_mr");
+	in = call("fi_mr_regattr", EFAULT, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_true(has_cand(&o, "pin_fault"));
+	assert_false(has_cand(&o, "unknown"));
 }
 
 /* NCCL 2.8 prints no errno for ibv_create_qp: said, every candidate listed */
@@ -225,6 +262,83 @@ static void test_modify_qp_and_open(void **state)
 	in = call("fallocate", EFBIG, "");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_false(has_cand(&o, "shm_exhausted"));
+}
+
+/* create_cq/create_qp ENOMEM under a low memlock limit (the log's or the
+ * setting's): the queue buffers are pinned like an MR's, memlock_limit
+ * leads; unlimited or no limit known: the HCA's counts lead */
+static void test_queue_enomem_memlock(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_facts f = slurm64k();
+	struct inferred_in in = call("ibv_create_cq", ENOMEM, "");
+
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "hca_resource_limit");
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "memlock_limit");
+	assert_true(rests_on(&o, "queue buffers are pinned"));
+	in = call("ibv_create_qp", ENOMEM, "2.21.5");
+	in.memlock_logged = true;
+	in.memlock = 64 << 10;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "memlock_limit");
+	assert_true(rests_on(&o, "the log says the process's memlock limit was 64 KiB"));
+	in.memlock = UINT64_MAX;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "hca_resource_limit");
+	f.memlock_soft = UINT64_MAX;
+	in.memlock_logged = false;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "hca_resource_limit");
+}
+
+/* modify_qp by errno (issue 46): the address resolution's errnos lead with
+ * gid_unreachable ("Call to ibv_modify_qp failed with 110 Connection timed
+ * out"), ENODEV with the GID's netdev, EINVAL on RoCE with the GID before
+ * the port; a port known down still leads ENETUNREACH */
+static void test_modify_qp_errnos(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_facts f = slurm64k();
+	static const int unreach[] = { ETIMEDOUT, ENETUNREACH, EHOSTUNREACH };
+	struct inferred_in in;
+
+	for (size_t i = 0; i < sizeof(unreach) / sizeof(unreach[0]); i++) {
+		in = call("ibv_modify_qp", unreach[i], "2.21.5");
+		inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+		assert_string_equal(o.cand[0].cause, "gid_unreachable");
+		assert_true(has_cand(&o, "port_not_active"));
+		assert_non_null(strstr(o.what, errno_name(unreach[i])));
+		assert_null(strstr(o.what, "E?"));
+		for (int k = 0; k < o.ncand; k++)
+			assert_int_not_equal(cause_from_name(o.cand[k].cause), CAUSE__COUNT);
+	}
+	in = call("ibv_modify_qp", ENETUNREACH, "2.21.5");
+	f.ports = 2;
+	f.ports_down = 1;
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "port_not_active");
+	in = call("ibv_modify_qp", ENODEV, "2.21.5");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "gid_unreachable");
+	assert_non_null(strstr(o.cand[0].why, "namespace"));
+	assert_true(has_cand(&o, "bad_gid_index"));
+	/* EINVAL: the port leads with no link layer known, the GID on RoCE */
+	in = call("ibv_modify_qp", EINVAL, "2.21.5");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "port_not_active");
+	in.roce = true;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "bad_gid_index");
+	assert_true(rests_on(&o, "the port is RoCE"));
+	/* no errno: gid_unreachable is among them */
+	in = call("ibv_modify_qp", 0, "2.8.4");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_true(has_cand(&o, "gid_unreachable"));
+	assert_non_null(strstr(o.errno_note, "ETIMEDOUT"));
 }
 
 /* a RoCE port rxe0/1 with GIDs 0 (v1, link-local), 1 (v2, link-local),
@@ -369,6 +483,7 @@ static void test_no_kernel_refusal(void **state)
 	assert_true(o.no_kernel_refusal);
 	assert_string_equal(o.cand[0].cause, "fabric_retry");
 	assert_non_null(strstr(o.what, "transport retry counter exceeded"));
+	assert_non_null(strstr(o.cand[0].why, "lossy fabric"));
 	assert_true(o.nnext > 0);
 	assert_string_equal(o.rerun, "");
 	/* the node's link error counters are what it ties to */
@@ -381,6 +496,18 @@ static void test_no_kernel_refusal(void **state)
 	f.gid_port[0].counters[0] = '\0';
 	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
 	assert_true(rests_on(&o, "rxe0 port 1's link error counters are all 0"));
+	/* local protection: ACS/IOMMU with GPUDirect; flushed: an earlier error */
+	in.kind = INF_COMPLETION;
+	in.status = 4;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "protection_error");
+	assert_non_null(strstr(o.cand[0].why, "ACS"));
+	in.status = 5;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "flushed_after_error");
+	in.status = 9;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "completion_error");
 	in.kind = INF_ASYNC;
 	snprintf(in.detail, sizeof(in.detail), "GID table change");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
@@ -651,7 +778,10 @@ int main(void)
 		cmocka_unit_test(test_reg_mr_logged_memlock),
 		cmocka_unit_test(test_reg_mr_errnos),
 		cmocka_unit_test(test_create_qp_no_errno),
+		cmocka_unit_test(test_provider_registrations),
 		cmocka_unit_test(test_modify_qp_and_open),
+		cmocka_unit_test(test_modify_qp_errnos),
+		cmocka_unit_test(test_queue_enomem_memlock),
 		cmocka_unit_test(test_gid_facts),
 		cmocka_unit_test(test_rdmacg_facts),
 		cmocka_unit_test(test_no_kernel_refusal),

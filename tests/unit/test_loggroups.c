@@ -52,6 +52,8 @@ static const char *jstr(struct json_object *o, const char *a, const char *b)
 
 /* Writes lines to a temporary file named like sbatch's output (or not),
  * explains it, and leaves the records in out[]; returns the groups. */
+static char tally[512]; /* explain_logs_tally's line of the last explain_file */
+
 static int explain_file(const char *name, const char *lines)
 {
 	char dir[] = "/tmp/test_loggroups_XXXXXX", path[128], err[256];
@@ -76,6 +78,10 @@ static int explain_file(const char *name, const char *lines)
 	while (log_reader_next(r, ev) == 1)
 		explain_logs_event(l, ev);
 	n = explain_logs_finish(l, collect, NULL, err, sizeof(err));
+	FILE *t = fmemopen(tally, sizeof(tally), "w");
+	assert_non_null(t);
+	explain_logs_tally(l, t);
+	fclose(t);
 	explain_logs_free(l);
 	log_reader_free(r);
 	free(ev);
@@ -132,6 +138,24 @@ static void two_jobs_two_groups(void **state)
 			    "[ \"gpu06\" ]");
 }
 
+/* every group the tally counts is a verdict shown: a wrapper folded into
+ * its job's failure is said with the wrapper lines, not a group */
+static void every_group_a_verdict(void **state)
+{
+	(void)state;
+	assert_int_equal(explain_file("a.log", ENOMEM_LINE(0, "node01", 5000) ENOMEM_LINE(1, "node01", 5001)
+				      "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1269, "
+				      "unhandled system error, NCCL version 2.21.5\n"),
+			 1);
+	assert_non_null(strstr(tally, "3 failure lines in 1 group ("));
+	assert_non_null(strstr(tally, "the echo of their job's failure"));
+	/* a wrapper alone is its own verdict */
+	assert_int_equal(explain_file("b.log", "torch.distributed.DistBackendError: NCCL error in: "
+					       "ProcessGroupNCCL.cpp:1269, unhandled system error, NCCL version 2.21.5\n"),
+			 1);
+	assert_non_null(strstr(tally, "1 failure line in 1 group"));
+}
+
 /* the job from the input's name, then a line that names another */
 static void job_from_name_then_line(void **state)
 {
@@ -152,6 +176,7 @@ int main(void)
 		cmocka_unit_test(one_job_one_group),
 		cmocka_unit_test(two_jobs_two_groups),
 		cmocka_unit_test(job_from_name_then_line),
+		cmocka_unit_test(every_group_a_verdict),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

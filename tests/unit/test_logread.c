@@ -394,6 +394,87 @@ static void other_sources(void **state)
 
 /* util-linux fallocate(1)'s err() lines (sys-utils/fallocate.c: 2.25+
  * "fallocate failed", 2.17-2.24 "%s: fallocate failed" with the file) */
+/* the errno in the shapes providers and wrappers print it (issue 46): a
+ * number behind a marker, either sign, glibc's "Unknown error N" for the
+ * numbers with no name (the kernel-internal ENOTSUPP 524 leaks so), an
+ * E-name; a known call named by a line of no known source */
+static void errno_shapes(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line, *call;
+		int err;
+	} lines[] = {
+		{ "ibv_reg_dmabuf_mr failed: Unknown error 524", "ibv_reg_dmabuf_mr", 524 },
+		{ "h:1:1 [0] NCCL WARN Call to ibv_reg_dmabuf_mr failed with error Unknown error 524", "ibv_reg_dmabuf_mr", 524 },
+		{ "Couldn't register MR: Unknown error -95", "ibv_reg_mr", 95 },
+		{ "Failed to register MR [error code: 14]", "ibv_reg_mr", 14 },
+		{ "libfabric:4242:1700000000::verbs:mr:vrb_mr_reg_common():109<warn> Unable to register memory: ret=-12", "fi_mr_reg", 12 },
+		{ "ibv_create_cq(cqe=4096) failed: errno: 12", "ibv_create_cq", 12 },
+		{ "ibv_modify_qp failed with error=110", "ibv_modify_qp", 110 },
+		{ "ibv_modify_qp failed with error 110", "ibv_modify_qp", 110 },
+		{ "ibv_reg_mr returned (-14)", "ibv_reg_mr", 14 },
+		{ "ibv_reg_mr failed, errno 14", "ibv_reg_mr", 14 },
+		{ "ibv_reg_mr failed: EFAULT", "ibv_reg_mr", 14 },
+		{ "ibv_create_cq(...) failed: Cannot allocate memory", "ibv_create_cq", 12 },
+		{ "RuntimeError: pidfd_getfd: Operation not permitted", "pidfd_getfd", 1 },
+		{ "PermissionError: pidfd_getfd failed: [Errno 1] Operation not permitted", "pidfd_getfd", 1 },
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		parse(lines[i].line);
+		if (ev.kind != LOG_FAILURE_CALL || strcmp(ev.call, lines[i].call) || ev.err != lines[i].err)
+			fail_msg("%s: kind %d call %s err %d", lines[i].line, ev.kind, ev.call, ev.err);
+		assert_false(ev.no_errno);
+	}
+	/* near misses: a number that is no errno, a call not said to fail */
+	parse("ibv_reg_mr failed (12)");
+	assert_int_equal(ev.err, 0);
+	assert_true(ev.no_errno);
+	parse("ibv_reg_mr failed: rc=0x1f");
+	assert_int_equal(ev.err, 0);
+	parse("we call ibv_reg_mr here");
+	assert_int_not_equal(ev.kind, LOG_FAILURE_CALL);
+	parse("EFAULTY ibv_reg_mr failed");
+	assert_int_equal(ev.err, 0);
+}
+
+/* a provider's registration as a registration: libfabric's fi_mr_reg (its
+ * own line or an application's), UCX's md registration outside UCX's
+ * prefix with its range */
+static void provider_registrations(void **state)
+{
+	(void)state;
+	parse("fi_mr_reg failed: Cannot allocate memory");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.call, "fi_mr_reg");
+	assert_string_equal(ev.op, "reg_mr");
+	assert_int_equal(ev.err, 12);
+	parse("libfabric:4242:1700000000::efa:mr:efa_mr_reg_impl():932<warn> Unable to register MR: Cannot allocate memory");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.op, "reg_mr");
+	assert_int_equal(ev.err, 12);
+	parse("[1,3]<stderr>: ibv_reg_mr(address=0x7f0000000000, length=1048576, access=0xf) failed: Cannot allocate memory");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.call, "ibv_reg_mr");
+	assert_true(ev.has_range);
+	assert_int_equal(ev.length, 1048576);
+	assert_int_equal(ev.err, 12);
+}
+
+/* NCCL's GPUDirect state: 2.19+'s "(DMABUF) enabled" is on, not the
+ * failure "Disabled" is */
+static void gdr_dmabuf_enabled(void **state)
+{
+	(void)state;
+	parse("node1:11:11 [0] NCCL INFO NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA 0 'mlx5_0'");
+	assert_int_equal(ev.kind, LOG_NOT_FAILURE);
+	parse("node1:11:11 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'");
+	assert_int_equal(ev.kind, LOG_NOT_FAILURE);
+	parse("node1:11:11 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)");
+	assert_int_equal(ev.kind, LOG_FAILURE_NOCALL);
+	assert_int_equal(ev.nocall, LOG_NC_GDR_DISABLED);
+}
+
 static void fallocate_tool_lines(void **state)
 {
 	(void)state;
@@ -693,6 +774,9 @@ int main(void)
 		cmocka_unit_test(job_lines_and_names),
 		cmocka_unit_test(job_carried_through_input),
 		cmocka_unit_test(fallocate_tool_lines),
+		cmocka_unit_test(gdr_dmabuf_enabled),
+		cmocka_unit_test(errno_shapes),
+		cmocka_unit_test(provider_registrations),
 		cmocka_unit_test(job_host_from_slurmstepd_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -207,6 +207,7 @@ struct run {
 	struct log_counts lc;      /* every log line, summed over the inputs */
 	char lc_first_file[128];   /* where the first unrecognised line was */
 	bool any_log;
+	bool in_journal; /* one_journal_entry is handing its record over */
 };
 
 /* One piece of output (a record, the --jobs grouping): built in memory,
@@ -308,6 +309,61 @@ static void jobs_output(struct run *run)
 	piece_write(run, &p);
 }
 
+static void one_value(struct run *run, struct json_object *o, const char *file, long line);
+
+/* A journald entry (`journalctl -o json`, a file or stdin) among JSON
+ * values: what an input holds is decided per value, not by its first byte,
+ * so a plain export is read as the log reader reads it inside a .gz: its
+ * MESSAGE as a line, an MRTRACE_* entry as a record.  False: not one. */
+static bool one_journal_entry(struct run *run, struct json_object *o, const char *file, long line)
+{
+	struct json_object *m;
+	struct log_event *ev;
+	const char *s;
+
+	if (run->in_journal || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "MESSAGE", &m) ||
+	    !(s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) ||
+	    !(ev = malloc(sizeof(*ev))))
+		return false;
+	log_line_parse(s, strlen(s), ev);
+	ev->input = file;
+	ev->lineno = line;
+	run->any_log = true;
+	run->lc.lines++;
+	switch (ev->kind) {
+	case LOG_FAILURE_CALL:
+	case LOG_FAILURE_NOCALL:
+	case LOG_FAILURE_SUMMARY:
+		run->lc.failures++;
+		break;
+	case LOG_UNRECOGNISED:
+		if (!run->lc.unrecognised++) {
+			run->lc.first_unrecognised_line = line;
+			snprintf(run->lc.first_unrecognised, sizeof(run->lc.first_unrecognised), "%s", ev->raw);
+			snprintf(run->lc_first_file, sizeof(run->lc_first_file), "%s", file);
+		}
+		break;
+	case LOG_RECORD:
+		run->lc.records++;
+		break;
+	default:
+		run->lc.not_failures++;
+	}
+	if (ev->kind == LOG_RECORD && ev->json) {
+		run->in_journal = true;
+		one_value(run, ev->json, file, line);
+		run->in_journal = false;
+	} else {
+		explain_logs_event(run->logs, ev);
+	}
+	/* log_line_parse hands a record's JSON over; no reader drops it here */
+	if (ev->kind == LOG_RECORD)
+		json_object_put(ev->json);
+	free(ev);
+	return true;
+}
+
 static void one_value(struct run *run, struct json_object *o, const char *file, long line)
 {
 	struct record_in *rec = &run->rec;
@@ -315,6 +371,8 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 	char err[256];
 	const struct record_kind *k = record_kind_of_json(o, &event);
 
+	if (!event && one_journal_entry(run, o, file, line))
+		return;
 	if (!event) {
 		fprintf(stderr, "mrtrace explain: %s:%ld: %s\n", esc(file), line,
 			json_object_is_type(o, json_type_object)

@@ -47,6 +47,9 @@ struct explain_logs {
 	struct explain_logs_opts o;
 	struct group *groups[EXPLAIN_LOG_GROUPS];
 	int ngroups;
+	/* of them, wrappers folded into their job's failure by finish: no
+	 * group of their own, counted with the wrapper lines */
+	int folded;
 	unsigned long failures, not_judged, summaries, order;
 	char summary_example[LOG_RAW_MAX + 1];
 	/* the job's settings, as the lines so far named them */
@@ -56,6 +59,7 @@ struct explain_logs {
 	int gid_index; /* NCCL_IB_GID_INDEX, -1 not set */
 	char ib_dev[32]; /* NCCL's first device, `NET/IB : Using [0]mlx5_0:1/RoCE` */
 	int ib_port;
+	bool ib_roce; /* that device's port is RoCE (`.../RoCE`) */
 	bool gdr, slurm;
 	/* the memlock limit a line stated (libibverbs' warning), for the
 	 * failures of that process after it (pid 0: the line named none) */
@@ -114,6 +118,17 @@ static bool seen_add(uint64_t *set, int *n, uint64_t h)
 		set[(*n)++] = h;
 	return true;
 }
+
+/* What a failure line says of its buffer (UCX's "mem_type cuda", an
+ * application's "GPU memory"): where the pin of an EFAULT went */
+static const struct {
+	const char *needle;
+	bool gpu;
+} mem_words[] = {
+	{ "cuda", true },        { "GPU memory", true }, { "gpu memory", true },
+	{ "device memory", true }, { "host memory", false }, { "mem_type host", false },
+	{ "memory type host", false },
+};
 
 /* The reader's event as the judge reads it. */
 static void to_inferred(const struct explain_logs *l, const struct log_event *ev,
@@ -208,6 +223,15 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 		in->has_gid_index = true, in->gid_index = l->gid_index;
 	in->shm_size = ev->shm_size;
 	in->from_nccl = ev->source == LOG_SRC_NCCL;
+	for (size_t i = 0; i < sizeof(mem_words) / sizeof(mem_words[0]); i++) {
+		if (!strcasestr(ev->raw, mem_words[i].needle))
+			continue;
+		in->gpu_mem = mem_words[i].gpu;
+		in->host_mem = !mem_words[i].gpu;
+		break;
+	}
+	/* the line's own device is NCCL's first only when it names none or the same */
+	in->roce = l->ib_roce && (!ev->device[0] || !strcmp(ev->device, l->ib_dev));
 }
 
 static void context(struct explain_logs *l, const struct log_event *ev)
@@ -224,6 +248,7 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 		l->gid_index = -1;
 		l->ib_dev[0] = '\0';
 		l->ib_port = 0;
+		l->ib_roce = false;
 		l->gdr = false;
 		l->has_memlock = false;
 	}
@@ -251,10 +276,14 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 	if ((p = strstr(ev->raw, " Channel ")) && sscanf(p, " Channel %u/%u", &a, &b) == 2 && b <= 64 &&
 	    b > l->built_ch)
 		l->built_ch = b;
-	if ((p = strstr(ev->raw, "NET/IB : Using [")) && (p = strchr(p, ']')) &&
-	    sscanf(p + 1, "%31[A-Za-z0-9_.-]:%d", l->ib_dev, &l->ib_port) != 2)
-		l->ib_dev[0] = '\0', l->ib_port = 0;
-	if (strstr(ev->raw, "GPU Direct RDMA Enabled"))
+	if ((p = strstr(ev->raw, "NET/IB : Using [")) && (p = strchr(p, ']'))) {
+		if (sscanf(p + 1, "%31[A-Za-z0-9_.-]:%d", l->ib_dev, &l->ib_port) != 2)
+			l->ib_dev[0] = '\0', l->ib_port = 0;
+		/* "[0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE": the first device's link layer */
+		l->ib_roce = !strncmp(p + 1 + strcspn(p + 1, "/ "), "/RoCE", 5);
+	}
+	if (strstr(ev->raw, "GPU Direct RDMA Enabled") ||
+	    (ev->kind == LOG_NOT_FAILURE && ev->shape && ev->shape->nocall == LOG_NC_GDR_DISABLED))
 		l->gdr = true;
 	if (strstr(ev->raw, "slurmstepd") || strstr(ev->raw, "srun: "))
 		l->slurm = true;
@@ -480,9 +509,13 @@ int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, c
 		size_t len = 0;
 		FILE *m;
 
-		/* a wrapper is its failure's echo when its job's lines name one */
-		if (r->in.kind == INF_WRAPPER && real[g->job])
+		/* a wrapper is its failure's echo when its job's lines name one:
+		 * no verdict of its own, and no group in the tally either (the
+		 * tally's groups are the verdicts shown) */
+		if (r->in.kind == INF_WRAPPER && real[g->job]) {
+			l->folded++;
 			continue;
+		}
 		/* whose facts: --facts names the node; else this node's, when
 		 * the log is this node's or does not say */
 		r->other_host = r->in.host[0] && strcmp(r->in.host, me);
@@ -529,11 +562,13 @@ int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, c
 
 void explain_logs_tally(const struct explain_logs *l, FILE *out)
 {
+	int groups = l->ngroups - l->folded;
+
 	fprintf(out, "mrtrace explain: %lu failure line%s in %d group%s", l->failures,
-		l->failures == 1 ? "" : "s", l->ngroups, l->ngroups == 1 ? "" : "s");
+		l->failures == 1 ? "" : "s", groups, groups == 1 ? "" : "s");
 	if (l->summaries)
-		fprintf(out, " (%lu wrapper line%s: %s)", l->summaries, l->summaries == 1 ? "" : "s",
-			esc(l->summary_example));
+		fprintf(out, " (%lu wrapper line%s%s: %s)", l->summaries, l->summaries == 1 ? "" : "s",
+			l->folded ? ", the echo of their job's failure" : "", esc(l->summary_example));
 	if (l->not_judged)
 		fprintf(out, ", %lu beyond %d groups not judged", l->not_judged, EXPLAIN_LOG_GROUPS);
 	fputc('\n', out);

@@ -75,8 +75,6 @@ static bool call_failed(const char *s, const char *end, struct log_event *ev)
 		e = end;
 	str_copy_n(ev->err_text, sizeof(ev->err_text), t, (size_t)(e - t));
 	ev->err = log_errno_at_start(t, (size_t)(e - t));
-	struct fmt_cap cap[FMT_CAPS_MAX];
-	int nc;
 	/* UCX 1.13+ after a refused ibv_reg_mr: "... Please set max locked
 	 * memory (ulimit -l) to 'unlimited' (current: 64 kbytes)" */
 	const char *cur = log_find(t, end, "(current: ");
@@ -94,12 +92,7 @@ static bool call_failed(const char *s, const char *end, struct log_event *ev)
 			}
 		}
 	}
-	if (fmt_match("ibv_reg_mr(address=%p, length=%lu, access=0x%x%s", c, (size_t)(end - c), cap, &nc)) {
-		ev->addr = (uint64_t)log_num(cap[0].p, cap[0].n, 16);
-		ev->length = (uint64_t)log_num(cap[1].p, cap[1].n, 10);
-		ev->access = (unsigned)log_num(cap[2].p, cap[2].n, 16);
-		ev->has_range = true;
-	}
+	log_reg_range(c, end, ev);
 	ev->kind = ev->op ? LOG_FAILURE_CALL : LOG_UNRECOGNISED;
 	return true;
 }

@@ -26,6 +26,9 @@ bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev);
 bool log_parse_tools(const char *s, const char *end, struct log_event *ev);
 /* force: the prefix said kernel (then any line is a kernel line) */
 bool log_parse_kernel(const char *s, const char *end, bool force, struct log_event *ev);
+/* a known call (log_op_of_call's) that a line of no known source says
+ * failed: "pidfd_getfd: Operation not permitted", "X failed: TEXT" (anycall.c) */
+bool log_parse_anycall(const char *s, const char *end, struct log_event *ev);
 /* a line that names the job (job.c): srun's, salloc's, slurmstepd's, an
  * echoed SLURM_JOB_ID=; LOG_CONTEXT with ev->job */
 bool log_parse_job(const char *s, const char *end, struct log_event *ev);
@@ -51,5 +54,12 @@ long long log_num(const char *s, size_t n, int base); /* bounded strtoll */
  * int and negated stayed negative. */
 int log_errno_num(long long v);
 const char *log_op_of_call(const char *call);
+/* UCX's md registration "ibv_reg_mr(address=%p, length=%lu, access=0x%x)"
+ * at c: its range into ev (has_range); false when not that shape */
+bool log_reg_range(const char *c, const char *end, struct log_event *ev);
+/* the errno a line prints in any shape errnos.c knows ("errno: 12",
+ * "[error code: 14]", "ret=-22", "(-95)", "Unknown error 524", an E-name),
+ * the first marker of its table that holds one; 0 none */
+int log_errno_scan(const char *s, size_t n);
 
 #endif

@@ -22,6 +22,19 @@ struct log_reader {
 	size_t pos, len;
 };
 
+/* A call's failure whose part read no errno: the line may still print one
+ * in a shape of its own (a provider's "ret=-12", glibc's "Unknown error
+ * -95" for a number with no name, "[error code: 14]") */
+static void errno_fallback(const char *s, const char *end, struct log_event *ev)
+{
+	int e;
+
+	if (ev->kind == LOG_FAILURE_CALL && !ev->err && (e = log_errno_scan(s, (size_t)(end - s)))) {
+		ev->err = e;
+		ev->no_errno = false;
+	}
+}
+
 void log_classify(const char *s, const char *end, struct log_event *ev, int depth)
 {
 	bool kernel = false;
@@ -48,8 +61,11 @@ void log_classify(const char *s, const char *end, struct log_event *ev, int dept
 		return;
 	if (log_parse_job(s, end, ev) || log_parse_nccl(s, end, ev) || log_parse_framework(s, end, ev) || log_parse_ucx(s, end, ev) ||
 	    log_parse_libfabric(s, end, ev) || log_parse_rdma_core(s, end, ev) ||
-	    log_parse_tools(s, end, ev) || log_parse_kernel(s, end, false, ev))
+	    log_parse_tools(s, end, ev) || log_parse_kernel(s, end, false, ev) ||
+	    log_parse_anycall(s, end, ev)) {
+		errno_fallback(s, end, ev);
 		return;
+	}
 	ev->kind = LOG_UNRECOGNISED;
 }
 

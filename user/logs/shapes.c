@@ -86,7 +86,9 @@ static void set_field(struct log_event *ev, const char *name, const struct fmt_c
 	} else if (!strcmp(name, "result_code")) {
 		ev->has_rc = true, ev->rc = (long)v;
 	} else if (!strcmp(name, "gdr_state")) {
-		*enabled = n == 7 && !memcmp(p, "Enabled", 7);
+		/* "Enabled", and 2.19+'s "(DMABUF) enabled": the state is the
+		 * last word ("Disabled" ends otherwise) */
+		*enabled = n >= 7 && (!memcmp(p + n - 7, "Enabled", 7) || !memcmp(p + n - 7, "enabled", 7));
 	} else if (!strcmp(name, "qp_detail")) {
 		/* 2.24+: ibvModifyQpLog's text, itself a row of the table */
 		for (size_t i = 0; i < log_nccl_shapes_n; i++) {

@@ -2,6 +2,7 @@
 /* util.c - small helpers of the log reader: bounded searches
  * (a line is not NUL-terminated where the parts look at it), strerror text
  * back to its errno, the mrtrace op of a verbs call. */
+#include "logs/fmtmatch.h"
 #include "logs/parse.h"
 
 #include <errno.h>
@@ -83,6 +84,20 @@ int log_errno_at_start(const char *s, size_t n)
 	return best;
 }
 
+bool log_reg_range(const char *c, const char *end, struct log_event *ev)
+{
+	struct fmt_cap cap[FMT_CAPS_MAX];
+	int nc;
+
+	if (!fmt_match("ibv_reg_mr(address=%p, length=%lu, access=0x%x%s", c, (size_t)(end - c), cap, &nc))
+		return false;
+	ev->addr = (uint64_t)log_num(cap[0].p, cap[0].n, 16);
+	ev->length = (uint64_t)log_num(cap[1].p, cap[1].n, 10);
+	ev->access = (unsigned)log_num(cap[2].p, cap[2].n, 16);
+	ev->has_range = true;
+	return true;
+}
+
 /* docs/json.md's ops: registrations are reg_mr, the refusal records' ops */
 const char *log_op_of_call(const char *call)
 {
@@ -96,6 +111,8 @@ const char *log_op_of_call(const char *call)
 		{ "ibv_alloc_pd", "alloc_pd" }, { "ibv_create_ah", "create_ah" },
 		{ "posix_fallocate", "shm_alloc" }, { "fallocate", "shm_alloc" },
 		{ "shm_open", "shm_alloc" }, { "pidfd_getfd", "fd_import" },
+		/* libfabric's registrations (EFA, verbs providers): an MR below */
+		{ "fi_mr_reg", "reg_mr" }, { "fi_mr_regattr", "reg_mr" }, { "fi_mr_regv", "reg_mr" },
 	};
 	for (size_t i = 0; call && i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (!strcmp(call, ops[i].call))

@@ -92,16 +92,22 @@ static void reg_mr_cands(const struct inferred_in *in, struct inferred *o, int e
 	if (!e || e == EPERM)
 		add_cand(o, "memlock_zero", e ? 60 : 20, "ib_umem_get refuses (EPERM) a zero RLIMIT_MEMLOCK");
 	if (!e || e == EFAULT) {
-		add_cand(o, "pin_device_memory", e ? 40 : 15, "GPU memory registered through ib_umem_get with no peer-memory client (EFAULT)");
-		add_cand(o, "pin_fault", e ? 30 : 6, "pin_user_pages could not fault in the range (unmapped or protected; EFAULT)");
+		/* the line's own word on the buffer decides between the two:
+		 * GPU memory pins only through a peer-memory client, host
+		 * memory faults only on its range */
+		int gpu = in->gpu_mem ? 25 : 0, host = in->host_mem ? 25 : 0;
+		add_cand(o, "pin_device_memory", (e ? 40 : 15) + gpu - host, "GPU memory registered through ib_umem_get with no peer-memory client (EFAULT)");
+		add_cand(o, "pin_fault", (e ? 30 : 6) + host, "pin_user_pages could not fault in the range (unmapped or protected; EFAULT)");
 		add_cand(o, "pin_hugetlb", e ? 10 : 4, "untouched hugetlb pages with no free huge page (EFAULT)");
 	}
-	if (!e || e == EOPNOTSUPP || e == ENOTSUP || e == EPROTONOSUPPORT) {
+	/* 524: the kernel-internal ENOTSUPP an exporter or an ODP path
+	 * returns, printed "Unknown error 524" */
+	if (!e || e == EOPNOTSUPP || e == ENOTSUP || e == EPROTONOSUPPORT || e == 524) {
 		/* a dma-buf MR's refusal is dma-buf's; a plain MR's EOPNOTSUPP is
 		 * the long-term pin of fs-dax memory (the kernel's only one) */
 		bool dmabuf = strstr(in->call, "dmabuf") != NULL;
 		add_cand(o, "dmabuf_unsupported", !e ? 10 : dmabuf ? 50 : 15, "the kernel or the NIC driver cannot register a dma-buf (EOPNOTSUPP; ODP-only paths refuse so too)");
-		if (!dmabuf && e != EPROTONOSUPPORT)
+		if (!dmabuf && e != EPROTONOSUPPORT && e != 524)
 			add_cand(o, "pin_fsdax", e ? 45 : 3, "the buffer maps a file on a DAX file system (persistent memory mounted -o dax): the kernel refuses its long-term pin (EOPNOTSUPP)");
 	}
 	if (!e || e == EINVAL) {
@@ -114,14 +120,53 @@ static void reg_mr_cands(const struct inferred_in *in, struct inferred *o, int e
 		add_cand(o, "rdma_cgroup_limit", 50, "the rdma cgroup's mr count is used up (EAGAIN)");
 }
 
+/* modify_qp's candidates per errno: which step of the move to RTR refuses
+ * with it (docs/causes.md).  On RoCE the address is resolved there
+ * (ib_resolve_eth_dmac): no route is ENETUNREACH/EHOSTUNREACH, no
+ * neighbour within 1 s ETIMEDOUT ("Call to ibv_modify_qp failed with 110
+ * Connection timed out"), the source GID's netdev gone or in another
+ * namespace ENODEV, an empty GID entry ENODATA.  Err 0: the line carries
+ * no errno, every step is possible. */
+static const struct cand_row {
+	int err;
+	enum cause cause;
+	int score;
+	const char *why;
+} modify_qp_rows[] = {
+	{ ETIMEDOUT, CAUSE_GID_UNREACHABLE, 60, "no neighbour answered for the peer GID's address within 1 s (ETIMEDOUT): a peer down, an address nobody owns, a cross-rail address, the source GID's netdev in another namespace" },
+	{ ETIMEDOUT, CAUSE_PORT_NOT_ACTIVE, 12, "a port that went down under the job loses its neighbours" },
+	{ ENETUNREACH, CAUSE_GID_UNREACHABLE, 50, "no route from the source GID's netdev to the peer's address (ENETUNREACH)" },
+	{ ENETUNREACH, CAUSE_PORT_NOT_ACTIVE, 40, "a port that is not ACTIVE has no routes (ENETUNREACH)" },
+	{ EHOSTUNREACH, CAUSE_GID_UNREACHABLE, 55, "the route to the peer's address is unreachable (EHOSTUNREACH)" },
+	{ EHOSTUNREACH, CAUSE_PORT_NOT_ACTIVE, 15, "a port that is not ACTIVE has no routes" },
+	{ ENODEV, CAUSE_GID_UNREACHABLE, 50, "the source GID's netdev is gone, or lives in another network namespace (ENODEV)" },
+	{ ENODEV, CAUSE_BAD_GID_INDEX, 40, "the GID index names an entry whose netdev went (an address, VF or macvlan removed): the index of another node's table (ENODEV)" },
+	{ ENODEV, CAUSE_PORT_NOT_ACTIVE, 10, "the port's netdev went down or away" },
+	{ ENODATA, CAUSE_BAD_GID_INDEX, 60, "the source GID index is an empty entry of the port's table (ENODATA)" },
+	{ EINVAL, CAUSE_PORT_NOT_ACTIVE, 30, "a QP cannot move to RTR on a port that is not ACTIVE (EINVAL)" },
+	{ EINVAL, CAUSE_BAD_GID_INDEX, 28, "the GID index is empty or of another type, or no GRH on RoCE (EINVAL)" },
+	{ EINVAL, CAUSE_BAD_PKEY_INDEX, 10, "the PKey index has no valid PKey (EINVAL)" },
+	{ EINVAL, CAUSE_QP_ATTR_INVALID, 8, "another QP attribute is out of range (EINVAL)" },
+	{ EINVAL, CAUSE_GID_UNREACHABLE, 6, "source and remote GID of different address families (EINVAL)" },
+	{ 0, CAUSE_PORT_NOT_ACTIVE, 30, "a QP cannot move to RTR on a port that is not ACTIVE" },
+	{ 0, CAUSE_BAD_GID_INDEX, 28, "the GID index is empty or of another type, or no GRH on RoCE" },
+	{ 0, CAUSE_GID_UNREACHABLE, 25, "RoCE: the peer's GID resolved to no route or no neighbour" },
+	{ 0, CAUSE_BAD_PKEY_INDEX, 10, "the PKey index has no valid PKey" },
+	{ 0, CAUSE_QP_ATTR_INVALID, 8, "another QP attribute is out of range" },
+};
+
+static void add_rows(struct inferred *o, const struct cand_row *rows, size_t n, int e)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].err == e)
+			add_cand(o, cause_name(rows[i].cause), rows[i].score, "%s", rows[i].why);
+}
+
 static void qp_cands(const char *fam, struct inferred_in const *in, struct inferred *o, int e)
 {
 	(void)in;
 	if (!strcmp(fam, "modify_qp")) {
-		add_cand(o, "port_not_active", 30, "a QP cannot move to RTR on a port that is not ACTIVE (EINVAL)");
-		add_cand(o, "bad_gid_index", 28, "the GID index NCCL picked is empty or of another type (EINVAL)");
-		add_cand(o, "bad_pkey_index", 10, "the PKey index has no valid PKey (EINVAL)");
-		add_cand(o, "qp_attr_invalid", 8, "another QP attribute is out of range (EINVAL)");
+		add_rows(o, modify_qp_rows, sizeof(modify_qp_rows) / sizeof(modify_qp_rows[0]), e);
 		return;
 	}
 	if (!e || e == ENOMEM || e == EINVAL) {
@@ -175,7 +220,7 @@ static const char *family_errnos(const char *call)
 	if (!strcmp(fam, "reg_mr"))
 		return "ENOMEM, EPERM, EFAULT, EINVAL and EOPNOTSUPP";
 	if (!strcmp(fam, "modify_qp"))
-		return "EINVAL and ETIMEDOUT";
+		return "EINVAL, ETIMEDOUT, ENETUNREACH, EHOSTUNREACH, ENODEV and ENODATA";
 	if (!strcmp(fam, "create_qp") || !strcmp(fam, "create_cq"))
 		return "ENOMEM, EINVAL and EAGAIN";
 	if (!strcmp(fam, "open_device"))
@@ -216,6 +261,41 @@ static void weigh_logged_memlock(const struct inferred_in *in, struct inferred *
 	} else {
 		inferred_rest(o, "the log says the process's memlock limit was %s", b);
 	}
+}
+
+/* A CQ's and a QP's user buffers are pinned by ib_umem_get like an MR's and
+ * charged to the same RLIMIT_MEMLOCK: under a low limit their ENOMEM is the
+ * limit, not the HCA's counts.  The limit is the log's (the process's own)
+ * else the node's for the setting. */
+static void weigh_queue_memlock(const struct inferred_in *in, const struct inferred_facts *f,
+				struct inferred *o)
+{
+	const char *fam = inferred_call_family(in->call);
+	uint64_t lim;
+	char b[32];
+
+	if (in->kind != INF_CALL || (in->err && in->err != ENOMEM) || strstr(in->call, "alloc_pd") ||
+	    (strcmp(fam, "create_cq") && strcmp(fam, "create_qp")))
+		return;
+	if (in->memlock_logged)
+		lim = in->memlock;
+	else if (f->have && f->memlock_known)
+		lim = f->memlock_soft;
+	else
+		return;
+	if (lim == UINT64_MAX) {
+		if (in->memlock_logged) {
+			inferred_rest(o, "the log says the process's memlock limit was unlimited");
+			inferred_weigh(o, "memlock_limit", -40);
+		}
+		return;
+	}
+	if (lim >= (64ull << 20))
+		return;
+	fmt_bytes(lim, b, sizeof(b));
+	inferred_rest(o, "%s memlock limit was %s: %s's queue buffers are pinned and charged to it like an MR's",
+		      in->memlock_logged ? "the log says the process's" : "the setting's", b, in->call);
+	inferred_weigh(o, "memlock_limit", 40);
 }
 
 /* ---- the facts of the node ------------------------------------------------ */
@@ -293,6 +373,20 @@ static const char *wc_status(int s)
 	return s >= 0 && s < (int)(sizeof(n) / sizeof(n[0])) ? n[s] : "another error";
 }
 
+/* What a completion's status means (no kernel call refused it): the
+ * statuses NCCL's users meet, the rest completion_error */
+static const struct {
+	int status;
+	const char *cause, *why;
+} wc_meanings[] = {
+	{ 12, "fabric_retry", "the peer did not acknowledge within the transport retries: on RoCE a GID or route that does not reach it, a lossy fabric (no PFC/ECN), a link down or flapping, or the peer process gone" },
+	{ 13, "fabric_retry", "the peer had no receive posted within the RNR retries: the peer process slow or gone" },
+	{ 5, "flushed_after_error", "the QP had already gone to error: an earlier completion or event is the real failure" },
+	{ 4, "protection_error", "the HCA could not reach the memory of the request: with GPUDirect, PCIe ACS or an IOMMU in translated mode between the NIC and the GPU; else an MR used after it was deregistered" },
+	{ 8, "protection_error", "an MR used after it was deregistered, or access it was not registered with" },
+	{ 10, "protection_error", "the peer's MR refused the access: deregistered, or not registered for it" },
+};
+
 static void no_refusal(const struct inferred_in *in, struct inferred *o)
 {
 	o->no_kernel_refusal = true;
@@ -300,13 +394,10 @@ static void no_refusal(const struct inferred_in *in, struct inferred *o)
 	case INF_COMPLETION:
 		snprintf(o->what, sizeof(o->what), "a work completion with status %d (%s)", in->status,
 			 wc_status(in->status));
-		if (in->status == 12 || in->status == 13)
-			add_cand(o, "fabric_retry", 10, "the peer did not answer within the retries: a link down or flapping, the peer process gone, or congestion");
-		else if (in->status == 5)
-			add_cand(o, "flushed_after_error", 10, "the QP had already gone to error: an earlier completion or event is the real failure");
-		else if (in->status == 4 || in->status == 8 || in->status == 10)
-			add_cand(o, "protection_error", 10, "an MR used after it was deregistered, or access it was not registered with");
-		else
+		for (size_t i = 0; i < sizeof(wc_meanings) / sizeof(wc_meanings[0]); i++)
+			if (wc_meanings[i].status == in->status)
+				add_cand(o, wc_meanings[i].cause, 10, "%s", wc_meanings[i].why);
+		if (!o->ncand)
 			add_cand(o, "completion_error", 10, "the HCA completed the work request with an error");
 		inferred_next(o, "the port counters (symbol_error, link_downed, port_rcv_errors) and `mrtrace check`'s fabric area on both hosts");
 		inferred_next(o, "port_change records of a `mrtrace watch` that ran then (a port down or a GID gone at that time)");
@@ -393,6 +484,8 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 		inferred_weigh(o, "mlx5_firmware", 70);
 		inferred_rest(o, "the kernel log among the inputs says the HCA's firmware refused CREATE_MKEY");
 	}
+	inferred_weigh_link(in, f, o);
+	weigh_queue_memlock(in, f, o);
 	if (f->have)
 		weigh_facts(in, f, o);
 	else

@@ -66,6 +66,10 @@ struct inferred_in {
 	unsigned qps_per_conn; /* NCCL_IB_QPS_PER_CONNECTION; 0: NCCL's default 1 */
 	uint64_t shm_size;     /* the shm segment NCCL failed to make, bytes */
 	bool from_nccl;        /* NCCL's own line (its GID choice applies) */
+	bool roce;             /* the log says the port is RoCE (`NET/IB : Using [0]mlx5_0:1/RoCE`) */
+	/* the line says the buffer is GPU memory (cuda, GPU memory) or host
+	 * memory; both false: not said */
+	bool gpu_mem, host_mem;
 };
 
 /* One RDMA port's GID table as check's fabric area reads it, and which
@@ -176,5 +180,10 @@ void inferred_weigh(struct inferred *o, const char *cause, int d);
 bool inferred_has(const struct inferred *o, const char *cause);
 void inferred_weigh_fabric(const struct inferred_in *in, const struct inferred_facts *f,
 			   struct inferred *o);
+/* The link layer, from the log or the facts (f->have false: the log
+ * alone): an EINVAL at modify_qp on RoCE is the address (no GRH, a GID
+ * that is not RoCE v2) before the port or the other attributes. */
+void inferred_weigh_link(const struct inferred_in *in, const struct inferred_facts *f,
+			 struct inferred *o);
 
 #endif

@@ -13,6 +13,9 @@ static const struct {
 	const char *needle, *family;
 } families[] = {
 	{ "reg_dmabuf_mr", "reg_mr" }, { "reg_mr", "reg_mr" },     { "CREATE_MKEY", "reg_mr" },
+	/* a provider's registration pins through ib_umem_get as ibv_reg_mr:
+	 * libfabric's fi_mr_reg/fi_mr_regattr/fi_mr_regv (EFA, verbs) */
+	{ "fi_mr_reg", "reg_mr" },
 	{ "create_cq", "create_cq" },  { "create_qp", "create_qp" }, { "create_srq", "create_qp" },
 	{ "alloc_pd", "create_qp" },   { "modify_qp", "modify_qp" }, { "open_device", "open_device" },
 	{ "get_device_list", "open_device" }, { "uverbs", "open_device" },

@@ -9,6 +9,7 @@
  * Pure, as inferred.c. */
 #include "verdict/inferred.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -147,4 +148,21 @@ void inferred_weigh_fabric(const struct inferred_in *in, const struct inferred_f
 	weigh_gid(in, f, o);
 	weigh_rdmacg(f, o);
 	say_counters(in, f, o);
+}
+
+void inferred_weigh_link(const struct inferred_in *in, const struct inferred_facts *f,
+			 struct inferred *o)
+{
+	const struct inferred_gid_port *p = f->have ? port_of(in, f) : NULL;
+	bool roce = in->roce || (p && p->roce) || (f->have && f->roce_ports && !f->ports_down);
+
+	if (in->kind != INF_CALL || in->err != EINVAL ||
+	    strcmp(inferred_call_family(in->call), "modify_qp") || !roce)
+		return;
+	/* a RoCE port that is down refuses RTR with ENETUNREACH (its routes
+	 * go with it), so EINVAL there is the address vector: a GRH missing
+	 * (an empty index read as zeros) or a GID index of another type */
+	inferred_rest(o, "the port is RoCE: EINVAL at RTR there is the address (no GRH, a GID index that is not RoCE v2), a port that is down refuses with ENETUNREACH");
+	inferred_weigh(o, "bad_gid_index", 20);
+	inferred_weigh(o, "port_not_active", -10);
 }

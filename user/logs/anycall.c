@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* anycall.c - a failure line of no source the other parts know: a Python
+ * traceback's "RuntimeError: pidfd_getfd: Operation not permitted", a
+ * provider's or an application's "ibv_reg_dmabuf_mr failed: Unknown error
+ * 524", "ibv_create_cq(...) failed: Cannot allocate memory".  Read when it
+ * names a call the kernel can refuse (log_op_of_call's) as a word and says
+ * it failed; the errno is the strerror text after the call, else whatever
+ * shape log_errno_scan reads in the line. */
+#include "logs/parse.h"
+
+#include <string.h>
+
+static bool ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* the text after "CALL", "CALL(...)": ": TEXT", " failed: TEXT",
+ * " failed with TEXT"; NULL when the line does not say it failed there */
+static const char *after_call(const char *p, const char *end)
+{
+	if (p < end && *p == '(') {
+		int depth = 0;
+		for (; p < end; p++) {
+			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+			if (!depth)
+				break;
+		}
+		if (p++ >= end)
+			return NULL;
+	}
+	while (p < end && *p == ' ')
+		p++;
+	if (log_starts(p, end, "failed") || log_starts(p, end, "returned") || log_starts(p, end, "error")) {
+		/* "failed: TEXT"; with no colon the rest ("failed with error
+		 * 12", "failed (ret=-12)") is for the scan */
+		const char *c = memchr(p, ':', (size_t)(end - p));
+		if (!c)
+			return p;
+		for (c++; c < end && *c == ' '; c++)
+			;
+		return c;
+	}
+	if (p + 1 < end && *p == ':' && p[1] == ' ')
+		return p + 2;
+	return NULL;
+}
+
+/* the calls read from a line of no known source: the verbs and the
+ * providers' registrations and pidfd_getfd; not a tool's name ("fallocate
+ * failed: ..." is util-linux's only in its own shape, tools in others.c) */
+static const char *const prefixes[] = { "ibv_", "mlx5dv_", "fi_mr_", "pidfd_getfd" };
+
+static bool known_prefix(const char *p, const char *end)
+{
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (log_starts(p, end, prefixes[i]))
+			return true;
+	return false;
+}
+
+bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
+{
+	for (const char *p = s; p < end; p++) {
+		if ((p > s && ident(p[-1])) || !known_prefix(p, end))
+			continue;
+		const char *q = p;
+		while (q < end && ident(*q))
+			q++;
+		char call[40];
+		if ((size_t)(q - p) >= sizeof(call))
+			continue;
+		str_copy_n(call, sizeof(call), p, (size_t)(q - p));
+		const char *op = log_op_of_call(call);
+		const char *t = op ? after_call(q, end) : NULL;
+		if (!t)
+			continue;
+		ev->kind = LOG_FAILURE_CALL;
+		memcpy(ev->call, call, sizeof(call));
+		/* UCX's md registration outside UCX's own prefix */
+		log_reg_range(p, end, ev);
+		ev->op = op;
+		str_copy_n(ev->err_text, sizeof(ev->err_text), t, (size_t)(end - t));
+		ev->err = log_errno_at_start(t, (size_t)(end - t));
+		if (!ev->err)
+			ev->err = log_errno_scan(t, (size_t)(end - t));
+		ev->no_errno = !ev->err;
+		return true;
+	}
+	return false;
+}
