@@ -15,6 +15,15 @@ jq_true() { # jq_true NAME JSON EXPR
 	if [ -n "$2" ] && printf '%s\n' "$2" | jq -e "$3" >/dev/null 2>&1; then ok "$1"
 	else bad "$1" "false: $3 on $(printf '%s' "$2" | cut -c1-300)"; fi
 }
+# expect NAME RC REGEX CMD...: exit status RC and stderr+stdout matching REGEX
+# (CMD bounded to 20 s)
+expect() {
+	local n=$1 rc=$2 re=$3; shift 3
+	local o r
+	o=$(timeout 20 "$@" 2>&1); r=$?
+	if [ "$r" = "$rc" ] && printf '%s' "$o" | grep -Eq -- "$re"; then ok "$n"
+	else bad "$n" "exit $r, wanted $rc and /$re/: $(printf '%s' "$o" | tail -2 | tr '\n' ' ' | cut -c1-300)"; fi
+}
 # kernel_at_least MAJOR.MINOR: the running kernel is that release or newer
 # (e.g. 6.6, where uprobes become uprobe_multi links: user/tracer/umulti.c)
 kernel_at_least() { local v; v=$(uname -r); v=${v%%-*}; [ "$(printf '%s\n%s\n' "$v" "$1" | sort -V | head -1)" = "$1" ]; }

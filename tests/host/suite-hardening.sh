@@ -15,14 +15,6 @@ MRTRACE=${MRTRACE:-$TOP/build/mrtrace}
 OUT=${HOST_OUT:-$TOP/build/host-hardening}
 rm -rf "$OUT"; mkdir -p "$OUT"
 . "$TOP/tests/host/lib.sh"
-# expect NAME RC REGEX CMD...: exit status RC and stderr+stdout matching REGEX
-expect() {
-	local n=$1 rc=$2 re=$3; shift 3
-	local o r
-	o=$(timeout 20 "$@" 2>&1); r=$?
-	if [ "$r" = "$rc" ] && printf '%s' "$o" | grep -Eq -- "$re"; then ok "$n"
-	else bad "$n" "exit $r, wanted $rc and /$re/: $(printf '%s' "$o" | tail -2 | tr '\n' ' ' | cut -c1-300)"; fi
-}
 # stop_bg PID: SIGINT, then SIGKILL after 15 s; returns the exit status
 stop_bg() {
 	kill -INT "$1" 2>/dev/null
