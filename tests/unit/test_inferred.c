@@ -292,6 +292,14 @@ static void test_queue_enomem_memlock(void **state)
 	in.memlock_logged = false;
 	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "hca_resource_limit");
+	/* no errno ("Couldn't create CQ", rdma-core's examples): the limit
+	 * weighs nothing, whatever it is (the VM's failures case: a CQ over the
+	 * device's maximum, and the rdma cgroup's EAGAIN, under a shell's 8 MiB) */
+	f.memlock_soft = 8 << 20;
+	in = call("ibv_create_cq", 0, "");
+	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
+	assert_string_not_equal(o.cand[0].cause, "memlock_limit");
+	assert_false(rests_on(&o, "queue buffers are pinned"));
 }
 
 /* modify_qp by errno (issue 46): the address resolution's errnos lead with
@@ -334,11 +342,24 @@ static void test_modify_qp_errnos(void **state)
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "bad_gid_index");
 	assert_true(rests_on(&o, "the port is RoCE"));
-	/* no errno: gid_unreachable is among them */
+	/* no errno: gid_unreachable is among them, not first: the index and
+	 * the port lead ("Failed to modify QP to RTR" of ibv_rc_pingpong given
+	 * an empty GID index, on a node whose RoCE ports are up and hold a v2
+	 * GID: the VM's failures case, bad_gid_index proven) */
 	in = call("ibv_modify_qp", 0, "2.8.4");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_true(has_cand(&o, "gid_unreachable"));
+	assert_string_not_equal(o.cand[0].cause, "gid_unreachable");
 	assert_non_null(strstr(o.errno_note, "ETIMEDOUT"));
+	f = slurm64k();
+	f.ports = 1;
+	f.ports_down = 0;
+	f.roce_ports = 1;
+	f.gids = 1;
+	f.roce_v2_gids = 1;
+	in = call("ibv_modify_qp", 0, "");
+	inferred_judge(&in, &f, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "bad_gid_index");
 }
 
 /* a RoCE port rxe0/1 with GIDs 0 (v1, link-local), 1 (v2, link-local),

@@ -150,7 +150,9 @@ static const struct cand_row {
 	{ EINVAL, CAUSE_GID_UNREACHABLE, 6, "source and remote GID of different address families (EINVAL)" },
 	{ 0, CAUSE_PORT_NOT_ACTIVE, 30, "a QP cannot move to RTR on a port that is not ACTIVE" },
 	{ 0, CAUSE_BAD_GID_INDEX, 28, "the GID index is empty or of another type, or no GRH on RoCE" },
-	{ 0, CAUSE_GID_UNREACHABLE, 25, "RoCE: the peer's GID resolved to no route or no neighbour" },
+	/* below the index and the port: resolution refuses with an errno of
+	 * its own (above), which a line without one did not see */
+	{ 0, CAUSE_GID_UNREACHABLE, 15, "RoCE: the peer's GID resolved to no route or no neighbour" },
 	{ 0, CAUSE_BAD_PKEY_INDEX, 10, "the PKey index has no valid PKey" },
 	{ 0, CAUSE_QP_ATTR_INVALID, 8, "another QP attribute is out of range" },
 };
@@ -274,7 +276,10 @@ static void weigh_queue_memlock(const struct inferred_in *in, const struct infer
 	uint64_t lim;
 	char b[32];
 
-	if (in->kind != INF_CALL || (in->err && in->err != ENOMEM) || strstr(in->call, "alloc_pd") ||
+	/* only a known ENOMEM: a line with no errno ("Couldn't create CQ") is
+	 * as likely the rdma cgroup's EAGAIN or the device's EINVAL, and a low
+	 * default limit (8 MiB) would otherwise lead every such line */
+	if (in->kind != INF_CALL || in->err != ENOMEM || strstr(in->call, "alloc_pd") ||
 	    (strcmp(fam, "create_cq") && strcmp(fam, "create_qp")))
 		return;
 	if (in->memlock_logged)
