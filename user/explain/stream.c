@@ -4,6 +4,7 @@
  * one of at most PIECE bytes, so neither a line without end nor a value
  * without end is ever held whole (issue 24 row 3: `explain /dev/zero`
  * grew without bound, a 2 GiB line overflowed an int). */
+#include "core/inputfd.h"
 #include "explain/stream.h"
 #include "logs/logline.h"
 
@@ -48,21 +49,10 @@ struct replay_stream *replay_stream_new(FILE *f)
 	return s;
 }
 
-/* Devices are refused before anything is read: /dev/zero never ends, and
- * opening some devices does something.  A pipe is read (ssh node7 cat
- * events.jsonl | mrtrace explain -, or <(...)); a FIFO by its name is
- * refused (log_input_open), on standard input it is read. */
-static const char *refused(mode_t m)
-{
-	if (S_ISDIR(m))
-		return "is a directory";
-	if (S_ISCHR(m) || S_ISBLK(m))
-		return "not a regular file (a device): give the file `mrtrace watch --json` wrote";
-	if (S_ISSOCK(m))
-		return "not a regular file (a socket)";
-	return NULL;
-}
-
+/* Devices are refused before anything is read (input_refused): /dev/zero
+ * never ends, and opening some devices does something.  A pipe is read (ssh
+ * node7 cat events.jsonl | mrtrace explain -, or <(...)); a FIFO by its name
+ * is refused (log_input_open), on standard input it is read. */
 struct replay_stream *replay_stream_open(const char *path, char *err, size_t errlen)
 {
 	bool in = !strcmp(path, "-");
@@ -82,7 +72,7 @@ struct replay_stream *replay_stream_open(const char *path, char *err, size_t err
 			strcat(err, ": give the file `mrtrace watch --json` wrote");
 		return NULL;
 	}
-	if (in && (fstat(fileno(f), &st) || (why = refused(st.st_mode)))) {
+	if (in && (fstat(fileno(f), &st) || (why = input_refused(st.st_mode)))) {
 		snprintf(err, errlen, "standard input: %s", why ? why : strerror(errno));
 		return NULL;
 	}
