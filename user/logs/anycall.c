@@ -59,8 +59,21 @@ static bool known_prefix(const char *p, const char *end)
 	return false;
 }
 
+/* whether any of the prefixes stands in the line at all: every line that no
+ * other part took comes here, so the walk below is for the few that name a
+ * call (a search per prefix is what keeps the reader at its rate) */
+static bool any_prefix(const char *s, const char *end)
+{
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (log_find(s, end, prefixes[i]))
+			return true;
+	return false;
+}
+
 bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
 {
+	if (!any_prefix(s, end))
+		return false;
 	for (const char *p = s; p < end; p++) {
 		if ((p > s && ident(p[-1])) || !known_prefix(p, end))
 			continue;
