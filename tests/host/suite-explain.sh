@@ -195,6 +195,13 @@ check traceback_wrapper_said grep -q 'only the framework.s wrapper' "$OUT/tb.txt
 gzip -c "$LOGS/nccl-2.21-memlock.log" > "$OUT/memlock.log.gz"
 "$MRTRACE" explain --json "$OUT/memlock.log.gz" "$TRAILS/memlock_limit.mlock.host-6.18.json" > "$OUT/mixed.json" 2>"$OUT/mixed.err"
 check mixed_gz_and_records test "$(jq -r .event "$OUT/mixed.json" | sort | tr '\n' ' ')" = "inferred_failure mlock_failure "
+# EFAULT by what the line says of its buffer: "host memory" leads with the
+# range even when the line also carries a CUDA library's path; a buffer
+# from cudaMalloc leads with the missing peer-memory client
+printf '%s\n' 'E1207 09:15:07.980787  7 rdma_context.cpp:81] ibv_reg_mr(address=0x7f3a10000000, length=16777216, access=0xf) failed: Bad address (host memory buffer; runtime /usr/local/cuda/lib64/libcudart.so.12)' > "$OUT/efault-host.log"
+printf '%s\n' 'E1207 09:15:07.980787  7 rdma_context.cpp:81] ibv_reg_mr(address=0x7f3a10000000, length=16777216, access=0xf) failed: Bad address (buffer from cudaMalloc)' > "$OUT/efault-gpu.log"
+check efault_host_memory_leads_pin_fault test "$("$MRTRACE" explain --json "$OUT/efault-host.log" 2>/dev/null | jq -r 'select(.event=="inferred_failure") | .cause')" = pin_fault
+check efault_cuda_buffer_leads_device_memory test "$("$MRTRACE" explain --json "$OUT/efault-gpu.log" 2>/dev/null | jq -r 'select(.event=="inferred_failure") | .cause')" = pin_device_memory
 # a plain `journalctl -o json` export (not its .gz), as a file and on stdin:
 # each JSON value is a record or a journald entry on its own, not by the
 # input's first byte

@@ -120,14 +120,18 @@ static bool seen_add(uint64_t *set, int *n, uint64_t h)
 }
 
 /* What a failure line says of its buffer (UCX's "mem_type cuda", an
- * application's "GPU memory"): where the pin of an EFAULT went */
+ * application's "GPU memory", the allocator it names): where the pin of an
+ * EFAULT went. Phrases, never "cuda" alone: a line may carry a CUDA
+ * library's path whatever its buffer is. The host's first: a line that says
+ * "host memory" means it, whatever else it names. (case-insensitive) */
 static const struct {
 	const char *needle;
 	bool gpu;
 } mem_words[] = {
-	{ "cuda", true },        { "GPU memory", true }, { "gpu memory", true },
-	{ "device memory", true }, { "host memory", false }, { "mem_type host", false },
-	{ "memory type host", false },
+	{ "host memory", false },   { "mem_type host", false },  { "memory type host", false },
+	{ "GPU memory", true },     { "device memory", true },   { "cuda memory", true },
+	{ "mem_type cuda", true },  { "memory type cuda", true }, { "cudaMalloc", true },
+	{ "cuMemAlloc", true },     { "use_cuda", true },
 };
 
 /* The reader's event as the judge reads it. */
