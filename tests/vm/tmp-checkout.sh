@@ -78,6 +78,16 @@ fi
 boot=$(grep -a -m1 'vm-init\[.*\]: running ' "$out/serial.log" 2>/dev/null | sed -E 's/^\[\+ *([0-9]+)\..*/\1/')
 echo "note tmp-checkout:times boot-to-script ${boot:-?} s, wall $wall s"
 [ -n "$boot" ] && [ "$boot" -lt 180 ] && ok boot_not_slowed_by_host_tmp || bad boot_not_slowed_by_host_tmp "boot-to-script ${boot:-?} s"
+# and from a checkout outside /tmp and /var/tmp, where the run names nothing
+# under either: the private /tmp keeps no path (a boot that died before its
+# script here once: an empty list read as one empty path)
+elsewhere=$(mktemp -d "/var/lib/mrtrace harness.XXXXXX")
+trap 'rm -rf -- "$ck" "$clutter" "$out" "$out.log" "$elsewhere"' EXIT
+cp -a "$ck/tests" "$ck/tools" "$elsewhere/"
+VM_INIT=systemd VM_QUIET=1 "$elsewhere/tests/vm/run.sh" --kernel "$KERNEL" --out "$elsewhere/out" \
+	/bin/true > "$elsewhere/log" 2>&1
+rc=$?
+[ "$rc" = 0 ] && ok boot_from_outside_tmp || bad boot_from_outside_tmp "run.sh exit $rc: $(tail -n 2 "$elsewhere/log" | tr '\n' ' ')"
 if [ "$fail" != 0 ]; then
 	mkdir -p "$TOP/build"
 	cp -f "$out/serial.log" "$TOP/build/tmp-checkout.serial.log" 2>/dev/null
