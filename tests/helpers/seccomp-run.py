@@ -42,8 +42,8 @@ def main(argv):
     f = seccomp.SyscallFilter(defaction=action({}, profile))
     for rule in profile["syscalls"]:
         act = action(rule, profile)
+        # valueTwo: MASKED_EQ's compared value (the first is its mask); 0 for the rest
         args = [seccomp.Arg(a["index"], OPS[a["op"]], a["value"], a.get("valueTwo", 0))
-                if a["op"] == "SCMP_CMP_MASKED_EQ" else seccomp.Arg(a["index"], OPS[a["op"]], a["value"])
                 for a in rule.get("args", [])]
         for name in rule["names"]:
             try:

@@ -12,7 +12,8 @@
 # holding only the run's paths (no clutter), that systemd-tmpfiles-setup ran
 # and left them alone, and that the out share is writable; the host checks
 # that the copy and the clutter are whole afterwards and that the boot did
-# not take longer than a boot takes. Ends with
+# not take longer than a boot takes. A second boot runs from a copy under
+# /var/lib, where the run names nothing under /tmp or /var/tmp. Ends with
 # 'vm-tmp-checkout: N passed, N failed'.
 set -uo pipefail
 
