@@ -145,6 +145,18 @@ n=$(jq -c 'select(.event=="mlock_failure")' "$W" | wc -l)
 check cmd_only_its_tree test "$n" = 1
 ev=$(jq -c 'select(.event=="mlock_failure")' "$W")
 jq_true cmd_event_is_child "$ev" '.len==2097152 and .comm=="mlocker"'
+# the syscall tracepoints' misses: this kernel (6.7+) counts them, so the
+# stop record says 0 missed with none uncounted, and nothing on stderr
+# (issue 48: a probe that missed is no longer invisible; kretmiss.sh in the
+# VM makes kretprobes miss)
+kv=$(uname -r); kmaj=${kv%%.*}; kmin=${kv#*.}; kmin=${kmin%%.*}
+if [ "$kmaj" -gt 6 ] || { [ "$kmaj" = 6 ] && [ "$kmin" -ge 7 ]; }; then
+	jq_true probe_misses_counted_here "$(grep '"event":"stop"' "$W")" \
+		'.probes_missed==0 and .probes_miss_uncounted==0 and (has("probes_missed_by")|not)'
+	check no_miss_sentence sh -c "! grep -q 'missed\|count the misses' '$W.err'"
+else
+	jq_true probe_misses_uncounted_here "$(grep '"event":"stop"' "$W")" '.probes_miss_uncounted > 0'
+fi
 
 # ---- text: every record that has a text, the limit change included ----------
 "$MRTRACE" watch --syscalls=on -d 5 > "$OUT/text.txt" 2> "$OUT/text.err" &

@@ -34,6 +34,22 @@ static struct json_object *stop_to_json(const struct record *rec)
 	jput_u64(o, "missed_returns", c[MRT_CNT_RET_MISSED]);
 	jput_u64(o, "async_events", c[MRT_CNT_ASYNC]);
 	jput_u64(o, "async_events_unmatched", s->async_unmatched);
+	/* a probe that missed lost what it would have recorded; a kernel that
+	 * does not count is said as such, not as 0 missed */
+	jput_u64(o, "probes_missed", s->misses.total);
+	jput_u64(o, "probes_miss_uncounted", s->misses.unreadable);
+	if (s->misses.nsites) {
+		struct json_object *by = json_object_new_array();
+		for (int i = 0; i < s->misses.nsites; i++) {
+			const struct probemiss_site *ps = &s->misses.sites[i];
+			struct json_object *x = json_object_new_object();
+			jput_str(x, "site", ps->site);
+			jput_str(x, "side", ps->exit ? "exit" : "entry");
+			jput_u64(x, "missed", ps->missed);
+			json_object_array_add(by, x);
+		}
+		json_object_object_add(o, "probes_missed_by", by);
+	}
 	return o;
 }
 

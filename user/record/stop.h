@@ -6,6 +6,7 @@
 struct record_kind;
 
 #include "mrtrace.h"
+#include "tracer/probemiss.h"
 
 struct record_stop {
 	double duration_s;
@@ -14,6 +15,7 @@ struct record_stop {
 	unsigned long port_waiting_full; /* port_change records whose holders were not waited for */
 	unsigned long async_unmatched; /* the kernel's device events for no port the monitor found */
 	unsigned long long counters[MRT_CNT_MAX]; /* the BPF side's (enum mrt_counter) */
+	struct probemiss misses; /* probes that fired and did not run (the kernel's count) */
 };
 
 /* Its row of the table of record kinds (record/kind.h). */

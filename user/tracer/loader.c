@@ -67,8 +67,11 @@ int tracer_load_syscalls(struct tracer_syscalls *sc, struct tracer_plan *pl,
 			bpf_link__destroy(le);
 			continue;
 		}
-		sc->links[sc->nlinks++] = le;
-		sc->links[sc->nlinks++] = lx;
+		for (int e = 0; e < 2; e++) {
+			sc->link_prog_fd[sc->nlinks] = bpf_program__fd(e ? px : pe);
+			sc->link_site[sc->nlinks] = d->name;
+			sc->links[sc->nlinks++] = e ? lx : le;
+		}
 	}
 	tracer_log_expect(false);
 	return 0;

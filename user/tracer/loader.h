@@ -19,6 +19,8 @@ struct tracer_syscalls {
 	struct syscalls_bpf *skel; /* NULL: not loaded */
 	int nlinks;
 	struct bpf_link *links[2 * 8];
+	int link_prog_fd[2 * 8]; /* per link its program, for its misses (probemiss.h) */
+	const char *link_site[2 * 8];
 };
 
 /* What is armed and from what: the kernel facts, the plan, the objects that

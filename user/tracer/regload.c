@@ -10,6 +10,7 @@
  * load parses the kernel's BTF: about a second under emulation), and any
  * subset of its sites can be loaded alone. */
 #include "tracer/regload.h"
+#include "tracer/probemiss.h"
 
 #include <errno.h>
 #include <linux/capability.h>
@@ -219,9 +220,12 @@ static void attach_site(struct job *j, int i)
 		}
 	}
 	for (int k = 0; k < 2; k++)
-		if (got[k] && j->g->nlinks < TRACER_MAX_LINKS)
+		if (got[k] && j->g->nlinks < TRACER_MAX_LINKS) {
+			j->g->link_site[j->g->nlinks] = i;
+			j->g->link_exit[j->g->nlinks] = k == 1;
+			j->g->link_prog_fd[j->g->nlinks] = bpf_program__fd(prog_by_name(obj, names[k]));
 			j->g->links[j->g->nlinks++] = got[k];
-		else if (got[k])
+		} else if (got[k])
 			bpf_link__destroy(got[k]);
 }
 
@@ -276,6 +280,8 @@ int tracer_regpath_arm(struct tracer_regpath **out, struct tracer_plan *p,
 		return -1;
 	}
 	*j = (struct job){ .g = g, .p = p, .f = f, .sh = sh, .err = err, .errlen = errlen };
+	g->sh = sh;
+	g->plan = p;
 	int rc = arm(j, err, errlen);
 	free(j);
 	if (rc || !g->nobjs) {
@@ -286,10 +292,26 @@ int tracer_regpath_arm(struct tracer_regpath **out, struct tracer_plan *p,
 	return 0;
 }
 
+void tracer_regpath_misses(const struct tracer_regpath *g, struct probemiss *m)
+{
+	for (int i = 0; g && i < g->nlinks; i++) {
+		unsigned long long n = 0;
+		bool ok = probemiss_read(bpf_link__fd(g->links[i]), g->link_prog_fd[i], &n);
+		int s = g->link_site[i];
+		probemiss_add(m, s >= 0 && s < g->plan->n ? g->plan->sites[s].name : NULL,
+			      g->link_exit[i], ok, n);
+	}
+}
+
 void tracer_regpath_destroy(struct tracer_regpath *g)
 {
 	if (!g)
 		return;
+	if (g->sh) { /* the misses outlive their links: a counter never goes down */
+		struct probemiss m = { 0 };
+		tracer_regpath_misses(g, &m);
+		g->sh->probes_missed_retired += m.total;
+	}
 	tracer_links_destroy(g->links, g->nlinks);
 	for (int i = 0; i < g->nobjs; i++)
 		bpf_object__close(g->objs[i]);

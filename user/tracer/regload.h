@@ -6,6 +6,7 @@
 #ifndef MRTRACE_TRACER_REGLOAD_H
 #define MRTRACE_TRACER_REGLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tracer/facts.h"
@@ -23,6 +24,15 @@ struct tracer_regpath {
 	struct bpf_object *objs[TRACER_REG_OBJS];
 	int nlinks;
 	struct bpf_link *links[TRACER_MAX_LINKS];
+	/* per link: its site (the plan's index), side and program, for the
+	 * kernel's count of its misses (probemiss.h) */
+	int link_site[TRACER_MAX_LINKS];
+	bool link_exit[TRACER_MAX_LINKS];
+	int link_prog_fd[TRACER_MAX_LINKS];
+	/* where this generation's misses go when it is destroyed (a re-arm),
+	 * so that the count never goes down: the shared state's */
+	struct tracer_shared *sh;
+	const struct tracer_plan *plan;
 };
 
 /* Plans the registration path afresh (tracer_plan_regpath) and arms it.
@@ -39,7 +49,11 @@ struct tracer_regpath {
 int tracer_regpath_arm(struct tracer_regpath **out, struct tracer_plan *p,
 		       const struct tracer_facts *f, struct tracer_shared *sh, char *err,
 		       size_t errlen);
-/* Links first, then the objects.  NULL is fine. */
+/* Links first, then the objects, their misses kept (sh's
+ * probes_missed_retired).  NULL is fine. */
 void tracer_regpath_destroy(struct tracer_regpath *g);
+/* Each armed probe's misses into m (probemiss.h). */
+struct probemiss;
+void tracer_regpath_misses(const struct tracer_regpath *g, struct probemiss *m);
 
 #endif

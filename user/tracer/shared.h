@@ -32,6 +32,8 @@ struct tracer_shared {
 	struct bpf_link *fork; /* the fork follower (-- CMD), NULL: none */
 	struct bpf_link *exit; /* its exit side: a process leaves the tree */
 	const struct tracer_opts *opts;
+	/* the misses of registration-path probes already re-armed (regload.h) */
+	unsigned long long probes_missed_retired;
 };
 
 void tracer_shared_init(struct tracer_shared *s, const struct tracer_opts *o);

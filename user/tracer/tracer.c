@@ -21,6 +21,7 @@
 #include "tracer/loader.h"
 #include "tracer/log.h"
 #include "tracer/priv.h"
+#include "tracer/probemiss.h"
 #include "tracer/rearm.h"
 #include "tracer/regload.h"
 
@@ -298,6 +299,20 @@ static unsigned long long open_missed(const struct tracer *t)
 	}
 	free(c);
 	return missed;
+}
+
+void tracer_probe_misses(struct tracer *t, struct probemiss *m)
+{
+	const struct tracer_syscalls *sc = &t->ld.sys;
+
+	memset(m, 0, sizeof(*m));
+	tracer_regpath_misses(t->ld.reg, m);
+	for (int i = 0; i < sc->nlinks; i++) {
+		unsigned long long n = 0;
+		bool ok = probemiss_read(bpf_link__fd(sc->links[i]), sc->link_prog_fd[i], &n);
+		probemiss_add(m, sc->link_site[i], i % 2 == 1, ok, n);
+	}
+	m->total += t->ld.shared.probes_missed_retired;
 }
 
 void tracer_counters(struct tracer *t, unsigned long long out[])

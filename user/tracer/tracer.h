@@ -98,6 +98,12 @@ int tracer_watch_tgid(struct tracer *t, int tgid);
 
 /* Counters (enum mrt_counter, MRT_CNT_MAX of them) summed over CPUs. */
 void tracer_counters(struct tracer *t, unsigned long long out[]);
+/* The armed probes' misses as the kernel counts them (probemiss.h): the
+ * registration path's (with those of generations re-armed since) and the
+ * syscall tracepoints'.  The libibverbs uprobes are not counted by any
+ * kernel (a uprobe never skips its program). */
+struct probemiss;
+void tracer_probe_misses(struct tracer *t, struct probemiss *m);
 
 /* Storms (bpf/mrtrace.h): failures the kernel folded instead of sending. */
 struct tracer_storm {

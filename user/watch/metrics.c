@@ -45,6 +45,7 @@ static struct {
 	unsigned long long probes, regs, drops, untracked, overflows;
 	unsigned long long maps_cut, uprobe_libs_full, ports_full, port_waiting_full;
 	unsigned long long watched_full, stale_contexts, missed_returns;
+	unsigned long long probes_missed, probes_uncounted;
 	unsigned long long output_errors[OUTPUTS];
 } m;
 
@@ -162,6 +163,14 @@ void metrics_losses(unsigned long long watched_full, unsigned long long stale_co
 	m.missed_returns = missed_returns;
 }
 
+void metrics_probe_misses(unsigned long long missed, unsigned long long uncounted)
+{
+	if (missed != m.probes_missed || uncounted != m.probes_uncounted)
+		m.dirty = true;
+	m.probes_missed = missed;
+	m.probes_uncounted = uncounted;
+}
+
 char *metrics_render(bool final, size_t *len)
 {
 	char *text = NULL;
@@ -236,6 +245,15 @@ char *metrics_render(bool final, size_t *len)
 		    "Returns of registration entry points that never came (kretprobes missed on the "
 		    "kprobe flavour: more threads inside at once than the kernel's maxactive).");
 	prom_sample(f, "mrtrace_watch_missed_returns_total", NULL, (double)m.missed_returns);
+	prom_family(f, "mrtrace_watch_probes_missed_total", "counter",
+		    "Probe hits whose programs never ran, as the kernel counts them (a kretprobe "
+		    "with every instance in use, a program skipped while another ran): what they "
+		    "would have recorded is lost.");
+	prom_sample(f, "mrtrace_watch_probes_missed_total", NULL, (double)m.probes_missed);
+	prom_family(f, "mrtrace_watch_probes_miss_uncounted", "gauge",
+		    "Armed probes whose kernel does not count their misses (kprobes before 6.7, "
+		    "fentry/fexit before 5.12): a miss there is not seen.");
+	prom_sample(f, "mrtrace_watch_probes_miss_uncounted", NULL, (double)m.probes_uncounted);
 
 	prom_family(f, "mrtrace_watch_output_errors_total", "counter",
 		    "Writes to an output that failed (journal entries, the metrics file itself).");

@@ -22,6 +22,8 @@
  *   mrtrace_watch_unfollowed_processes_total        counter
  *   mrtrace_watch_stale_contexts_total              counter
  *   mrtrace_watch_missed_returns_total              counter
+ *   mrtrace_watch_probes_missed_total               counter (the kernel's count, 6.7+)
+ *   mrtrace_watch_probes_miss_uncounted             gauge (probes whose kernel does not count)
  *   mrtrace_watch_ports_full_total                  counter
  *   mrtrace_watch_port_waiting_full_total           counter
  *   mrtrace_watch_output_errors_total{output}       counter (journal, metrics_file)
@@ -67,6 +69,9 @@ void metrics_user_tables(unsigned long long maps_cut, unsigned long long uprobe_
  * opener returns that never came (the kprobe flavour's misses). */
 void metrics_losses(unsigned long long watched_full, unsigned long long stale_contexts,
 		    unsigned long long missed_returns);
+/* The kernel's own count of the armed probes that fired and did not run
+ * (tracer/probemiss.h), and how many armed probes it does not count. */
+void metrics_probe_misses(unsigned long long missed, unsigned long long uncounted);
 /* Writes the file when due (or now with force; final marks the stop).
  * 0, 1 not due / off, or -errno (the caller says it once). */
 int metrics_flush(bool force, bool final);

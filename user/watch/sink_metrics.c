@@ -13,6 +13,7 @@
 #include "record/kind.h"
 #include "record/record.h"
 #include "watch/metrics.h"
+#include "tracer/probemiss.h"
 
 struct metrics_state {
 	bool warned;
@@ -47,6 +48,9 @@ static void counters(struct watch *w)
 	metrics_user_tables(w->live.maps_cut, tracer_uprobe_libs_full(w->t), ports_full(w->ports),
 			    ports_waiting_full(w->ports));
 	metrics_losses(c[MRT_CNT_WATCHED_FULL], c[MRT_CNT_CTX_STALE], c[MRT_CNT_RET_MISSED]);
+	struct probemiss pm;
+	tracer_probe_misses(w->t, &pm);
+	metrics_probe_misses(pm.total, pm.unreadable);
 }
 
 /* A failure record's op (open_device, modify_qp, ...) is its label. */

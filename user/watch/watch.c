@@ -306,8 +306,10 @@ static void emit_stop(struct watch *w, double secs)
 	struct record rec = { .kind = &record_kind_stop, .data = &s };
 	const unsigned long long *c = s.counters;
 
-	if (w->t) /* NULL: stopped before anything was armed, nothing counted */
+	if (w->t) { /* NULL: stopped before anything was armed, nothing counted */
 		tracer_counters(w->t, s.counters);
+		tracer_probe_misses(w->t, &s.misses);
+	}
 	watch_emit(w, &rec);
 	fprintf(stderr,
 		"mrtrace: stopped after %.1f s: %lu reported, %llu registrations seen, "
@@ -315,6 +317,10 @@ static void emit_stop(struct watch *w, double secs)
 		"%llu lost (ring buffer full), %llu untracked (context map full)\n",
 		secs, cs->reported, c[MRT_CNT_REGS], c[MRT_CNT_FAILURES], c[MRT_CNT_FOLDED],
 		c[MRT_CNT_DROPS], c[MRT_CNT_CTX_FULL]);
+	char miss[512];
+	probemiss_sentence(&s.misses, miss, sizeof(miss));
+	if (miss[0])
+		fprintf(stderr, "mrtrace: %s\n", miss);
 	if (cs->flushed_early)
 		fprintf(stderr, "mrtrace: %lu kernel records reported before their libibverbs call "
 				"could join them (%d were already waiting)\n",

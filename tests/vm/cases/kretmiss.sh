@@ -21,6 +21,10 @@
 # Skipped where reg_mr is not a kretprobe.  On 6.12 (module sites armed by
 # kprobes so that no unload is refused) it misses as well and passes; there a
 # userfaultfd range does block the pin (measured: still inside after 2 s).
+# From 6.7 the kernel counts a kprobe's misses itself (issue 48): the case
+# runs on newest too, for that count (the stop record's probes_missed_by,
+# the closing line, the metric); on 5.10 it proves the stop record says
+# that the kernel does not count them (probes_miss_uncounted), never 0.
 # vm-timeout: 300
 . "$TOP/tests/vm/mrt-lib.sh"
 KRETMISS=$TOP/build/tests/helpers/kretmiss
@@ -32,8 +36,13 @@ THREADS=16
 # and its 17 threads of kprobe hits made TCG's text-patching race kill a
 # 6.12 boot (measured 2026-12-05).  KRETMISS_ALL=1 in the guest runs it anyway.
 kmajor=$(uname -r | cut -d. -f1)
-[ "$kmajor" -lt 6 ] || [ "${KRETMISS_ALL:-0}" = 1 ] ||
-	skip "kernel $(uname -r): the kprobe-flavour trail is 5.x's (make test's time; KRETMISS_ALL=1 runs it)"
+kminor=$(uname -r | cut -d. -f2)
+# ...and where the kernel counts a kprobe's misses itself (6.7: the link's
+# info says them; issue 48): that count must show what the trail found
+counts=false
+{ [ "$kmajor" -gt 6 ] || { [ "$kmajor" = 6 ] && [ "$kminor" -ge 7 ]; }; } && counts=true
+[ "$kmajor" -lt 6 ] || $counts || [ "${KRETMISS_ALL:-0}" = 1 ] ||
+	skip "kernel $(uname -r): the kprobe-flavour trail is 5.x's, the kernel's miss count 6.7's (make test's time; KRETMISS_ALL=1 runs it)"
 mech=$("$MRTRACE" watch --list-probes --json 2>/dev/null | jq -r '.[] | select(.site=="reg_mr") | .mechanism')
 [ "$mech" = kprobe ] || skip "reg_mr is armed by ${mech:-nothing} here, not a kretprobe"
 
@@ -56,11 +65,34 @@ jq_true missed_returns_counted "$stop" '.missed_returns > 0'
 jq_true stale_contexts_dropped "$stop" '.stale_contexts > 0 and .drops==0 and .context_map_full==0'
 # the kernel trail saw every late failure (the helper's are the only ones
 # while watch runs)...
-jq_true trail_saw_late_failures "$stop" ".failures_seen==$THREADS"
 # ...and every late failure is a record of its own with the kernel's trail
 # (sent, or folded into a storm whose counts add up to it), none swallowed as
 # a nested step (the libibverbs uprobe alone would report it without a trail)
 late=$(jq -s "[.[] | select(.event==\"reg_failure\" and .pid==${pid:-0} and .errno==14 and (.trail | length) > 0) | (.count // 1)] | add // 0" "$MRT_OUT")
-check late_failures_reported test "$late" = "$THREADS"
+if [ "$kmajor" -lt 6 ] || [ "${KRETMISS_ALL:-0}" = 1 ]; then
+	jq_true trail_saw_late_failures "$stop" ".failures_seen==$THREADS"
+	check late_failures_reported test "$late" = "$THREADS"
+else
+	# 7.2 (measured 2026-12-07): the entry kprobes miss too (6 to 217 per
+	# site, the kernel's count), and in one run of two 3 of the 16 late
+	# failures went unseen: not the trail's loss but the kernel's, so here
+	# the case asks that no loss is silent
+	note "late failures reported: $late of $THREADS"
+	jq_true lost_failures_are_counted "$stop" "(.failures_seen==$THREADS and $late==$THREADS) or .probes_missed > 0"
+fi
+# the kernel's own count of the probes that missed (issue 48): from 6.7 on
+# the kretprobes' exhausted instances are said per site; before, the stop
+# record and the closing line say that this kernel does not count them
+if $counts; then
+	jq_true kernel_counts_probe_misses "$stop" '.probes_missed > 0 and
+		([.probes_missed_by[]? | select(.side=="exit" and .missed > 0)] | length) > 0'
+	check closing_line_names_misses grep -q 'probe hits missed: their programs never ran' "$MRT_OUT.err"
+	check metrics_probes_missed awk '$1=="mrtrace_watch_probes_missed_total" { found=1; n=$2 }
+		END { print "mrtrace_watch_probes_missed_total " n; exit !(found && n > 0) }' "$PROM"
+else
+	jq_true uncounted_probes_said "$stop" '.probes_miss_uncounted > 0 and .probes_missed == 0'
+	check closing_line_says_uncounted grep -q 'this kernel does not count the misses of' "$MRT_OUT.err"
+fi
+note "misses: $(echo "$stop" | jq -c '{probes_missed,probes_miss_uncounted,probes_missed_by}')"
 check metrics_missed_returns awk '$1=="mrtrace_watch_missed_returns_total" { found=1; n=$2 }
 	END { print "mrtrace_watch_missed_returns_total " n; exit !(found && n > 0) }' "$PROM"
