@@ -38,7 +38,9 @@ for f in "$TRAILS"/*.json; do
 	got=$("$MRTRACE" explain --all --json "$f" 2>"$OUT/one.err")
 	rc=$?
 	c=$(printf '%s\n' "$got" | jq -r .cause)
-	[ "$rc" = 0 ] && [ "$c" = "$(cause_of "$f")" ] || wrong="$wrong $(basename "$f"):$c:rc$rc"
+	# exit 0: a failure found; a harmless probe (shown with --all) is none: 1
+	want=$(printf '%s\n' "$got" | jq -r 'if .harmless then 1 else 0 end')
+	[ "$rc" = "$want" ] && [ "$c" = "$(cause_of "$f")" ] || wrong="$wrong $(basename "$f"):$c:rc$rc"
 done
 [ -z "$wrong" ] && ok "fixtures_reexplained_$n" || bad fixtures_reexplained "$wrong"
 # text: the cause line, the process's setting carried into the fixes
@@ -92,15 +94,34 @@ check malformed_text_line_named grep -q "bad.jsonl:5: not valid JSON" "$OUT/bad.
 check malformed_rest_explained test "$(jq -r .cause "$OUT/bad.out" | tr '\n' ' ')" = "memlock_zero pin_hugetlb "
 check malformed_tally grep -q '2 explained, 0 skipped, 3 malformed' "$OUT/bad.err"
 
-# ---- only start/stop lines: nothing to explain, exit 0 ----------------------
+# ---- only start/stop lines: no failure found, exit 1, said (as grep) ------
 printf '%s\n' '{"event":"start","kernel":"6.12.117","armed_sites":15,"registration_path_armed":true,"sites":[]}' \
 	'{"event":"library_attached","path":"/usr/lib/libibverbs.so.1","entry_points":6}' \
 	'{"event":"stop","duration_s":1.0,"reported":0}' > "$OUT/startstop.jsonl"
 "$MRTRACE" explain "$OUT/startstop.jsonl" > "$OUT/startstop.out" 2> "$OUT/startstop.err"
 rc=$?
-check startstop_exit0 test "$rc" = 0
+check startstop_exit1_none_found test "$rc" = 1
+check startstop_says_none_found grep -q '^mrtrace explain: no failure found$' "$OUT/startstop.err"
 check startstop_no_output test ! -s "$OUT/startstop.out"
 check startstop_counted grep -q '0 explained, 3 skipped (start 1, library_attached 1, stop 1), 0 malformed' "$OUT/startstop.err"
+
+# ---- scriptable (issue 46 item 7): a log's failure exits 0, a clean log 1 ----
+printf '%s\n' 'node01:5005:5035 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>' \
+	'node01:5005:5035 [1] misc/ibvwrap.cc:190 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory' \
+	> "$OUT/failing.log"
+"$MRTRACE" explain --json "$OUT/failing.log" > "$OUT/failing.out" 2> "$OUT/failing.err"
+check log_failure_exit0 test $? = 0
+jq_true inferred_envelope "$(head -1 "$OUT/failing.out")" \
+	'.event=="inferred_failure" and .schema=="mrtrace-watch/1" and (.mrtrace_version|length>0) and has("time")'
+jq_true inferred_errno_number_and_name "$(head -1 "$OUT/failing.out")" '.errno==12 and .errno_name=="ENOMEM"'
+printf '%s\n' 'node01:5005:5035 [1] NCCL INFO Channel 00/02 : 0 1' 'training step 10 loss 0.3' > "$OUT/clean.log"
+"$MRTRACE" explain "$OUT/clean.log" > "$OUT/clean.out" 2> "$OUT/clean.err"
+check clean_log_exit1 test $? = 1
+check clean_log_says_none grep -q '^mrtrace explain: no failure found' "$OUT/clean.err"
+"$MRTRACE" explain "$OUT/nope.log" 2> "$OUT/nope.err"
+check missing_file_exit2 test $? = 2
+check missing_file_names_logs grep -q 'or the log a job left' "$OUT/nope.err"
+check help_names_logs sh -c "'$MRTRACE' explain --help | head -2 | grep -q \"a job's log\""
 
 # ---- recorded here, now: watch --json, then explain --------------------------
 if [ "$(id -u)" = 0 ]; then
@@ -176,7 +197,7 @@ check log_first_unrecognised grep -q 'first unrecognised: .*nccl-2.21-memlock.lo
 check log_verbose_lists_unrecognised grep -q 'nccl-2.21-memlock.log:[0-9]*: unrecognised: ' "$OUT/log-v.err"
 "$MRTRACE" explain --json --setting slurm "$LOGS/slurm-8ranks.out" > "$OUT/slurm.json" 2>/dev/null
 check slurm_exit0 test $? = 0
-jq_true slurm_json_record "$(head -1 "$OUT/slurm.json")" '.event=="inferred_failure" and .certainty=="inferred" and .cause=="memlock_limit" and .errno=="ENOMEM" and .same_on.ranks==7 and .same_on.hosts==["node01"] and .rank==5 and (.rerun|startswith("srun -N1 -n1 -w node02 mrprobe")) and .severity=="error"'
+jq_true slurm_json_record "$(head -1 "$OUT/slurm.json")" '.event=="inferred_failure" and .certainty=="inferred" and .cause=="memlock_limit" and .errno==12 and .errno_name=="ENOMEM" and .same_on.ranks==7 and .same_on.hosts==["node01"] and .rank==5 and (.rerun|startswith("srun -N1 -n1 -w node02 mrprobe")) and .severity=="error"'
 "$MRTRACE" explain "$LOGS/nccl-2.8-createqp.log" > "$OUT/qp.txt" 2>/dev/null
 check noerrno_said grep -q 'NCCL 2.8.4 prints no errno for ibv_create_qp; ENOMEM, EINVAL and EAGAIN are all possible here' "$OUT/qp.txt"
 check qp_proof grep -q "^  prove it: ib_send_bw -d mlx5_0 --qp=4 --tx-depth=16 --rx-depth=8 & sleep 2; ib_send_bw -d mlx5_0 --qp=4 --tx-depth=16 --rx-depth=8 localhost$" "$OUT/qp.txt"

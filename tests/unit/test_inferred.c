@@ -748,6 +748,33 @@ static void test_record_round_trip(void **state)
 	assert_string_equal(back.hosts[0], "node02");
 	assert_string_equal(back.v.rerun, r.v.rerun);
 	assert_int_equal(back.rank, 5);
+	/* the number and its name, the envelope (issue 46 item 7) */
+	assert_true(json_object_object_get_ex(o, "errno", &x));
+	assert_true(json_object_is_type(x, json_type_int));
+	assert_int_equal(json_object_get_int(x), ENOMEM);
+	assert_true(json_object_object_get_ex(o, "errno_name", &x));
+	assert_string_equal(json_object_get_string(x), "ENOMEM");
+	assert_true(json_object_object_get_ex(o, "schema", &x));
+	assert_true(json_object_object_get_ex(o, "mrtrace_version", &x));
+	assert_true(json_object_object_get_ex(o, "time", &x));
+	assert_null(x); /* no stamp: null, never explain's own clock */
+	json_object_put(o);
+	/* an ISO stamp is the record's time; glog's time of day is not */
+	snprintf(r.time, sizeof(r.time), "2026-03-02T09:15:07.980787Z");
+	o = record_to_json(&rec);
+	assert_true(json_object_object_get_ex(o, "time", &x));
+	assert_string_equal(json_object_get_string(x), "2026-03-02T09:15:07.980787Z");
+	json_object_put(o);
+	snprintf(r.time, sizeof(r.time), "09:15:07.980787");
+	o = record_to_json(&rec);
+	assert_true(json_object_object_get_ex(o, "time", &x));
+	assert_null(x);
+	json_object_put(o);
+	/* an earlier build's record: the errno as its name */
+	o = json_tokener_parse("{\"event\":\"inferred_failure\",\"what\":\"w\",\"cause\":"
+			       "\"memlock_limit\",\"errno\":\"EFAULT\"}");
+	assert_int_equal(inferred_failure_from_json(o, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.in.err, EFAULT);
 	json_object_put(o);
 	o = json_tokener_parse("{\"event\":\"inferred_failure\"}");
 	assert_int_equal(inferred_failure_from_json(o, &back, err, sizeof(err)), -1);

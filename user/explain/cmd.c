@@ -39,7 +39,7 @@ struct explain_args {
 };
 
 static const char doc[] =
-	"Explain recorded failures again, with this mrtrace's explanation engine.\n"
+	"Explain recorded failures again, and the failures a job's log names.\n"
 	"\n"
 	"Reads the records `mrtrace watch --json` wrote (JSON Lines; pretty-printed JSON works "
 	"too) and explains every failed registration and failed mlock in them again: the "
@@ -92,8 +92,10 @@ static const char doc[] =
 	"a failure, not a failure, or unrecognised (-v lists those); records inside a log are "
 	"explained as records.\n"
 	"\n"
-	"Exit status: 0 when every record was explained (skipped lines included), 2 when a "
-	"line was malformed or a file could not be read, or on a usage error."
+	"Exit status, as grep's: 0 when a failure was found and explained (a record of "
+	"one, or a failure a log names), 1 when none was (said on stderr: \"no failure "
+	"found\"), 2 when a line was malformed or a file could not be read (the rest is "
+	"still explained), or on a usage error."
 	"\v"
 	"Examples:\n"
 	"  mrtrace explain events.jsonl                  text, as watch prints it\n"
@@ -171,6 +173,9 @@ static error_t parse(int key, char *arg, struct argp_state *st)
 
 struct tally {
 	unsigned long explained, harmless_hidden, malformed, setting_differs;
+	/* failures found: records of a failure (not a harmless probe, not a
+	 * port change) and the log's judged groups; exit 0 when any, else 1 */
+	unsigned long found;
 	int nskip;
 	struct {
 		char name[32];
@@ -383,6 +388,8 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 	}
 	if (run->jobs && jobs_add(run->jobs, o)) {
 		run->t.explained++;
+		if (record_kind_readable(k) && !record_kind_is_probe(k))
+			run->t.found++;
 		return;
 	}
 	if (k == &record_kind_port_change) {
@@ -419,6 +426,8 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 		}
 	}
 	run->t.explained++;
+	if (!run->r.v.harmless)
+		run->t.found++;
 	if (run->logs) {
 		/* the record's job as the log reader names it (process.slurm_job) */
 		struct json_object *proc, *jid;
@@ -571,7 +580,12 @@ static int one_file(struct run *run, const char *path)
 	if (in) {
 		records = stdin_holds_records();
 	} else if (!(f = log_input_open_head(path, &gz, &head, err, sizeof(err)))) {
-		fprintf(stderr, "mrtrace explain: %s\n", esc(err));
+		/* a missing name says what explain takes: most users have a log */
+		int e = errno;
+		fprintf(stderr, "mrtrace explain: %s%s\n", esc(err),
+			e == ENOENT ? " (give the records of `watch --json`, or the log a job "
+					  "left: slurm-*.out, NCCL's output, dmesg)"
+					: "");
 		return -1;
 	} else {
 		records = head_holds_records(&head, gz);
@@ -647,7 +661,7 @@ static void print_log_tally(const struct run *run)
 int cmd_explain(int argc, char **argv)
 {
 	struct explain_args a = { 0 };
-	struct argp argp = { options, parse, "FILE...", doc, 0, 0, 0 };
+	struct argp argp = { options, parse, "FILE...  (watch records or a job's logs)", doc, 0, 0, 0 };
 	struct run *run;
 	int ret = 0;
 
@@ -680,9 +694,13 @@ int cmd_explain(int argc, char **argv)
 	if (run->jobs)
 		jobs_output(run);
 	jobs_free(run->jobs);
-	if (run->any_log && explain_logs_finish(run->logs, logs_piece, run, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mrtrace explain: %s\n", esc(err));
-		ret = 2;
+	if (run->any_log) {
+		int groups = explain_logs_finish(run->logs, logs_piece, run, err, sizeof(err));
+		if (groups < 0) {
+			fprintf(stderr, "mrtrace explain: %s\n", esc(err));
+			ret = 2;
+		} else
+			run->t.found += (unsigned long)groups;
 	}
 	/* an explanation that did not reach its reader is none: said, exit 2 */
 	if (outfile_close(run->out, err, sizeof(err))) {
@@ -695,6 +713,13 @@ int cmd_explain(int argc, char **argv)
 	explain_logs_free(run->logs);
 	if (run->t.malformed)
 		ret = 2;
+	/* like grep: 0 a failure found (and explained), 1 none, 2 an error
+	 * (which wins: what could not be read may have held one) */
+	if (!ret && !run->t.found) {
+		fprintf(stderr, "mrtrace explain: no failure found%s\n",
+			run->t.harmless_hidden ? " (only harmless probes, which --all shows)" : "");
+		ret = 1;
+	}
 	free(run);
 	return ret;
 }

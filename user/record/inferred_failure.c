@@ -7,7 +7,10 @@
 #include "record/kind.h"
 #include "record/json_util.h"
 #include "verdict/names.h"
+#include "core/schema.h"
+#include "core/version.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +23,35 @@ static struct json_object *strings(char (*s)[INFERRED_TEXT], int n)
 	return a;
 }
 
+/* The failure's time as every record has it, an ISO 8601 date and time:
+ * only when the log's own stamp is one (journald's, an ISO-stamped log);
+ * a stamp without a date ("09:15:07.980", glog's) stays in source.time. */
+static bool iso_time(const char *t)
+{
+	for (int i = 0; i < 16; i++) {
+		char c = t[i], want = "dddd-dd-ddTdd:dd"[i];
+		if (want == 'd' ? (c < '0' || c > '9') : want == 'T' ? (c != 'T' && c != ' ') : c != want)
+			return false;
+	}
+	return true;
+}
+
+/* "errno": a number and "errno_name" beside it since 2026-12; a name in
+ * "errno" from earlier builds is read as well.  Leaves the name in e. */
+static int errno_from_json(struct json_object *o, char *e, size_t elen, const struct jwhere *w)
+{
+	struct json_object *x;
+
+	if (json_object_object_get_ex(o, "errno", &x) && json_object_is_type(x, json_type_int)) {
+		long n = (long)json_object_get_int64(x);
+		snprintf(e, elen, "%s", n > 0 && n < 4096 && errno_name((int)n) ? errno_name((int)n) : "");
+		return 0;
+	}
+	if (json_object_object_get_ex(o, "errno", &x) && json_object_is_type(x, json_type_string))
+		return jget_str(o, "errno", e, elen, w);
+	return jget_str(o, "errno_name", e, elen, w);
+}
+
 static struct json_object *inferred_to_json(const struct record *rec)
 {
 	const struct record_inferred *r = rec->data;
@@ -27,10 +59,20 @@ static struct json_object *inferred_to_json(const struct record *rec)
 	struct json_object *o = json_object_new_object(), *a, *src, *same;
 
 	jput_str(o, "event", "inferred_failure");
+	/* the envelope every record carries (envelope.c): a script reading one
+	 * stream needs no second grammar for explain's own records */
+	jput_str(o, "schema", SCHEMA_WATCH);
+	jput_str(o, "mrtrace_version", mrt_version());
+	jput_str(o, "time", iso_time(r->time) ? r->time : NULL);
 	jput_str(o, "certainty", "inferred");
 	jput_str(o, "what", v->what);
 	jput_str(o, "call", r->in.call[0] ? r->in.call : NULL);
-	jput_str(o, "errno", r->in.err ? errno_name(r->in.err) : NULL);
+	/* the number and its name, as watch's records have them */
+	if (r->in.err)
+		jput_i64(o, "errno", r->in.err);
+	else
+		jput_str(o, "errno", NULL);
+	jput_str(o, "errno_name", r->in.err ? errno_name(r->in.err) : NULL);
 	jput_str(o, "errno_note", v->errno_note[0] ? v->errno_note : NULL);
 	jput_str(o, "nccl_version", r->in.nccl_version[0] ? r->in.nccl_version : NULL);
 	jput_bool(o, "no_kernel_refusal", v->no_kernel_refusal);
@@ -191,7 +233,7 @@ int inferred_failure_from_json(struct json_object *o, struct record_inferred *r,
 		return -1;
 	}
 	if (jget_str(o, "call", r->in.call, sizeof(r->in.call), &w) < 0 ||
-	    jget_str(o, "errno", e, sizeof(e), &w) < 0 ||
+	    errno_from_json(o, e, sizeof(e), &w) < 0 ||
 	    jget_str(o, "errno_note", v->errno_note, sizeof(v->errno_note), &w) < 0 ||
 	    jget_str(o, "nccl_version", r->in.nccl_version, sizeof(r->in.nccl_version), &w) < 0 ||
 	    jget_bool(o, "no_kernel_refusal", &v->no_kernel_refusal, &w) < 0 ||

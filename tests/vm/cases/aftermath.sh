@@ -59,7 +59,7 @@ check client_logged_the_failure grep -q 'UCX  *ERROR.*ibv_reg_mr.*Cannot allocat
 # after the fact, from the log alone: inferred, never proven
 "$MRTRACE" explain --json --setting shell "$CASE_OUT/client.log" > "$CASE_OUT/inferred.jsonl" 2> "$CASE_OUT/inferred.err"
 inf=$(jq -c 'select(.event=="inferred_failure")' "$CASE_OUT/inferred.jsonl" 2>/dev/null | head -1)
-jq_true log_alone_inferred "$inf" '.certainty=="inferred" and .cause=="memlock_limit" and .errno=="ENOMEM" and (.rests_on|any(test("memlock limit was 64 KiB, and this request alone was 1 MiB")))'
+jq_true log_alone_inferred "$inf" '.certainty=="inferred" and .cause=="memlock_limit" and .errno==12 and .errno_name=="ENOMEM" and (.rests_on|any(test("memlock limit was 64 KiB, and this request alone was 1 MiB")))'
 # with watch's records beside it: the same process, the same cause, agreed
 "$MRTRACE" explain --json --setting shell "$CASE_OUT/client.log" "$MRT_OUT" > "$CASE_OUT/both.jsonl" 2> "$CASE_OUT/both.err"
 both=$(jq -c 'select(.event=="inferred_failure")' "$CASE_OUT/both.jsonl" 2>/dev/null | head -1)
