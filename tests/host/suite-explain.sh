@@ -15,6 +15,7 @@ MRTRACE=$TOP/build/mrtrace
 MLOCKER=$TOP/build/tests/helpers/mlocker
 TRAILS=$TOP/tests/fixtures/trails
 OUT=$TOP/build/host-tests/explain
+LOGS=$TOP/tests/fixtures/logs
 rm -rf "$OUT"; mkdir -p "$OUT"
 . "$TOP/tests/host/lib.sh"
 for b in "$MRTRACE" "$MLOCKER"; do
@@ -123,6 +124,32 @@ check missing_file_exit2 test $? = 2
 check missing_file_names_logs grep -q 'or the log a job left' "$OUT/nope.err"
 check help_names_logs sh -c "'$MRTRACE' explain --help | head -2 | grep -q \"a job's log\""
 
+# ---- evidence stays where it belongs (issue 46 item 4) ------------------------
+# one job's kernel line (CREATE_MKEY) does not judge another job's ENOMEM
+mkdir -p "$OUT/scope"
+cp "$LOGS/dmesg-mkey.txt" "$OUT/scope/slurm-101.out"
+printf '%s\n' 'node02:7007:7035 [1] misc/ibvwrap.cc:190 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory' \
+	> "$OUT/scope/slurm-102.out"
+"$MRTRACE" explain --json "$OUT/scope/slurm-101.out" "$OUT/scope/slurm-102.out" > "$OUT/scope/jobs.json" 2>/dev/null
+check kernel_line_stays_in_its_job test "$(jq -r 'select(.job=="slurm job 102") | .cause' "$OUT/scope/jobs.json")" = memlock_limit
+check kernel_line_judges_its_own_job test "$(jq -r 'select(.job=="slurm job 101") | .cause' "$OUT/scope/jobs.json")" = mlx5_firmware
+# node01's NET/IB line (RoCE) does not make node02's modify_qp EINVAL RoCE's
+qpline='node02:6006:6036 [0] misc/ibvwrap.cc:294 NCCL WARN Call to ibv_modify_qp failed with 22 Invalid argument, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.1.2, remote GID ::ffff:10.0.0.1'
+for h in node01 node02; do
+	printf '%s\n' "$h:5005:5035 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:10.0.0.1<0>" "$qpline" > "$OUT/scope/roce-$h.log"
+done
+check roce_of_another_host_not_weighed test "$("$MRTRACE" explain --json "$OUT/scope/roce-node01.log" 2>/dev/null | jq -r .cause)" = port_not_active
+check roce_of_the_same_host_weighed test "$("$MRTRACE" explain --json "$OUT/scope/roce-node02.log" 2>/dev/null | jq -r .cause)" = bad_gid_index
+# a line that names no host: judged from the log alone, and said; --host
+# with this node's name judges it by this node's facts
+printf '%s\n' 'Couldn'"'"'t register MR: ibv_reg_mr failed with error Cannot allocate memory' > "$OUT/scope/nohost.log"
+alone=$("$MRTRACE" explain --json "$OUT/scope/nohost.log" 2>/dev/null | head -1)
+jq_true nohost_judged_alone "$alone" '.judged_on==null and .host==null and (.rests_on|any(test("judged from the log alone")))'
+check nohost_text_says_so sh -c "'$MRTRACE' explain '$OUT/scope/nohost.log' 2>/dev/null | grep -q 'the line names no host: judged from the log alone (--host NAME'"
+here=$("$MRTRACE" explain --json --host "$(hostname)" "$OUT/scope/nohost.log" 2>/dev/null | head -1)
+jq_true nohost_with_host_judged_here "$here" ".judged_on==\"$(hostname)\" and .host==\"$(hostname)\""
+check host_option_bad_value sh -c "'$MRTRACE' explain --host 'a b' '$OUT/scope/nohost.log' 2>/dev/null; [ \$? = 2 ]"
+
 # ---- recorded here, now: watch --json, then explain --------------------------
 if [ "$(id -u)" = 0 ]; then
 	W=$OUT/live.jsonl
@@ -183,7 +210,6 @@ check jobs_lead_marked grep -Eq '^  \* 12:03:04.000 gpu17 +port_change' "$OUT/jo
 jq_true jobs_json_first_cause "$(head -1 "$OUT/job.json")" '.job=="slurm job 4242" and .first_cause.host=="gpu17" and .first_cause.event=="port_change" and .first_cause.reason=="carrier_lost" and .failed_after.nodes==2 and (.records|length)==4 and .records[0].host=="gpu19"'
 
 # ---- the logs a dead job left (issue 32): judged, counted, --json ----------
-LOGS=$TOP/tests/fixtures/logs
 "$MRTRACE" explain "$LOGS/nccl-2.21-memlock.log" > "$OUT/log.txt" 2> "$OUT/log.err"
 check log_exit0 test $? = 0
 check log_not_json_error sh -c "! grep -q 'not valid JSON' '$OUT/log.err'"

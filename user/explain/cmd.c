@@ -34,7 +34,7 @@ struct explain_args {
 	int nfiles;
 	/* the logs' failures: judged by which setting's limit, on whose facts */
 	enum inferred_setting setting;
-	const char *unit, *facts;
+	const char *unit, *facts, *host;
 	int pid;
 };
 
@@ -85,7 +85,10 @@ static const char doc[] =
 	"`inferred` with what it rests on, and the rerun that proves it under that setting "
 	"(mrprobe for a registration, ib_send_bw with NCCL's QP and CQ depths, the GID entry "
 	"NCCL used, an fallocate in /dev/shm) and the watch to leave on. A log from another "
-	"host is judged from the log alone, or from --facts (that node's `check --json`). The "
+	"host is judged from the log alone, or from --facts (that node's `check --json`); so is "
+	"a line that names no host, unless --host says which node it came from (or -p names a "
+	"process here). A kernel line and a line of context (NCCL's device, GPUDirect, a "
+	"memlock limit) weigh only on the failures of their own host and job. The "
 	"same failure on many ranks of one job is one verdict, led by the first in time; two "
 	"jobs in one input (slurm-<id>.out names, srun's and slurmstepd's lines, journald's "
 	"fields) are two. Every log line is counted: "
@@ -105,11 +108,12 @@ static const char doc[] =
 	"  mrtrace explain --jobs node*/events.jsonl     which node's event killed the job\n"
 	"  mrtrace explain --setting slurm slurm-1234.out  the job already died: its log\n"
 	"  mrtrace explain --facts node7.json nccl.log dmesg.txt\n"
+	"  mrtrace explain --host $(hostname) ib_write_bw.out  a log that names no host: this node's\n"
 	"\n"
 	"The record format is in " MRTRACE_DOCDIR "/json.md; which logs are read, and how, in "
 	MRTRACE_DOCDIR "/logs.md.";
 
-enum { OPT_JSON = 1000, OPT_ALL, OPT_JOBS, OPT_SETTING, OPT_UNIT, OPT_FACTS };
+enum { OPT_JSON = 1000, OPT_ALL, OPT_JOBS, OPT_SETTING, OPT_UNIT, OPT_FACTS, OPT_HOST };
 
 static const struct argp_option options[] = {
 	{ "json", OPT_JSON, NULL, 0,
@@ -124,6 +128,9 @@ static const struct argp_option options[] = {
 	{ "pid", 'p', "PID", 0, "Logs: judge by this process's limits (a rank of the next run)", 0 },
 	{ "facts", OPT_FACTS, "FILE", 0,
 	  "Logs: judge by another node's facts (its `mrtrace check --json`)", 0 },
+	{ "host", OPT_HOST, "NAME", 0,
+	  "Logs: the lines that name no host came from NAME (this node's name: judged by its "
+	  "facts; without it they are judged from the log alone)", 0 },
 	{ 0 }
 };
 
@@ -146,6 +153,11 @@ static error_t parse(int key, char *arg, struct argp_state *st)
 			a->setting = INF_SET_SYSTEMD;
 		break;
 	case OPT_FACTS: a->facts = arg; break;
+	case OPT_HOST:
+		if (!*arg || strlen(arg) > 63 || strpbrk(arg, " \t/"))
+			argp_error(st, "--host: a host name, not %s", arg);
+		a->host = arg;
+		break;
 	case 'p': {
 		char *end;
 		long v = strtol(arg, &end, 10);
@@ -674,7 +686,8 @@ int cmd_explain(int argc, char **argv)
 	run->a = &a;
 	char err[PATH_MAX + 256];
 	struct explain_logs_opts lo = { .setting = a.setting, .unit = a.unit, .pid = a.pid,
-					.facts_file = a.facts, .verbose = a.verbose, .json = a.json };
+					.facts_file = a.facts, .host = a.host, .verbose = a.verbose,
+					.json = a.json };
 	if ((a.jobs && !(run->jobs = jobs_new())) || !(run->logs = explain_logs_new(&lo))) {
 		fprintf(stderr, "mrtrace explain: out of memory\n");
 		jobs_free(run->jobs);

@@ -61,6 +61,9 @@ struct explain_logs {
 	int ib_port;
 	bool ib_roce; /* that device's port is RoCE (`.../RoCE`) */
 	bool gdr, slurm;
+	/* the hosts that said the device, GPUDirect and the memlock limit: a
+	 * host's context weighs on its own failures only (issue 46 item 4) */
+	char ib_host[64], gdr_host[64], memlock_host[64];
 	/* the memlock limit a line stated (libibverbs' warning), for the
 	 * failures of that process after it (pid 0: the line named none) */
 	bool has_memlock;
@@ -135,6 +138,13 @@ static const struct {
 };
 
 /* The reader's event as the judge reads it. */
+/* Whether a line of host a may speak for a failure of host b: the same
+ * host, or one of them names none (nothing contradicts it). */
+static bool same_host(const char *a, const char *b)
+{
+	return !a[0] || !b[0] || !strcmp(a, b);
+}
+
 static void to_inferred(const struct explain_logs *l, const struct log_event *ev,
 			struct inferred_in *in)
 {
@@ -149,7 +159,8 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 	in->release_no_errno = ev->no_errno;
 	if (ev->has_memlock) {
 		in->memlock_logged = true, in->memlock = ev->memlock;
-	} else if (l->has_memlock && (!l->memlock_pid || !ev->pid || l->memlock_pid == ev->pid)) {
+	} else if (l->has_memlock && (!l->memlock_pid || !ev->pid || l->memlock_pid == ev->pid) &&
+		   same_host(l->memlock_host, ev->host)) {
 		in->memlock_logged = true, in->memlock = l->memlock;
 	}
 	if (ev->has_range && ev->length) {
@@ -216,10 +227,13 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 	in->channels = l->min_ch ? l->min_ch : l->built_ch;
 	if (l->max_ch && (!in->channels || in->channels > l->max_ch))
 		in->channels = l->max_ch;
-	in->gdr = l->gdr;
-	/* what the proof of a QP, GID or shm failure needs */
-	snprintf(in->device, sizeof(in->device), "%s", ev->device[0] ? ev->device : l->ib_dev);
-	in->port = ev->port > 0 ? ev->port : ev->device[0] ? 0 : l->ib_port;
+	in->gdr = l->gdr && same_host(l->gdr_host, ev->host);
+	/* what the proof of a QP, GID or shm failure needs: NCCL's device of
+	 * this host, never another's */
+	bool ib_here = same_host(l->ib_host, ev->host);
+	snprintf(in->device, sizeof(in->device), "%s",
+		 ev->device[0] ? ev->device : ib_here ? l->ib_dev : "");
+	in->port = ev->port > 0 ? ev->port : ev->device[0] || !ib_here ? 0 : l->ib_port;
 	in->qps_per_conn = l->qps_per_conn;
 	if (ev->qp.gid_index >= 0)
 		in->has_gid_index = true, in->gid_index = ev->qp.gid_index;
@@ -235,7 +249,7 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 		break;
 	}
 	/* the line's own device is NCCL's first only when it names none or the same */
-	in->roce = l->ib_roce && (!ev->device[0] || !strcmp(ev->device, l->ib_dev));
+	in->roce = l->ib_roce && ib_here && (!ev->device[0] || !strcmp(ev->device, l->ib_dev));
 }
 
 static void context(struct explain_logs *l, const struct log_event *ev)
@@ -260,6 +274,7 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 		l->has_memlock = true;
 		l->memlock = ev->memlock;
 		l->memlock_pid = ev->pid;
+		snprintf(l->memlock_host, sizeof(l->memlock_host), "%s", ev->host);
 	}
 	if (ev->ctx == LOG_CTX_SETTING) {
 		unsigned long long v = strtoull(ev->setting_value, NULL, 0);
@@ -283,12 +298,15 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 	if ((p = strstr(ev->raw, "NET/IB : Using [")) && (p = strchr(p, ']'))) {
 		if (sscanf(p + 1, "%31[A-Za-z0-9_.-]:%d", l->ib_dev, &l->ib_port) != 2)
 			l->ib_dev[0] = '\0', l->ib_port = 0;
+		snprintf(l->ib_host, sizeof(l->ib_host), "%s", ev->host);
 		/* "[0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE": the first device's link layer */
 		l->ib_roce = !strncmp(p + 1 + strcspn(p + 1, "/ "), "/RoCE", 5);
 	}
 	if (strstr(ev->raw, "GPU Direct RDMA Enabled") ||
-	    (ev->kind == LOG_NOT_FAILURE && ev->shape && ev->shape->nocall == LOG_NC_GDR_DISABLED))
+	    (ev->kind == LOG_NOT_FAILURE && ev->shape && ev->shape->nocall == LOG_NC_GDR_DISABLED)) {
 		l->gdr = true;
+		snprintf(l->gdr_host, sizeof(l->gdr_host), "%s", ev->host);
+	}
 	if (strstr(ev->raw, "slurmstepd") || strstr(ev->raw, "srun: "))
 		l->slurm = true;
 }
@@ -472,13 +490,31 @@ static void by_job(struct explain_logs *l)
 	memcpy(l->groups, sorted, sizeof(sorted[0]) * (size_t)n);
 }
 
+/* Whether a kernel line's firmware failure (CREATE_MKEY) weighs on g: a
+ * kernel group of g's host (or of none) and of g's job (or of none, as a
+ * separate dmesg file is).  One job's kernel line never judges another's
+ * failure, nor one host's another's. */
+static bool kernel_line_for(const struct explain_logs *l, const struct group *g)
+{
+	for (int i = 0; i < l->ngroups; i++) {
+		const struct group *k = l->groups[i];
+		if (k->r.in.kind != INF_KERNEL_LOG)
+			continue;
+		if (k->r.job[0] && g->r.job[0] && strcmp(k->r.job, g->r.job))
+			continue;
+		if (same_host(k->r.in.host, g->r.in.host))
+			return true;
+	}
+	return false;
+}
+
 int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, const char *s, size_t n),
 			void *arg, char *err, size_t errlen)
 {
 	struct inferred_facts here, other, *f;
 	char me[HOST_NAME_MAX + 1] = "";
 	enum inferred_setting s = l->o.setting;
-	bool real[EXPLAIN_LOG_GROUPS] = { false }, mkey = false;
+	bool real[EXPLAIN_LOG_GROUPS] = { false };
 	int toshow[EXPLAIN_LOG_GROUPS] = { 0 }, shown_of[EXPLAIN_LOG_GROUPS] = { 0 };
 	int shown = 0, jobs_shown = 0;
 
@@ -497,8 +533,15 @@ int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, c
 	qsort(l->groups, (size_t)l->ngroups, sizeof(l->groups[0]), by_time);
 	by_job(l);
 	for (int i = 0; i < l->ngroups; i++) {
-		real[l->groups[i]->job] |= l->groups[i]->r.in.kind != INF_WRAPPER;
-		mkey |= l->groups[i]->r.in.kind == INF_KERNEL_LOG;
+		struct record_inferred *r = &l->groups[i]->r;
+		real[l->groups[i]->job] |= r->in.kind != INF_WRAPPER;
+		/* a line that names no host is from --host's node, if it says */
+		if (!r->in.host[0] && l->o.host) {
+			snprintf(r->in.host, sizeof(r->in.host), "%s", l->o.host);
+			r->no_host = false;
+		} else {
+			r->no_host = !r->in.host[0];
+		}
 	}
 	for (int i = 0; i < l->ngroups; i++) {
 		struct group *g = l->groups[i];
@@ -521,18 +564,22 @@ int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, c
 			continue;
 		}
 		/* whose facts: --facts names the node; else this node's, when
-		 * the log is this node's or does not say */
+		 * the log is this node's, or names no host and -p names a
+		 * process here; a line of no host is judged alone (issue 46
+		 * item 4: this node's facts are not a log's by default) */
 		r->other_host = r->in.host[0] && strcmp(r->in.host, me);
 		if (l->o.facts_file) {
 			f = &other;
 			r->other_host = r->in.host[0] && strcmp(r->in.host, other.host);
+		} else if (r->no_host) {
+			f = l->o.pid > 0 ? &here : NULL;
 		} else {
 			f = r->other_host ? NULL : &here;
 		}
 		snprintf(r->judged_on, sizeof(r->judged_on), "%s", f ? f->host : "");
 		if (!f)
 			snprintf(r->judged_on, sizeof(r->judged_on), "%s", "");
-		r->in.mkey_failed = mkey;
+		r->in.mkey_failed = kernel_line_for(l, g);
 		inferred_judge(&r->in, f, s, l->o.unit, &r->v);
 		r->same_ranks = (unsigned long)(g->nseen > 1 ? g->nseen - 1 : 0) + g->seen_dropped;
 		compare_watch(l, r);

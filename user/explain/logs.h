@@ -24,6 +24,7 @@ struct explain_logs_opts {
 	const char *unit;              /* --unit */
 	int pid;                       /* -p: judge by that process's limit */
 	const char *facts_file;        /* --facts: another node's check --json */
+	const char *host;              /* --host: the node the lines naming none came from */
 	bool verbose, json;
 };
 

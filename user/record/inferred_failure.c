@@ -173,6 +173,9 @@ static bool inferred_to_text(FILE *out, const struct record *rec, bool verbose, 
 	fprintf(out, "  rests on:\n");
 	for (int i = 0; i < v->nrests; i++)
 		fprintf(out, "    - %s\n", esc(v->rests_on[i]));
+	if (r->no_host && !r->judged_on[0])
+		fprintf(out, "  the line names no host: judged from the log alone (--host NAME: the node "
+			     "it came from; this node's name judges it by this node's facts)\n");
 	if (r->other_host)
 		fprintf(out, "  the log comes from %s, not %s: judged from the log alone%s\n", esc(r->in.host),
 			r->judged_on[0] ? esc(r->judged_on) : "this host",

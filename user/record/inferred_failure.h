@@ -29,6 +29,7 @@ struct record_inferred {
 	long pid, rank;           /* -1 unknown */
 	char job[40];             /* "slurm job 12345" (logs/job.c), "" none */
 	bool other_host;          /* the log's host is not the one judged on */
+	bool no_host;             /* the line names no host (and --host none): judged alone */
 	char judged_on[64];       /* the host whose facts weighed; "" none */
 	/* the same failure elsewhere */
 	unsigned long same_ranks; /* further lines of it (ranks, or lines without one) */

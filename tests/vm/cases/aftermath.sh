@@ -57,22 +57,22 @@ jq_true watch_proves_memlock "$rec" '.certainty=="proven" and .uid==65534'
 check client_logged_the_failure grep -q 'UCX  *ERROR.*ibv_reg_mr.*Cannot allocate memory' "$CASE_OUT/client.log"
 
 # after the fact, from the log alone: inferred, never proven
-"$MRTRACE" explain --json --setting shell "$CASE_OUT/client.log" > "$CASE_OUT/inferred.jsonl" 2> "$CASE_OUT/inferred.err"
+"$MRTRACE" explain --json --setting shell --host "$(hostname)" "$CASE_OUT/client.log" > "$CASE_OUT/inferred.jsonl" 2> "$CASE_OUT/inferred.err"
 inf=$(jq -c 'select(.event=="inferred_failure")' "$CASE_OUT/inferred.jsonl" 2>/dev/null | head -1)
 jq_true log_alone_inferred "$inf" '.certainty=="inferred" and .cause=="memlock_limit" and .errno==12 and .errno_name=="ENOMEM" and (.rests_on|any(test("memlock limit was 64 KiB, and this request alone was 1 MiB")))'
 # with watch's records beside it: the same process, the same cause, agreed
-"$MRTRACE" explain --json --setting shell "$CASE_OUT/client.log" "$MRT_OUT" > "$CASE_OUT/both.jsonl" 2> "$CASE_OUT/both.err"
+"$MRTRACE" explain --json --setting shell --host "$(hostname)" "$CASE_OUT/client.log" "$MRT_OUT" > "$CASE_OUT/both.jsonl" 2> "$CASE_OUT/both.err"
 both=$(jq -c 'select(.event=="inferred_failure")' "$CASE_OUT/both.jsonl" 2>/dev/null | head -1)
 pid=$(jq -r '.pid' <<< "$rec" 2>/dev/null)
 jq_true log_and_watch_agree "$both" ".cause==\"memlock_limit\" and .pid==${pid:-0} and .watch_record.cause==\"memlock_limit\" and .watch_record.agrees==true"
-"$MRTRACE" explain --setting shell "$CASE_OUT/client.log" "$MRT_OUT" > "$CASE_OUT/both.txt" 2>&1
+"$MRTRACE" explain --setting shell --host "$(hostname)" "$CASE_OUT/client.log" "$MRT_OUT" > "$CASE_OUT/both.txt" 2>&1
 check text_says_agreement grep -q "a watch record of the same process proved memlock_limit: it agrees" "$CASE_OUT/both.txt"
 
 # rootless, with the kernel log beside the client's output: the inferred
 # verdict of the client's line is the one watch proved for that process
 urec=$(jq -c 'select(.comm=="ucx_perftest" and .cause=="memlock_limit" and .process.user_namespace==true)' "$MRT_OUT" 2>/dev/null | head -1)
 jq_true rootless_watch_proves_memlock "$urec" '.certainty=="proven" and .evidence.cap_ipc_lock==false'
-"$MRTRACE" explain --json --setting shell "$CASE_OUT/client-userns.log" "$CASE_OUT/dmesg.txt" "$MRT_OUT" \
+"$MRTRACE" explain --json --setting shell --host "$(hostname)" "$CASE_OUT/client-userns.log" "$CASE_OUT/dmesg.txt" "$MRT_OUT" \
 	> "$CASE_OUT/rootless.jsonl" 2> "$CASE_OUT/rootless.err"
 upid=$(jq -r '.pid' <<< "$urec" 2>/dev/null)
 uinf=$(jq -c --arg f "$CASE_OUT/client-userns.log" 'select(.event=="inferred_failure" and .source.file==$f)' \

@@ -57,7 +57,8 @@ expect() {
 
 # after_fact NAME FILE CAUSE [lead [JQ]]: README's "The job already died" on the
 # same node: `explain` reads only what a user has, the client's own output
-# FILE and the kernel log (dmesg), after the fact, with this node's facts;
+# FILE and the kernel log (dmesg), after the fact, with this node's facts
+# (--host: the clients' output names no host, and is judged alone without);
 # the cause watch proved must be among the candidates inferred for FILE's
 # line, and with "lead" lead them (decided by the node's facts where the
 # line carries no errno).  Run while the refusing state (the rdma cgroup,
@@ -65,7 +66,7 @@ expect() {
 after_fact() {
 	local name=$1 file=$2 cause=$3 lead=$4 extra=${5:-true} inf
 	dmesg > "$CASE_OUT/$name.dmesg" 2>&1
-	"$MRTRACE" explain --json --setting shell "$file" "$CASE_OUT/$name.dmesg" \
+	"$MRTRACE" explain --json --setting shell --host "$(hostname)" "$file" "$CASE_OUT/$name.dmesg" \
 		> "$CASE_OUT/$name.inferred.jsonl" 2> "$CASE_OUT/$name.inferred.err"
 	inf=$(jq -c --arg f "$file" 'select(.event=="inferred_failure" and .source.file==$f)' \
 		"$CASE_OUT/$name.inferred.jsonl" 2>/dev/null | head -1)
