@@ -3,15 +3,20 @@
 # tests/fuzz/make_corpus.sh - (re)write the seed corpora of the libFuzzer
 # harnesses in tests/fuzz/corpus/ from the recorded fixture trees, so every
 # harness starts from inputs that reach deep (real reports, real /proc files,
-# real conf files).  The explain harness uses tests/fixtures/trails as is;
-# the ELF harness also gets a small shared library that make builds
-# (tests/fuzz/seed_libnccl.c).  Run after changing the fixtures:
+# real conf files).  The explain harness uses tests/fixtures/trails as is,
+# the logs harness tests/fixtures/field (the field corpus: real log lines
+# users posted, tests/fixtures/field/README.md) as is, beside the hand-kept
+# seeds of corpus/logs; the ELF harness also gets a small shared library
+# that make builds (tests/fuzz/seed_libnccl.c).  Only the generated
+# directories are rewritten: the hand-kept ones (logs, explain, records:
+# inputs that once crashed a harness, shapes written by hand) stay.
+# Run after changing the fixtures:
 #   make && tests/fuzz/make_corpus.sh
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 C=$TOP/tests/fuzz/corpus
 MRTRACE=${MRTRACE:-$TOP/build/mrtrace}
-rm -rf "$C"; mkdir -p "$C"/{diff,proc,conf,elf}
+rm -rf "$C"/{diff,proc,conf,elf}; mkdir -p "$C"/{diff,proc,conf,elf}
 
 for t in h100 container portdown; do
 	"$MRTRACE" check --sysroot "$TOP/tests/fixtures/check/$t" --json > "$C/diff/$t.json" || true
@@ -38,4 +43,4 @@ printf '# mrtrace.conf\n[watch]\nsyscalls = auto\n[service]\nmetrics-textfile = 
 
 find "$TOP/tests/fixtures" -name 'libnccl*' -type f | sort |
 	while read -r f; do cp "$f" "$C/elf/$(basename "$(dirname "$f")")-$(basename "$f")"; done
-echo "seeds: $(find "$C" -type f | wc -l) files in $C"
+echo "seeds: $(find "$C" -type f | wc -l) files in $C, $(ls "$TOP"/tests/fixtures/field/*.log | wc -l) field logs in tests/fixtures/field"

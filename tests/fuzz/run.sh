@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # tests/fuzz/run.sh BUILD SECONDS HARNESS... - run each libFuzzer harness for
 # SECONDS from its seeds (tests/fuzz/corpus/<name>, plus tests/fixtures/trails
-# for explain and the built seed library for elf), new inputs kept in
+# for explain, tests/fixtures/field (the field corpus of real log lines) for
+# logs, and the built seed library for elf), new inputs kept in
 # BUILD/corpus/<name>, a crashing input saved as BUILD/artifacts/<name>-*.
 # Closes with "fuzz: N passed, N failed" (a harness passes when it ran its
 # time without a crash, leak, timeout or sanitizer report).
@@ -18,6 +19,7 @@ for bin in "$@"; do
 	seeds=()
 	[ -d "$TOP/tests/fuzz/corpus/$name" ] && seeds+=("$TOP/tests/fuzz/corpus/$name")
 	[ "$name" = explain ] && seeds+=("$TOP/tests/fixtures/trails")
+	[ "$name" = logs ] && seeds+=("$TOP/tests/fixtures/field")
 	[ -d "$B/seeds/$name" ] && seeds+=("$B/seeds/$name")
 	log=$B/fuzz-$name.log
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
