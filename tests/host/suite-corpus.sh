@@ -40,8 +40,11 @@ command -v jq >/dev/null || host_abort corpus "needs jq"
 [ -f "$INDEX" ] || host_abort corpus "missing $INDEX"
 rm -rf "$OUT"; mkdir -p "$OUT"
 
-# The lead share (percent, rounded down) below which the suite fails.
-FLOOR=48
+# The lead share (percent, rounded down) below which the suite fails: a
+# ratchet, raised with each ranking fix (48 as collected; 56 on 2026-12-07:
+# modify_qp EINVAL, queue ENOMEM, EFAULT of a plain ibv_reg_mr, "failed with
+# error TEXT more words"); the issue asks 90.
+FLOOR=56
 
 # Negatives that explain misreads as a failure today, each with its reason
 # ("file<TAB>reason").  A negative listed here is reported, not failed; an

@@ -163,6 +163,20 @@ static void test_reg_mr_errnos(void **state)
 	in.gpu_mem = true;
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "pin_device_memory");
+	/* no word on the buffer: a plain ibv_reg_mr of another program is
+	 * host memory first (the field corpus's assise-26), NCCL's and its
+	 * forks' ibv_reg_mr_iova2 GPU memory (flagcx-61) */
+	in = call("ibv_reg_mr", EFAULT, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "pin_fault");
+	assert_true(has_cand(&o, "pin_device_memory"));
+	in = call("ibv_reg_mr_iova2", EFAULT, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "pin_device_memory");
+	in = call("ibv_reg_mr", EFAULT, "2.18.1");
+	in.from_nccl = true;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "pin_device_memory");
 	/* pidfd_getfd's EPERM: the peer's ptrace access */
 	in = call("pidfd_getfd", EPERM, "");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
@@ -264,9 +278,11 @@ static void test_modify_qp_and_open(void **state)
 	assert_false(has_cand(&o, "shm_exhausted"));
 }
 
-/* create_cq/create_qp ENOMEM under a low memlock limit (the log's or the
- * setting's): the queue buffers are pinned like an MR's, memlock_limit
- * leads; unlimited or no limit known: the HCA's counts lead */
+/* create_cq/create_qp ENOMEM: the queue buffers are pinned like an MR's,
+ * memlock_limit leads with no limit known (every thread of the field
+ * corpus that settled one: tests/fixtures/field) and under a low limit
+ * (the log's or the setting's); a limit known to be high or unlimited:
+ * the HCA's counts lead */
 static void test_queue_enomem_memlock(void **state)
 {
 	(void)state;
@@ -275,7 +291,8 @@ static void test_queue_enomem_memlock(void **state)
 	struct inferred_in in = call("ibv_create_cq", ENOMEM, "");
 
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
-	assert_string_equal(o.cand[0].cause, "hca_resource_limit");
+	assert_string_equal(o.cand[0].cause, "memlock_limit");
+	assert_true(has_cand(&o, "hca_resource_limit"));
 	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "memlock_limit");
 	assert_true(rests_on(&o, "queue buffers are pinned"));
@@ -292,6 +309,10 @@ static void test_queue_enomem_memlock(void **state)
 	in.memlock_logged = false;
 	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "hca_resource_limit");
+	f.memlock_soft = 1ull << 30; /* 1 GiB: room for any queue */
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "hca_resource_limit");
+	assert_true(rests_on(&o, "room for any queue's buffers"));
 	/* no errno ("Couldn't create CQ", rdma-core's examples): the limit
 	 * weighs nothing, whatever it is (the VM's failures case: a CQ over the
 	 * device's maximum, and the rdma cgroup's EAGAIN, under a shell's 8 MiB) */
@@ -334,9 +355,13 @@ static void test_modify_qp_errnos(void **state)
 	assert_string_equal(o.cand[0].cause, "gid_unreachable");
 	assert_non_null(strstr(o.cand[0].why, "namespace"));
 	assert_true(has_cand(&o, "bad_gid_index"));
-	/* EINVAL: the port leads with no link layer known, the GID on RoCE */
+	/* EINVAL: the GID (RoCE's GRH) leads, as the field corpus's settled
+	 * RTR EINVALs and the VM's nogrh; a port the facts know down leads */
 	in = call("ibv_modify_qp", EINVAL, "2.21.5");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "bad_gid_index");
+	assert_true(has_cand(&o, "port_not_active"));
+	inferred_judge(&in, &f, INF_SET_SLURM, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "port_not_active");
 	in.roce = true;
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);

@@ -413,6 +413,9 @@ static void errno_shapes(void **state)
 		{ "ibv_create_cq(cqe=4096) failed: errno: 12", "ibv_create_cq", 12 },
 		{ "ibv_modify_qp failed with error=110", "ibv_modify_qp", 110 },
 		{ "ibv_modify_qp failed with error 110", "ibv_modify_qp", 110 },
+		/* strerror text after the words, whatever follows it (flagcx-61) */
+		{ "ibv_reg_mr_iova2 failed with error Bad address multiple times", "ibv_reg_mr_iova2", 14 },
+		{ "ibv_create_qp failed with Cannot allocate memory, retrying", "ibv_create_qp", 12 },
 		{ "ibv_reg_mr returned (-14)", "ibv_reg_mr", 14 },
 		{ "ibv_reg_mr failed, errno 14", "ibv_reg_mr", 14 },
 		{ "ibv_reg_mr failed: EFAULT", "ibv_reg_mr", 14 },

@@ -70,6 +70,10 @@ static bool any_prefix(const char *s, const char *end)
 	return false;
 }
 
+/* what stands between "failed" and a strerror text when no colon does */
+static const char *const lead_words[] = { "failed with error ", "failed with ", "failed, ",
+					  "returned error ", "error " };
+
 bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
 {
 	if (!any_prefix(s, end))
@@ -95,6 +99,12 @@ bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
 		ev->op = op;
 		str_copy_n(ev->err_text, sizeof(ev->err_text), t, (size_t)(end - t));
 		ev->err = log_errno_at_start(t, (size_t)(end - t));
+		/* "failed with error Bad address multiple times": the text
+		 * after the words, whatever follows it */
+		for (size_t i = 0; !ev->err && i < sizeof(lead_words) / sizeof(lead_words[0]); i++)
+			if (log_starts(t, end, lead_words[i]))
+				ev->err = log_errno_at_start(t + strlen(lead_words[i]),
+							     (size_t)(end - t) - strlen(lead_words[i]));
 		if (!ev->err)
 			ev->err = log_errno_scan(t, (size_t)(end - t));
 		ev->no_errno = !ev->err;

@@ -96,6 +96,13 @@ static void reg_mr_cands(const struct inferred_in *in, struct inferred *o, int e
 		 * GPU memory pins only through a peer-memory client, host
 		 * memory faults only on its range */
 		int gpu = in->gpu_mem ? 25 : 0, host = in->host_mem ? 25 : 0;
+		/* a line that says nothing of its buffer: NCCL and its forks
+		 * register GPU memory with ibv_reg_mr_iova2 (ncclIbRegMr); a
+		 * plain ibv_reg_mr of any other program is host memory far
+		 * more often (the field corpus: a PM file system's EFAULT) */
+		if (!gpu && !host && !in->from_nccl && !strstr(in->call, "iova2") &&
+		    !strstr(in->call, "dmabuf"))
+			host = 15;
 		add_cand(o, "pin_device_memory", (e ? 40 : 15) + gpu - host, "GPU memory registered through ib_umem_get with no peer-memory client (EFAULT)");
 		add_cand(o, "pin_fault", (e ? 30 : 6) + host, "pin_user_pages could not fault in the range (unmapped or protected; EFAULT)");
 		add_cand(o, "pin_hugetlb", e ? 10 : 4, "untouched hugetlb pages with no free huge page (EFAULT)");
@@ -143,13 +150,16 @@ static const struct cand_row {
 	{ ENODEV, CAUSE_BAD_GID_INDEX, 40, "the GID index names an entry whose netdev went (an address, VF or macvlan removed): the index of another node's table (ENODEV)" },
 	{ ENODEV, CAUSE_PORT_NOT_ACTIVE, 10, "the port's netdev went down or away" },
 	{ ENODATA, CAUSE_BAD_GID_INDEX, 60, "the source GID index is an empty entry of the port's table (ENODATA)" },
+	/* the index (and RoCE's GRH) before the port: what the threads that
+	 * settled an RTR EINVAL found (tests/fixtures/field) and what the
+	 * VM proves (failures.sh nogrh); a down port is the facts' to raise */
+	{ EINVAL, CAUSE_BAD_GID_INDEX, 32, "the GID index is empty or of another type, or no GRH on RoCE (EINVAL)" },
 	{ EINVAL, CAUSE_PORT_NOT_ACTIVE, 30, "a QP cannot move to RTR on a port that is not ACTIVE (EINVAL)" },
-	{ EINVAL, CAUSE_BAD_GID_INDEX, 28, "the GID index is empty or of another type, or no GRH on RoCE (EINVAL)" },
 	{ EINVAL, CAUSE_BAD_PKEY_INDEX, 10, "the PKey index has no valid PKey (EINVAL)" },
 	{ EINVAL, CAUSE_QP_ATTR_INVALID, 8, "another QP attribute is out of range (EINVAL)" },
 	{ EINVAL, CAUSE_GID_UNREACHABLE, 6, "source and remote GID of different address families (EINVAL)" },
+	{ 0, CAUSE_BAD_GID_INDEX, 32, "the GID index is empty or of another type, or no GRH on RoCE" },
 	{ 0, CAUSE_PORT_NOT_ACTIVE, 30, "a QP cannot move to RTR on a port that is not ACTIVE" },
-	{ 0, CAUSE_BAD_GID_INDEX, 28, "the GID index is empty or of another type, or no GRH on RoCE" },
 	/* below the index and the port: resolution refuses with an errno of
 	 * its own (above), which a line without one did not see */
 	{ 0, CAUSE_GID_UNREACHABLE, 15, "RoCE: the peer's GID resolved to no route or no neighbour" },
@@ -177,8 +187,12 @@ static void qp_cands(const char *fam, struct inferred_in const *in, struct infer
 	}
 	if (!e || e == EAGAIN || e == EDQUOT)
 		add_cand(o, "rdma_cgroup_limit", e ? 60 : 15, "the rdma cgroup's hca_object count is used up (EAGAIN)");
+	/* a known ENOMEM: the queue's buffers pinned under RLIMIT_MEMLOCK
+	 * first (every settled thread of the field corpus: a container's or
+	 * a shell's limit), the HCA's counts when the limit is known to be
+	 * high (weigh_queue_memlock) */
 	if (!e || e == ENOMEM)
-		add_cand(o, "memlock_limit", e ? 15 : 5, "the queue buffers are pinned like an MR (ENOMEM under RLIMIT_MEMLOCK)");
+		add_cand(o, "memlock_limit", e ? 45 : 5, "the queue buffers are pinned like an MR (ENOMEM under RLIMIT_MEMLOCK)");
 }
 
 static void open_cands(struct inferred *o, int e)
@@ -295,8 +309,13 @@ static void weigh_queue_memlock(const struct inferred_in *in, const struct infer
 		}
 		return;
 	}
-	if (lim >= (64ull << 20))
+	if (lim >= (64ull << 20)) {
+		fmt_bytes(lim, b, sizeof(b));
+		inferred_rest(o, "%s memlock limit was %s: room for any queue's buffers",
+			      in->memlock_logged ? "the log says the process's" : "the setting's", b);
+		inferred_weigh(o, "memlock_limit", -40);
 		return;
+	}
 	fmt_bytes(lim, b, sizeof(b));
 	inferred_rest(o, "%s memlock limit was %s: %s's queue buffers are pinned and charged to it like an MR's",
 		      in->memlock_logged ? "the log says the process's" : "the setting's", b, in->call);
