@@ -151,6 +151,13 @@ jq_true nohost_judged_alone "$alone" '.judged_on==null and .host==null and (.res
 check nohost_text_says_so sh -c "'$MRTRACE' explain '$OUT/scope/nohost.log' 2>/dev/null | grep -q 'the line names no host: judged from the log alone (--host NAME'"
 here=$("$MRTRACE" explain --json --host "$(hostname)" "$OUT/scope/nohost.log" 2>/dev/null | head -1)
 jq_true nohost_with_host_judged_here "$here" ".judged_on==\"$(hostname)\" and .host==\"$(hostname)\""
+# a line before the failure says its buffer is GPU memory (mscclpp-657's
+# "cuMemAlloc: 1"): the EFAULT of a plain ibv_reg_mr is the peer-memory
+# client's, not the range's; without that line, the range's
+printf '%s\n' 'ibv_reg_mr2 called. cuMemAlloc: 1, dmaBufSupported: 0' 'ibv_reg_mr failed: Bad address' > "$OUT/scope/gpuctx.log"
+printf '%s\n' 'ibv_reg_mr failed: Bad address' > "$OUT/scope/noctx.log"
+check buffer_context_line_weighed test "$("$MRTRACE" explain --json "$OUT/scope/gpuctx.log" 2>/dev/null | jq -r .cause)" = pin_device_memory
+check no_buffer_word_plain_reg_mr_is_the_range test "$("$MRTRACE" explain --json "$OUT/scope/noctx.log" 2>/dev/null | jq -r .cause)" = pin_fault
 check host_option_bad_value sh -c "'$MRTRACE' explain --host 'a b' '$OUT/scope/nohost.log' 2>/dev/null; [ \$? = 2 ]"
 
 # ---- recorded here, now: watch --json, then explain --------------------------

@@ -416,6 +416,8 @@ static void errno_shapes(void **state)
 		/* strerror text after the words, whatever follows it (flagcx-61) */
 		{ "ibv_reg_mr_iova2 failed with error Bad address multiple times", "ibv_reg_mr_iova2", 14 },
 		{ "ibv_create_qp failed with Cannot allocate memory, retrying", "ibv_create_qp", 12 },
+		/* a provider's own words inside libfabric's prefix (libfabric-12708) */
+		{ "libfabric:...:efa:ep_data:efa_device_construct_gid():47<warn> ibv_open_device failed! errno: 2", "ibv_open_device", 2 },
 		{ "ibv_reg_mr returned (-14)", "ibv_reg_mr", 14 },
 		{ "ibv_reg_mr failed, errno 14", "ibv_reg_mr", 14 },
 		{ "ibv_reg_mr failed: EFAULT", "ibv_reg_mr", 14 },
@@ -429,6 +431,13 @@ static void errno_shapes(void **state)
 			fail_msg("%s: kind %d call %s err %d", lines[i].line, ev.kind, ev.call, ev.err);
 		assert_false(ev.no_errno);
 	}
+	/* rdma-core's phrases in either case, as programs copy them */
+	parse("failed to modify QP to RTR");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.call, "ibv_modify_qp");
+	parse("[ERROR] (setup_ib.c:184:setup_ib: errno: Cannot allocate memory) Failed to create qp");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.call, "ibv_create_qp");
 	/* near misses: a number that is no errno, a call not said to fail */
 	parse("ibv_reg_mr failed (12)");
 	assert_int_equal(ev.err, 0);

@@ -64,6 +64,11 @@ struct explain_logs {
 	/* the hosts that said the device, GPUDirect and the memlock limit: a
 	 * host's context weighs on its own failures only (issue 46 item 4) */
 	char ib_host[64], gdr_host[64], memlock_host[64];
+	/* a line before the failure said its buffers are GPU (or host) memory
+	 * ("cuMemAlloc: 1", an allocator's name): the failure's own line
+	 * rarely says it again */
+	int buf_ctx; /* 0 none, 1 GPU, -1 host */
+	char buf_host[64];
 	/* the memlock limit a line stated (libibverbs' warning), for the
 	 * failures of that process after it (pid 0: the line named none) */
 	bool has_memlock;
@@ -136,6 +141,15 @@ static const struct {
 	{ "mem_type cuda", true },  { "memory type cuda", true }, { "cudaMalloc", true },
 	{ "cuMemAlloc", true },     { "use_cuda", true },
 };
+
+/* What a line says of its buffer: 1 GPU memory, -1 host memory, 0 nothing. */
+static int mem_word(const char *raw)
+{
+	for (size_t i = 0; i < sizeof(mem_words) / sizeof(mem_words[0]); i++)
+		if (strcasestr(raw, mem_words[i].needle))
+			return mem_words[i].gpu ? 1 : -1;
+	return 0;
+}
 
 /* The reader's event as the judge reads it. */
 /* Whether a line of host a may speak for a failure of host b: the same
@@ -241,13 +255,11 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 		in->has_gid_index = true, in->gid_index = l->gid_index;
 	in->shm_size = ev->shm_size;
 	in->from_nccl = ev->source == LOG_SRC_NCCL;
-	for (size_t i = 0; i < sizeof(mem_words) / sizeof(mem_words[0]); i++) {
-		if (!strcasestr(ev->raw, mem_words[i].needle))
-			continue;
-		in->gpu_mem = mem_words[i].gpu;
-		in->host_mem = !mem_words[i].gpu;
-		break;
-	}
+	int w = mem_word(ev->raw);
+	if (!w && l->buf_ctx && same_host(l->buf_host, ev->host))
+		w = l->buf_ctx;
+	in->gpu_mem = w > 0;
+	in->host_mem = w < 0;
 	/* the line's own device is NCCL's first only when it names none or the same */
 	in->roce = l->ib_roce && ib_here && (!ev->device[0] || !strcmp(ev->device, l->ib_dev));
 }
@@ -269,6 +281,16 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 		l->ib_roce = false;
 		l->gdr = false;
 		l->has_memlock = false;
+		l->buf_ctx = 0;
+	}
+	/* a context line's word on the buffers (not a failure's own: that one
+	 * is read with its failure) */
+	if (ev->kind == LOG_NOT_FAILURE || ev->kind == LOG_CONTEXT || ev->kind == LOG_UNRECOGNISED) {
+		int w = mem_word(ev->raw);
+		if (w) {
+			l->buf_ctx = w;
+			snprintf(l->buf_host, sizeof(l->buf_host), "%s", ev->host);
+		}
 	}
 	if (ev->has_memlock) {
 		l->has_memlock = true;

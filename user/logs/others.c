@@ -183,6 +183,15 @@ bool log_parse_libfabric(const char *s, const char *end, struct log_event *ev)
 	}
 	if (ev->kind == LOG_FAILURE_CALL && !ev->err)
 		ev->no_errno = true;
+	/* a provider's message of its own that names a verbs call ("ibv_open_device
+	 * failed! errno: 2", EFA): the call, read as any program's line is */
+	if (ev->kind == LOG_UNRECOGNISED) {
+		int pid = ev->pid;
+		if (log_parse_anycall(m, end, ev)) {
+			ev->source = LOG_SRC_LIBFABRIC;
+			ev->pid = pid;
+		}
+	}
 	return true;
 }
 
@@ -232,7 +241,9 @@ bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
 	if (!log_find(s, end, "ouldn't") && !log_find(s, end, "ailed") && !log_find(s, end, "No IB"))
 		return false;
 	for (size_t i = 0; i < sizeof(rdma_core_failures) / sizeof(rdma_core_failures[0]); i++) {
-		const char *p = log_find(s, end, rdma_core_failures[i].lit);
+		/* either case: programs copy the phrases ("failed to modify QP
+		 * to RTR", "Failed to create qp": the field corpus) */
+		const char *p = log_find_nocase(s, end, rdma_core_failures[i].lit);
 		if (!p)
 			continue;
 		ev->source = LOG_SRC_RDMA_CORE;

@@ -46,6 +46,8 @@ int log_errno_from_text(const char *s, size_t n); /* strerror text -> errno, 0 *
  * punctuation), 0 none: "Cannot allocate memory. Please set ..." -> ENOMEM */
 int log_errno_at_start(const char *s, size_t n);
 const char *log_find(const char *s, const char *end, const char *lit);
+/* the same, letters in either case ("failed to modify QP to RTR") */
+const char *log_find_nocase(const char *s, const char *end, const char *lit);
 bool log_starts(const char *s, const char *end, const char *lit);
 long long log_num(const char *s, size_t n, int base); /* bounded strtoll */
 /* An errno a line printed as a number (either sign): its magnitude when it

@@ -7,10 +7,21 @@
 
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 const char *log_find(const char *s, const char *end, const char *lit)
 {
 	return memmem(s, (size_t)(end - s), lit, strlen(lit));
+}
+
+const char *log_find_nocase(const char *s, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	for (const char *p = s; n && (size_t)(end - p) >= n; p++)
+		if (!strncasecmp(p, lit, n))
+			return p;
+	return NULL;
 }
 
 bool log_starts(const char *s, const char *end, const char *lit)
