@@ -177,6 +177,13 @@ static void test_reg_mr_errnos(void **state)
 	in.from_nccl = true;
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "pin_device_memory");
+	/* mlock's ENOMEM: the limit a registration's pin meets too; EPERM zero */
+	in = call("mlock", ENOMEM, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "memlock_limit");
+	in = call("mlockall", EPERM, "");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "memlock_zero");
 	/* pidfd_getfd's EPERM: the peer's ptrace access */
 	in = call("pidfd_getfd", EPERM, "");
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);

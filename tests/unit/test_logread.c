@@ -416,6 +416,8 @@ static void errno_shapes(void **state)
 		/* strerror text after the words, whatever follows it (flagcx-61) */
 		{ "ibv_reg_mr_iova2 failed with error Bad address multiple times", "ibv_reg_mr_iova2", 14 },
 		{ "ibv_create_qp failed with Cannot allocate memory, retrying", "ibv_create_qp", 12 },
+		/* mlock, as any program prints it (manticore-466) */
+		{ "WARNING: index 'x': mlock() failed: Cannot allocate memory for blobs", "mlock", 12 },
 		/* a provider's own words inside libfabric's prefix (libfabric-12708) */
 		{ "libfabric:...:efa:ep_data:efa_device_construct_gid():47<warn> ibv_open_device failed! errno: 2", "ibv_open_device", 2 },
 		{ "ibv_reg_mr returned (-14)", "ibv_reg_mr", 14 },

@@ -47,9 +47,10 @@ static const char *after_call(const char *p, const char *end)
 }
 
 /* the calls read from a line of no known source: the verbs and the
- * providers' registrations and pidfd_getfd; not a tool's name ("fallocate
- * failed: ..." is util-linux's only in its own shape, tools in others.c) */
-static const char *const prefixes[] = { "ibv_", "mlx5dv_", "fi_mr_", "pidfd_getfd" };
+ * providers' registrations, pidfd_getfd and mlock (the RLIMIT_MEMLOCK a
+ * pin meets); not a tool's name ("fallocate failed: ..." is util-linux's
+ * only in its own shape, tools in others.c) */
+static const char *const prefixes[] = { "ibv_", "mlx5dv_", "fi_mr_", "pidfd_getfd", "mlock" };
 
 static bool known_prefix(const char *p, const char *end)
 {

@@ -122,6 +122,7 @@ const char *log_op_of_call(const char *call)
 		{ "ibv_alloc_pd", "alloc_pd" }, { "ibv_create_ah", "create_ah" },
 		{ "posix_fallocate", "shm_alloc" }, { "fallocate", "shm_alloc" },
 		{ "shm_open", "shm_alloc" }, { "pidfd_getfd", "fd_import" },
+		{ "mlock", "mlock" }, { "mlock2", "mlock" }, { "mlockall", "mlock" },
 		/* libfabric's registrations (EFA, verbs providers): an MR below */
 		{ "fi_mr_reg", "reg_mr" }, { "fi_mr_regattr", "reg_mr" }, { "fi_mr_regv", "reg_mr" },
 	};

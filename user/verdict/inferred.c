@@ -218,7 +218,10 @@ static void call_cands(const struct inferred_in *in, struct inferred *o)
 		qp_cands(fam, in, o, e);
 	else if (!strcmp(fam, "open_device"))
 		open_cands(o, e);
-	else if (!strcmp(fam, "fd_import"))
+	else if (!strcmp(fam, "mlock") && (!e || e == ENOMEM || e == EPERM)) {
+		add_cand(o, "memlock_limit", e == EPERM ? 10 : 60, "mlock refuses (ENOMEM) past RLIMIT_MEMLOCK without CAP_IPC_LOCK, as a registration's pin does");
+		add_cand(o, "memlock_zero", e == EPERM ? 60 : 5, "a zero RLIMIT_MEMLOCK refuses every mlock (EPERM)");
+	} else if (!strcmp(fam, "fd_import"))
 		add_cand(o, "fd_import_denied", 60, "pidfd_getfd was refused: ptrace access to the peer process (EPERM)");
 	else if (!strcmp(fam, "shm") && (!e || e == ENOSPC || e == ENOMEM))
 		add_cand(o, "shm_exhausted", 60, "/dev/shm (a tmpfs) has no room for NCCL's segment (ENOSPC, or SIGBUS/ENOMEM at first touch)");

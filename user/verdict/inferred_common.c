@@ -21,6 +21,8 @@ static const struct {
 	{ "get_device_list", "open_device" }, { "uverbs", "open_device" },
 	{ "shm", "shm" },              { "fallocate", "shm" },       { "ftruncate", "shm" },
 	{ "query_gid", "modify_qp" },  { "fd_import", "fd_import" }, { "pidfd_getfd", "fd_import" },
+	/* mlock(2), mlock2, mlockall: RLIMIT_MEMLOCK as a registration's pin */
+	{ "mlock", "mlock" },
 };
 
 const char *inferred_call_family(const char *call)
