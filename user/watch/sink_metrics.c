@@ -3,6 +3,7 @@
  * kept from the records and the BPF counters, the file rewritten when due
  * and once more at stop; the first write error said once. */
 #include "record/modules.h"
+#include "proc/cgroup_byid.h"
 #include "watch/sink.h"
 #include "watch/watch.h"
 
@@ -47,6 +48,9 @@ static void counters(struct watch *w)
 	metrics_user_tables(w->live.maps_cut, tracer_uprobe_libs_full(w->t), ports_full(w->ports),
 			    ports_waiting_full(w->ports));
 	metrics_losses(c[MRT_CNT_WATCHED_FULL], c[MRT_CNT_CTX_STALE], c[MRT_CNT_RET_MISSED]);
+	struct cgroup_byid_stats cg;
+	cgroup_byid_stats(&cg);
+	metrics_cgroup_lookups(cg.cut);
 }
 
 /* A failure record's op (open_device, modify_qp, ...) is its label. */
