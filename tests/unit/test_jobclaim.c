@@ -17,6 +17,7 @@
 
 #include "proc/jobclaim.h"
 #include "record/parts.h"
+#include "proc/context.h"
 
 static void parse_takes_plain_ids_only(void **state)
 {
@@ -134,6 +135,36 @@ static void the_record_says_where_the_job_came_from(void **state)
 	roundtrip("/", -1, -1, NULL, -1, -1);
 }
 
+static long job_of_path(const char *line, char *step, size_t len)
+{
+	static struct proc_context c;
+	proc_context_init(&c, 1);
+	proc_context_parse_cgroup(line, &c);
+	snprintf(step, len, "%s", c.slurm_step);
+	return c.slurm_job;
+}
+
+/* The cgroup is a fact only where slurmd named it: not in a subtree
+ * delegated to the user (their user@UID.service), and not below the job
+ * slurmd made (the job's own user nesting cgroups in their step). */
+static void a_cgroup_name_the_user_chose_is_no_job(void **state)
+{
+	char step[24];
+	(void)state;
+	assert_int_equal(job_of_path("0::/system.slice/slurmstepd.scope/job_12/step_0/user/task_0\n",
+				     step, sizeof(step)), 12);
+	assert_string_equal(step, "0");
+	assert_int_equal(job_of_path("4:memory:/slurm/uid_1000/job_13/step_batch/task_0\n", step,
+				     sizeof(step)), 13);
+	assert_int_equal(job_of_path("0::/system.slice/slurmstepd.scope/job_12/step_0/user/task_0/"
+				     "job_4242/step_9\n", step, sizeof(step)), 12);
+	assert_string_equal(step, "0");
+	assert_int_equal(job_of_path("0::/user.slice/user-1000.slice/user@1000.service/app.slice/"
+				     "slurmstepd.scope/job_4242/step_0\n", step, sizeof(step)), -1);
+	assert_int_equal(job_of_path("0::/user.slice/user-65534.slice/session-3.scope/slurm/uid_0/job_4242\n",
+				     step, sizeof(step)), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +172,7 @@ int main(void)
 		cmocka_unit_test(cgroup_wins_and_a_contradiction_is_kept),
 		cmocka_unit_test(a_claim_attributes_only_for_the_jobs_uid),
 		cmocka_unit_test(the_record_says_where_the_job_came_from),
+		cmocka_unit_test(a_cgroup_name_the_user_chose_is_no_job),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

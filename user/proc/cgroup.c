@@ -84,7 +84,7 @@ static void parse_cgroup_path(const char *path, int is_unit_path, struct proc_co
 	int service_is_user = 0, scope_after_service = 0, seen_user_manager = 0;
 	const char *prev = NULL;
 	size_t prevn = 0;
-	int in_slurm = 0;
+	int in_slurm = 0, user_delegated = 0;
 
 	for (const char *p = path; *p;) {
 		while (*p == '/')
@@ -124,10 +124,18 @@ static void parse_cgroup_path(const char *path, int is_unit_path, struct proc_co
 			set_pod_uid(out, c + 3, n - 3);
 		}
 
-		/* Slurm: /slurm[_node]/uid_N/job_N/step_S or slurmstepd.scope/job_N/step_S */
-		if (starts_with(c, n, "slurm") && (n == 5 || c[5] == '_' || starts_with(c, n, "slurmstepd.scope")))
+		/* Slurm: /slurm[_node]/uid_N/job_N/step_S or slurmstepd.scope/job_N/step_S.
+		 * A user may name cgroups as they like below a subtree delegated to
+		 * them (their user@UID.service manager, or their own job's step):
+		 * a Slurm name below user.slice or user@ is theirs, not slurmd's,
+		 * and only the first job_ after slurmd's marker is the job - the
+		 * job's own user nesting job_4242 under it names no other job. */
+		if (starts_with(c, n, "user@") || (n == 10 && starts_with(c, n, "user.slice")))
+			user_delegated = 1;
+		if (!user_delegated && starts_with(c, n, "slurm") &&
+		    (n == 5 || c[5] == '_' || starts_with(c, n, "slurmstepd.scope")))
 			in_slurm = 1;
-		if (in_slurm && starts_with(c, n, "job_")) {
+		if (in_slurm && out->slurm_job < 0 && starts_with(c, n, "job_")) {
 			char num[24];
 			str_copy_n(num, sizeof(num), c + 4, n - 4);
 			char *end;
@@ -135,7 +143,7 @@ static void parse_cgroup_path(const char *path, int is_unit_path, struct proc_co
 			if (*num && !*end)
 				out->slurm_job = j;
 		}
-		if (in_slurm && out->slurm_job >= 0 && starts_with(c, n, "step_"))
+		if (in_slurm && out->slurm_job >= 0 && !out->slurm_step[0] && starts_with(c, n, "step_"))
 			str_copy_n(out->slurm_step, sizeof(out->slurm_step), c + 5, n - 5);
 
 		if (is_unit_path) {
