@@ -135,9 +135,7 @@ static void fifty_thousand_cgroups_are_cut_and_counted(void **state)
 	assert_int_equal(st.walks, 1);
 	assert_int_equal(st.hits, 1);
 	assert_int_equal(st.cut, 1);
-	/* 4096 of 50,000 directories: well under the second each unbounded
-	 * lookup took, and the kept answer costs nothing */
-	assert_true(first < 1.0);
+	/* the kept answer costs no walk */
 	assert_true(again < 0.005);
 
 	/* the walk alone, counted in directories: the bound is the bound */
@@ -145,8 +143,17 @@ static void fifty_thousand_cgroups_are_cut_and_counted(void **state)
 	snprintf(base_p, sizeof(base_p), "%s/sys/fs/cgroup", tree);
 	int base = open(base_p, O_RDONLY | O_DIRECTORY);
 	assert_true(base >= 0);
+	t0 = now_s();
 	assert_int_equal(cgroup_byid_walk(base, id, WIDE + 10, rel, sizeof(rel)), 0);
+	double whole = now_s() - t0;
+	print_message("the same lookup without the bound (as before): %.4f s\n", whole);
 	assert_string_equal(rel, "/user.slice/deleg/d25000/rank");
+	/* 4,096 of the 25,000 or so directories before it: timed against the
+	 * unbounded walk of the same tree on the same machine (a loaded
+	 * machine slows both), and never near the second it took on cgroupfs
+	 * with a machine to itself */
+	assert_true(first * 2 < whole);
+	assert_true(first < 5.0);
 	assert_int_equal(cgroup_byid_walk(base, id, 100, rel, sizeof(rel)), -E2BIG);
 	close(base);
 }
