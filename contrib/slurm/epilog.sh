@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # mrtrace Slurm epilog (slurm.conf: Epilog=/usr/local/libexec/mrtrace/slurm-epilog,
 # or call it from your own epilog).  After a job, collects what the mrtrace
-# service saw for it (records whose process belongs to the job, by job id:
-# the step's cgroup, or SLURM_JOB_ID in its environment): failed
+# service saw for it (records whose process belongs to the job: the step's
+# cgroup names the job, or - on nodes without job cgroups - the process's
+# SLURM_JOB_ID names it and the process runs as the job's user,
+# SLURM_JOB_UID; any user can set SLURM_JOB_ID, so a claim alone never puts
+# a record, or the comm its process chose, into another user's file): failed
 # registrations and mlock calls, and the other refusals proven behind
 # ncclSystemError (failure records: a QP move, /dev/shm, the rdma cgroup,
 # the device) - and
@@ -14,8 +17,8 @@
 # (across one copytruncate rotation, from events.jsonl.1), or without a
 # prolog mark the last MRTRACE_TAIL bytes; never the whole file.
 # Whatever it writes into the user's files is escaped: a process names
-# itself (prctl), and no control character of a record may reach a
-# terminal that shows the job's output.
+# itself (prctl), and no control character (C0, DEL, C1) nor bidirectional
+# override of a record may reach a terminal that shows the job's output.
 #
 # Environment:
 #   MRTRACE_EVENTS   the service's JSON Lines (default /var/log/mrtrace/events.jsonl)
@@ -58,17 +61,25 @@ command -v jq >/dev/null 2>&1 || { log "jq not installed: job $job findings not 
 tmp=$(mktemp) || exit 0
 trap 'rm -f "$tmp" "$mark"' EXIT
 # grep narrows a large file; jq keeps only this job's failure records
-# (failure: its op is what failed, it may have no api), each value escaped
-# as mrtrace escapes text (\e, \xNN; a backslash doubled).
+# (failure: its op is what failed, it may have no api): the cgroup's job, or
+# a claim by the job's own uid (process.slurm_job_source, docs/json.md),
+# each value escaped as mrtrace escapes text (\e, \xNN, \u202e; a
+# backslash doubled).
 during_job 2>/dev/null | grep -F "\"slurm_job\":$job" |
-	jq -r --argjson job "$job" '
-	  def hex: [(. / 16 | floor), (. % 16)] | map("0123456789abcdef"[.:. + 1]) | add;
+	jq -r --argjson job "$job" --arg uid "${SLURM_JOB_UID:-}" '
+	  def hex(n): [range(n - 1; -1; -1) as $i | (. / pow(16; $i) | floor) % 16]
+	    | map("0123456789abcdef"[.:. + 1]) | add;
+	  def bidi: (. >= 8234 and . <= 8238) or (. >= 8294 and . <= 8297)
+	    or . == 8206 or . == 8207 or . == 1564;
 	  def e: if . == null then "?" else tostring end | explode
 	    | map(if . == 92 then "\\\\" elif . == 27 then "\\e"
-	          elif . < 32 or . == 127 or (. >= 128 and . < 160) then "\\x" + hex
+	          elif . < 32 or . == 127 or (. >= 128 and . < 160) then "\\x" + hex(2)
+	          elif bidi then "\\u" + hex(4)
 	          else [.] | implode end) | add // "";
 	  select((.event == "reg_failure" or .event == "mlock_failure" or .event == "failure")
-	         and .process.slurm_job == $job)
+	         and .process.slurm_job == $job
+	         and (.process.slurm_job_source == "cgroup"
+	              or ($uid != "" and (.process.uid | tostring) == $uid)))
 	  | "mrtrace: \(.event | e) on \(.process.setting | e) pid \(.pid | e) tid \(.tid | e) (\(.comm | e)): \(.api // .op | e) \(.errno_name | e), cause \(.cause | e)\n  \(.summary | e)\n  fix: \(.fixes[0] // "see mrtrace watch output" | e)"' \
 	> "$tmp" 2>/dev/null
 [ -s "$tmp" ] || exit 0

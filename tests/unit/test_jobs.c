@@ -237,6 +237,38 @@ static void test_text_escapes_bidi_and_esc(void **state)
 	free(out);
 }
 
+/* issue 47: nobody's `env SLURM_JOB_ID=4242` and a failing mlock, beside a
+ * failure of job 4242's own step: the claim is a job of its own, never in
+ * the job the cgroup placed (nor leading it); a pod, a fact, wins over it */
+static void test_claimed_job_apart(void **state)
+{
+	(void)state;
+	struct jobs *j = jobs_new();
+	add_line(j, "{\"event\":\"failure\",\"time\":\"2026-12-01T12:00:02.000000Z\",\"host\":\"n1\","
+		    "\"pid\":7,\"comm\":\"python3\",\"cause\":\"port_not_active\",\"certainty\":\"proven\","
+		    "\"summary\":\"the job's own\",\"process\":{\"uid\":1000,\"slurm_job\":4242,"
+		    "\"slurm_job_source\":\"cgroup\"}}");
+	add_line(j, "{\"event\":\"mlock_failure\",\"time\":\"2026-12-01T12:00:01.000000Z\",\"host\":\"n1\","
+		    "\"pid\":8,\"comm\":\"mlocker\",\"cause\":\"memlock_limit\",\"certainty\":\"proven\","
+		    "\"summary\":\"forged\",\"process\":{\"uid\":65534,\"slurm_job\":4242,"
+		    "\"slurm_job_source\":\"environment\"}}");
+	add_line(j, "{\"event\":\"mlock_failure\",\"time\":\"2026-12-01T12:00:03.000000Z\",\"host\":\"n1\","
+		    "\"pid\":9,\"comm\":\"mlocker\",\"cause\":\"memlock_limit\",\"certainty\":\"proven\","
+		    "\"summary\":\"in a pod\",\"process\":{\"slurm_job\":4242,\"slurm_job_source\":\"environment\","
+		    "\"pod_uid\":\"p1\"},\"kubernetes\":{\"namespace\":\"ns\",\"pod\":\"web\"}}");
+	char *out = print_of(j, false);
+	jobs_free(j);
+	assert_non_null(strstr(out, "slurm job 4242: n1 the job's own at 12:00:02.000"));
+	assert_non_null(strstr(out, "slurm job 4242 (claimed): n1 forged at 12:00:01.000"));
+	assert_non_null(strstr(out, "pod ns/web: n1 in a pod"));
+	/* the claim's record is listed under the claim only */
+	const char *claim = strstr(out, "slurm job 4242 (claimed)");
+	const char *forged = strstr(out, "pid 8 (mlocker)");
+	assert_non_null(forged);
+	assert_true(forged > claim);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_grouping_at_scale),
 		cmocka_unit_test(test_crafted_down_ms),
 		cmocka_unit_test(test_text_escapes_bidi_and_esc),
+		cmocka_unit_test(test_claimed_job_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

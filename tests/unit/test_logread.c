@@ -636,11 +636,19 @@ static void job_lines_and_names(void **state)
 		assert_string_equal(ev.job, "");
 	}
 
-	/* journald: the job's field, Slurm's cgroup, the unit; never the kernel's */
+	/* journald: Slurm's cgroup, the unit (fields journald sets itself,
+	 * '_'), and the sender's own SLURM_JOB_ID field only where neither is
+	 * there, named a claim; never the kernel's */
 	static const struct {
 		const char *line, *job;
 	} journal[] = {
-		{ "{\"MESSAGE\":\"x\",\"_HOSTNAME\":\"n1\",\"SLURM_JOB_ID\":\"31\"}", "slurm job 31" },
+		{ "{\"MESSAGE\":\"x\",\"_HOSTNAME\":\"n1\",\"SLURM_JOB_ID\":\"31\"}", "slurm job 31 (claimed)" },
+		/* logger --journald as nobody, in a login session: a claim */
+		{ "{\"MESSAGE\":\"x\",\"SLURM_JOB_ID\":\"4242\",\"_SYSTEMD_UNIT\":\"session-3.scope\","
+		  "\"_SYSTEMD_CGROUP\":\"/user.slice/user-65534.slice/session-3.scope\"}", "unit session-3.scope" },
+		/* a step of job 32 that writes another job's id */
+		{ "{\"SLURM_JOB_ID\":\"4242\",\"MESSAGE\":\"x\",\"_SYSTEMD_CGROUP\":\"/system.slice/slurmstepd.scope/job_32/step_0/user/task_0\"}",
+		  "slurm job 32" },
 		{ "{\"MESSAGE\":\"x\",\"_SYSTEMD_CGROUP\":\"/system.slice/slurmstepd.scope/job_32/step_0/user/task_0\",\"_SYSTEMD_UNIT\":\"slurmstepd.scope\"}",
 		  "slurm job 32" },
 		{ "{\"MESSAGE\":\"x\",\"_SYSTEMD_CGROUP\":\"/slurm/uid_0/job_33/step_batch\"}", "slurm job 33" },

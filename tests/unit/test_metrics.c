@@ -50,6 +50,7 @@ static void test_series_from_start(void **state)
 	has_line(t, "mrtrace_watch_output_errors_total{output=\"journal\"} 0");
 	has_line(t, "mrtrace_watch_output_errors_total{output=\"metrics_file\"} 0");
 	has_line(t, "mrtrace_watch_events_dropped_total 0");
+	has_line(t, "mrtrace_watch_cgroup_lookups_cut_total 0");
 	/* no failure yet: no last-failure time (a 0 would be a date in 1970) */
 	assert_int_equal(count_lines(t, "mrtrace_watch_last_failure_timestamp_seconds{"), 0);
 	const char *hb = strstr(t, "\nmrtrace_watch_heartbeat_timestamp_seconds ");
@@ -66,7 +67,9 @@ static void test_series_from_start(void **state)
 	metrics_output_error("journal");
 	metrics_output_error("journal");
 	metrics_output_error("no_such_output");
+	metrics_cgroup_lookups(2); /* two exited processes' cgroups beyond the walk's bound */
 	t = metrics_render(false, &len);
+	has_line(t, "mrtrace_watch_cgroup_lookups_cut_total 2");
 	has_line(t, "mrtrace_watch_failures_total{cause=\"memlock_limit\",op=\"mlock\"} 4");
 	has_line(t, "mrtrace_watch_failures_total{cause=\"unknown\",op=\"new_op\"} 1");
 	assert_int_equal(count_lines(t, "mrtrace_watch_failures_total{"), 2);

@@ -571,7 +571,8 @@ static void test_context_unavailable_round_trip(void **state)
 		in.unavailable = all[i];
 		ev.pid = 4242;
 		struct json_object *o = process_to_json(&in, -1);
-		assert_int_equal(process_from_json(o, &ev, &out, setting, sizeof(setting), &w), 0);
+		long env_job;
+		assert_int_equal(process_from_json(o, &ev, &out, setting, sizeof(setting), &env_job, &w), 0);
 		assert_int_equal(out.unavailable, all[i]);
 		json_object_put(o);
 	}

@@ -22,6 +22,7 @@
 #include "record/port_change.h"
 #include "record/record.h"
 #include "explain/jobs.h"
+#include "proc/jobclaim.h"
 #include "explain/logs.h"
 #include "explain/stream.h"
 #include "logs/logline.h"
@@ -441,12 +442,17 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 	if (!run->r.v.harmless)
 		run->t.found++;
 	if (run->logs) {
-		/* the record's job as the log reader names it (process.slurm_job) */
-		struct json_object *proc, *jid;
+		/* the record's job as the log reader names it (process.slurm_job;
+		 * one its environment alone claims is named a claim there too) */
+		struct json_object *proc, *jid, *src;
 		char job[40] = "";
 		if (json_object_object_get_ex(o, "process", &proc) &&
-		    json_object_object_get_ex(proc, "slurm_job", &jid) && json_object_is_type(jid, json_type_int))
-			snprintf(job, sizeof(job), "slurm job %" PRId64, json_object_get_int64(jid));
+		    json_object_object_get_ex(proc, "slurm_job", &jid) && json_object_is_type(jid, json_type_int)) {
+			bool claimed = json_object_object_get_ex(proc, "slurm_job_source", &src) &&
+				       job_source_from_name(json_object_get_string(src)) == JOB_SOURCE_ENVIRONMENT;
+			snprintf(job, sizeof(job), "slurm job %" PRId64 "%s", json_object_get_int64(jid),
+				 claimed ? JOB_CLAIMED_SUFFIX : "");
+		}
 		explain_logs_watch(run->logs, rec->env.host, (long)rec->ev.pid, job,
 				   cause_name(run->r.v.cause));
 	}

@@ -11,6 +11,7 @@
  * down.  Everything that failed after it is counted as what it killed. */
 #include "explain/jobs.h"
 #include "core/escape.h"
+#include "proc/jobclaim.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -291,15 +292,25 @@ static long long wall_us(const char *s)
 	return t;
 }
 
-/* the job of a process: its Slurm job, its pod */
-static void job_key(long slurm, const char *ns, const char *pod, const char *pod_uid, char *key)
+/* the job of a process: its Slurm job, its pod.  A Slurm job only its
+ * environment names (slurm_job_source "environment") is a claim anyone can
+ * make: a pod (from the cgroup) wins over it, and it is a job of its own,
+ * "slurm job N (claimed)", never grouped with the job the cgroup places -
+ * a forged SLURM_JOB_ID must not put its failure, or its comm, among a
+ * job's.  A record older than slurm_job_source is taken as it was written. */
+static void job_key(long slurm, const char *source, const char *ns, const char *pod,
+		    const char *pod_uid, char *key)
 {
-	if (slurm >= 0)
+	bool claimed = job_source_from_name(source) == JOB_SOURCE_ENVIRONMENT;
+
+	if (slurm >= 0 && !claimed)
 		snprintf(key, KEY_MAX, "slurm job %ld", slurm);
 	else if (pod && *pod)
 		snprintf(key, KEY_MAX, "pod %.40s/%.40s", ns && *ns ? ns : "default", pod);
 	else if (pod_uid && *pod_uid)
 		snprintf(key, KEY_MAX, "pod %.60s", pod_uid);
+	else if (slurm >= 0)
+		snprintf(key, KEY_MAX, "slurm job %ld" JOB_CLAIMED_SUFFIX, slurm);
 	else
 		key[0] = 0;
 }
@@ -518,7 +529,7 @@ bool jobs_add(struct jobs *j, struct json_object *o)
 		for (size_t i = 0; a && i < json_object_array_length(a) && p->naff < AFFECTED_MAX; i++) {
 			struct json_object *x = json_object_array_get_idx(a, i);
 			p->aff_pid[p->naff] = (int)num(x, "pid", 0);
-			job_key(num(x, "slurm_job", -1), NULL, NULL, str(x, "pod_uid"), key);
+			job_key(num(x, "slurm_job", -1), str(x, "slurm_job_source"), NULL, NULL, str(x, "pod_uid"), key);
 			p->aff_job[p->naff++] = key[0] ? job_of(j, key, r->seq) : -1;
 		}
 		return true;
@@ -529,7 +540,8 @@ bool jobs_add(struct jobs *j, struct json_object *o)
 	r->pid = (int)num(o, "pid", 0);
 	snprintf(r->comm, sizeof(r->comm), "%s", str(o, "comm"));
 	r->rank = (long)num(get(o, "nccl", json_type_object), "rank", -1);
-	job_key(num(proc, "slurm_job", -1), str(k8s, "namespace"), str(k8s, "pod"), NULL, key);
+	job_key(num(proc, "slurm_job", -1), str(proc, "slurm_job_source"), str(k8s, "namespace"),
+		str(k8s, "pod"), NULL, key);
 	int ji = key[0] ? job_of(j, key, r->seq) : -1;
 	if (!key[0])
 		j->loose++;

@@ -5,6 +5,7 @@
  * (_TRANSPORT=kernel) or any other MESSAGE is read as the line it holds,
  * with _HOSTNAME, _PID and __REALTIME_TIMESTAMP as who and when. */
 #include "logs/parse.h"
+#include "proc/jobclaim.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -26,28 +27,31 @@ static bool has_mrtrace_field(struct json_object *o)
 	return false;
 }
 
-/* The job a journald entry belongs to: its SLURM_JOB_ID field (a job that
- * logs through systemd-cat or a wrapper that adds it), Slurm's cgroup
- * (`.../slurmstepd.scope/job_12345/step_0/...`, or cgroup v1's
- * `/slurm/uid_0/job_12345/...`), else the systemd unit it ran in; none for
- * the kernel's entries, which belong to no job. */
+/* The job a journald entry belongs to.  journald itself sets the fields
+ * that start with '_' from the sender's credentials and cgroup; any other
+ * field is the sender's word (`logger --journald` writes SLURM_JOB_ID=
+ * for anyone).  So Slurm's cgroup (`.../slurmstepd.scope/job_12345/
+ * step_0/...`, or cgroup v1's `/slurm/uid_0/job_12345/...`) first, else
+ * the systemd unit it ran in, and a SLURM_JOB_ID field only where journald
+ * says neither, named a claim ("slurm job N (claimed)", proc/jobclaim.h);
+ * none for the kernel's entries, which belong to no job. */
 static void journal_job(struct json_object *o, struct log_event *ev)
 {
 	const char *id = str(o, "SLURM_JOB_ID"), *cg = str(o, "_SYSTEMD_CGROUP"), *unit = str(o, "_SYSTEMD_UNIT");
 	const char *p;
 	size_t n;
 
-	if (id && (n = strspn(id, "0123456789")) && n < 16 && !id[n]) {
-		snprintf(ev->job, sizeof(ev->job), "slurm job %s", id);
-		return;
-	}
 	if (cg && (p = strstr(cg, "/job_")) && (n = strspn(p + 5, "0123456789")) && n < 16 &&
 	    (p[5 + n] == '/' || !p[5 + n])) {
 		snprintf(ev->job, sizeof(ev->job), "slurm job %.*s", (int)n, p + 5);
 		return;
 	}
-	if (unit && *unit)
+	if (unit && *unit) {
 		snprintf(ev->job, sizeof(ev->job), "unit %.34s", unit);
+		return;
+	}
+	if (job_claim_parse(id) >= 0)
+		snprintf(ev->job, sizeof(ev->job), "slurm job %s" JOB_CLAIMED_SUFFIX, id);
 }
 
 bool log_parse_json(const char *s, const char *end, struct log_event *ev, int depth,

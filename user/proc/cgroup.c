@@ -84,7 +84,7 @@ static void parse_cgroup_path(const char *path, int is_unit_path, struct proc_co
 	int service_is_user = 0, scope_after_service = 0, seen_user_manager = 0;
 	const char *prev = NULL;
 	size_t prevn = 0;
-	int in_slurm = 0;
+	int in_slurm = 0, user_delegated = 0;
 
 	for (const char *p = path; *p;) {
 		while (*p == '/')
@@ -124,10 +124,18 @@ static void parse_cgroup_path(const char *path, int is_unit_path, struct proc_co
 			set_pod_uid(out, c + 3, n - 3);
 		}
 
-		/* Slurm: /slurm[_node]/uid_N/job_N/step_S or slurmstepd.scope/job_N/step_S */
-		if (starts_with(c, n, "slurm") && (n == 5 || c[5] == '_' || starts_with(c, n, "slurmstepd.scope")))
+		/* Slurm: /slurm[_node]/uid_N/job_N/step_S or slurmstepd.scope/job_N/step_S.
+		 * A user may name cgroups as they like below a subtree delegated to
+		 * them (their user@UID.service manager, or their own job's step):
+		 * a Slurm name below user.slice or user@ is theirs, not slurmd's,
+		 * and only the first job_ after slurmd's marker is the job - the
+		 * job's own user nesting job_4242 under it names no other job. */
+		if (starts_with(c, n, "user@") || (n == 10 && starts_with(c, n, "user.slice")))
+			user_delegated = 1;
+		if (!user_delegated && starts_with(c, n, "slurm") &&
+		    (n == 5 || c[5] == '_' || starts_with(c, n, "slurmstepd.scope")))
 			in_slurm = 1;
-		if (in_slurm && starts_with(c, n, "job_")) {
+		if (in_slurm && out->slurm_job < 0 && starts_with(c, n, "job_")) {
 			char num[24];
 			str_copy_n(num, sizeof(num), c + 4, n - 4);
 			char *end;
@@ -135,7 +143,7 @@ static void parse_cgroup_path(const char *path, int is_unit_path, struct proc_co
 			if (*num && !*end)
 				out->slurm_job = j;
 		}
-		if (in_slurm && out->slurm_job >= 0 && starts_with(c, n, "step_"))
+		if (in_slurm && out->slurm_job >= 0 && !out->slurm_step[0] && starts_with(c, n, "step_"))
 			str_copy_n(out->slurm_step, sizeof(out->slurm_step), c + 5, n - 5);
 
 		if (is_unit_path) {
@@ -213,77 +221,3 @@ void proc_context_read_cgroup(const char *root, int pid, struct proc_context *ou
 	proc_context_parse_cgroup(buf, out);
 }
 
-/* ---- a cgroup by its id (an exited process's record) ----------------------- */
-
-/* cgroup v2 ids are the inode numbers of the cgroup directories.  Walked
- * by descriptor without following symlinks: a recorded tree's cgroup
- * directory cannot lead the walk out of the tree. */
-static int find_cgroup_by_id(int dfd, char *rel, size_t rlen, uint64_t id, int depth)
-{
-	if (depth > 12)
-		return -1;
-	int dup_fd = dup(dfd);
-	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
-	if (!d) {
-		if (dup_fd >= 0)
-			close(dup_fd);
-		return -1;
-	}
-	struct dirent *e;
-	int found = -1;
-	size_t l = strlen(rel);
-	while (found && (e = readdir(d))) {
-		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		struct stat st;
-		if (sub < 0)
-			continue;
-		if (fstat(sub, &st) || snprintf(rel + l, rlen - l, "/%s", e->d_name) >= (int)(rlen - l)) {
-			close(sub);
-			rel[l] = '\0';
-			continue;
-		}
-		if ((uint64_t)st.st_ino == id)
-			found = 0;
-		else
-			found = find_cgroup_by_id(sub, rel, rlen, id, depth + 1);
-		close(sub);
-		if (found)
-			rel[l] = '\0';
-	}
-	closedir(d);
-	return found;
-}
-
-/* The cgroup v2 hierarchy under root: sys/fs/cgroup itself, or on a hybrid
- * host (v1 controllers, v2 beside them) sys/fs/cgroup/unified.  Ids are
- * inode numbers of one file system, so walking the v1 hierarchies as well
- * could stop at a v1 directory with the same number, and the path found
- * must read as /proc/PID/cgroup's "0::" line does: relative to the v2
- * root, not to sys/fs/cgroup. */
-static int open_cgroup2_root(const char *root)
-{
-	struct stat st;
-	if (!procfs_stat(root, -1, "sys/fs/cgroup/unified/cgroup.controllers", &st) &&
-	    S_ISREG(st.st_mode))
-		return procfs_open_dir(root, -1, "sys/fs/cgroup/unified");
-	return procfs_open_dir(root, -1, "sys/fs/cgroup");
-}
-
-int proc_cgroup_path_by_id(const char *root, uint64_t id, char *rel, size_t len)
-{
-	int base = open_cgroup2_root(root);
-	struct stat st;
-	int rc = 0;
-
-	if (base < 0)
-		return -ENOENT;
-	rel[0] = '\0'; /* find_cgroup_by_id appends to it */
-	if (!fstat(base, &st) && (uint64_t)st.st_ino == id)
-		snprintf(rel, len, "/");
-	else if (find_cgroup_by_id(base, rel, len, id, 0))
-		rc = -ENOENT;
-	close(base);
-	return rc;
-}

@@ -172,7 +172,8 @@ static int read_rest(struct json_object *o, struct record_in *out, bool is_call,
 	if ((rc = jget_member(o, "process", json_type_object, &x, &w)) < 0)
 		return -1;
 	if (rc) {
-		if (process_from_json(x, &out->ev, &out->ctx, out->setting, sizeof(out->setting), &w))
+		if (process_from_json(x, &out->ev, &out->ctx, out->setting, sizeof(out->setting),
+				      &out->env_job, &w))
 			return -1;
 		out->have_ctx = true;
 	}

@@ -226,6 +226,9 @@ void record_in_keep(struct report *r, const struct record_in *in)
 	r->count = in->count;
 	r->first_ts_ns = in->first_ts_ns;
 	r->last_ts_ns = in->last_ts_ns;
+	/* the claim is said again, as the writer said it */
+	r->have_slurm_job = in->have_ctx && in->env_job >= 0;
+	r->slurm_job = r->have_slurm_job ? in->env_job : -1;
 }
 
 const struct mrt_event *record_in_uev(const struct record_in *in)

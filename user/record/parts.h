@@ -19,11 +19,13 @@ struct json_object *call_to_json(const struct report *r, const struct mrt_event 
 int call_from_json(struct json_object *u, const struct mrt_event *ev, bool is_call,
 		   struct mrt_event *uev, struct ustack_attr *ua, const struct jwhere *w);
 
-/* slurm_job >= 0: the job the node says (the process's SLURM_JOB_ID) when
- * its cgroup names none */
-struct json_object *process_to_json(const struct proc_context *c, long slurm_job);
+/* env_job >= 0: the job the process's own SLURM_JOB_ID claims (a claim:
+ * the cgroup's job wins, proc/jobclaim.h) */
+struct json_object *process_to_json(const struct proc_context *c, long env_job);
+/* *env_job: that claim read back (-1 none); c->slurm_job is the cgroup's
+ * job alone. */
 int process_from_json(struct json_object *p, const struct mrt_event *ev, struct proc_context *c,
-		      char *setting, size_t setting_len, const struct jwhere *w);
+		      char *setting, size_t setting_len, long *env_job, const struct jwhere *w);
 
 struct json_object *nccl_info_to_json(const struct nccl_info *n);
 int nccl_info_from_json(struct json_object *n, struct nccl_info *out, const struct jwhere *w);

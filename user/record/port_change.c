@@ -191,8 +191,14 @@ static struct json_object *affected_json(const struct record_port_change *c)
 				jput_i64(n, "rank", p->rank);
 			json_object_object_add(o, "nccl", n);
 		}
-		if (p->slurm_job >= 0)
+		if (p->slurm_job >= 0) {
 			jput_i64(o, "slurm_job", p->slurm_job);
+			if (job_source_name(p->job_source))
+				jput_str(o, "slurm_job_source", job_source_name(p->job_source));
+		}
+		/* only beside a cgroup's job: a zeroed holder claims nothing */
+		if (p->job_source == JOB_SOURCE_CGROUP && p->job_claimed >= 0)
+			jput_i64(o, "slurm_job_claimed", p->job_claimed);
 		if (p->pod_uid[0])
 			jput_str(o, "pod_uid", p->pod_uid);
 		if (p->container[0])
@@ -284,7 +290,10 @@ static bool port_change_to_text(FILE *out, const struct record *rec, bool verbos
 		if (p->rank >= 0)
 			fprintf(out, ", rank %ld", p->rank);
 		if (p->slurm_job >= 0)
-			fprintf(out, ", Slurm job %ld", p->slurm_job);
+			fprintf(out, ", Slurm job %ld%s", p->slurm_job,
+				p->job_source == JOB_SOURCE_ENVIRONMENT ? " claimed by the process's environment" : "");
+		if (p->job_source == JOB_SOURCE_CGROUP && p->job_claimed >= 0)
+			fprintf(out, " (its environment claims job %ld, which contradicts the cgroup)", p->job_claimed);
 		if (p->pod_uid[0])
 			fprintf(out, ", pod %s", esc(p->pod_uid));
 		fputc('\n', out);
@@ -420,7 +429,9 @@ int port_change_from_json(struct json_object *o, struct record_port_change *c, c
 		}
 		struct port_affected *f = &c->affected[c->naffected++];
 		long long job = -1;
-		f->rank = f->slurm_job = -1;
+		f->rank = f->slurm_job = f->job_claimed = -1;
+		long long claimed = -1;
+		char src[16] = "";
 		if (jget_i64(p, "pid", &v, &pw) < 0)
 			return -1;
 		f->pid = (int)v;
@@ -428,10 +439,15 @@ int port_change_from_json(struct json_object *o, struct record_port_change *c, c
 		if (jget_i64(p, "qps", &v, &pw) < 0 || jget_str(p, "comm", f->comm, sizeof(f->comm), &pw) < 0 ||
 		    jget_str(p, "pod_uid", f->pod_uid, sizeof(f->pod_uid), &pw) < 0 ||
 		    jget_str(p, "container_id", f->container, sizeof(f->container), &pw) < 0 ||
-		    jget_i64(p, "slurm_job", &job, &pw) < 0)
+		    jget_i64(p, "slurm_job", &job, &pw) < 0 ||
+		    jget_str(p, "slurm_job_source", src, sizeof(src), &pw) < 0 ||
+		    jget_i64(p, "slurm_job_claimed", &claimed, &pw) < 0)
 			return -1;
 		f->qps = (int)v;
 		f->slurm_job = (long)job;
+		/* an older record says no source: its job was taken as the cgroup's */
+		f->job_source = job < 0 ? JOB_SOURCE_NONE : src[0] ? job_source_from_name(src) : JOB_SOURCE_CGROUP;
+		f->job_claimed = (long)claimed;
 		if (member(p, "nccl", json_type_object, &n, &pw) < 0)
 			return -1;
 		if (n) {

@@ -17,6 +17,8 @@
 
 #include <json-c/json.h>
 
+#include "proc/jobclaim.h"
+
 struct record_kind;
 
 #define PORT_AFFECTED_MAX 16
@@ -31,6 +33,8 @@ struct port_affected {
 	bool nccl_mapped;
 	long rank;                /* NCCL's rank from the launcher, -1 unknown */
 	long slurm_job;           /* -1 none */
+	enum job_source job_source; /* where slurm_job came from (proc/jobclaim.h) */
+	long job_claimed;         /* the environment's job contradicting the cgroup's, -1 none */
 	char pod_uid[40];         /* Kubernetes pod, "" none */
 	char container[72];       /* container id, "" none */
 };

@@ -3,12 +3,29 @@
  * (docs/context.md), and back: the context rebuilt for the fields the
  * engine and the fixes read (record.h, struct record_in). */
 #include "record/parts.h"
+#include "proc/jobclaim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct json_object *process_to_json(const struct proc_context *c, long slurm_job)
+/* The job and where it came from (proc/jobclaim.h): the cgroup's job wins,
+ * the environment's alone is a claim, and one that names another job than
+ * the cgroup is written beside it as such. */
+static void put_job(struct json_object *o, const struct proc_context *c, long env_job)
+{
+	struct job_claim jc;
+
+	job_claim_resolve((c->have & CTX_HAVE_CGROUP) ? c->slurm_job : -1, env_job, &jc);
+	if (jc.job < 0)
+		return;
+	jput_i64(o, "slurm_job", jc.job);
+	jput_str(o, "slurm_job_source", job_source_name(jc.source));
+	if (jc.contradicting >= 0)
+		jput_i64(o, "slurm_job_claimed", jc.contradicting);
+}
+
+struct json_object *process_to_json(const struct proc_context *c, long env_job)
 {
 	struct json_object *o = json_object_new_object();
 	char chain[512];
@@ -40,18 +57,13 @@ struct json_object *process_to_json(const struct proc_context *c, long slurm_job
 			jput_str(o, "pod_uid", c->pod_uid);
 		if (c->systemd_unit[0])
 			jput_str(o, "systemd_unit", c->systemd_unit);
-		if (c->slurm_job >= 0)
-			jput_i64(o, "slurm_job", c->slurm_job);
 	}
 	jput_str(o, "setting", ctx_setting_name(proc_context_setting(c)));
 	if (c->unavailable)
 		jput_str(o, "context_unavailable", ctx_unavailable_name(c->unavailable));
 	if (c->have & CTX_HAVE_LAUNCHERS)
 		jput_str(o, "launchers", proc_context_launcher_chain(c, chain, sizeof(chain)));
-	/* proctrack/linuxproc and task/none leave no job cgroup: the step's
-	 * environment still names the job */
-	if (slurm_job >= 0 && !json_object_object_get_ex(o, "slurm_job", NULL))
-		jput_i64(o, "slurm_job", slurm_job);
+	put_job(o, c, env_job);
 	return o;
 }
 
@@ -97,7 +109,7 @@ static void read_launchers(const char *s, struct proc_context *c)
  * it are what the live reader concluded (a runtime refined from the
  * monitor process, say) and win over the path. */
 static int read_cgroup(struct json_object *p, struct proc_context *c, const char *setting,
-		       const struct jwhere *w)
+		       enum job_source source, const struct jwhere *w)
 {
 	char path[512], line[600], s[128];
 	long long job = -1;
@@ -122,7 +134,8 @@ static int read_cgroup(struct json_object *p, struct proc_context *c, const char
 		c->systemd_user_unit = !strcmp(setting, "systemd_user_service");
 	if ((rc = jget_i64(p, "slurm_job", &job, w)) < 0)
 		return -1;
-	if (!rc)
+	/* a claim is not the cgroup's: the context keeps what the path says */
+	if (!rc || source == JOB_SOURCE_ENVIRONMENT)
 		job = -1;
 	if (job != c->slurm_job)
 		c->slurm_step[0] = '\0'; /* the step is known only from the path */
@@ -130,9 +143,33 @@ static int read_cgroup(struct json_object *p, struct proc_context *c, const char
 	return w->err[0] ? -1 : 0; /* a member of the wrong type above said so */
 }
 
-int process_from_json(struct json_object *p, const struct mrt_event *ev, struct proc_context *c,
-			char *setting, size_t setting_len, const struct jwhere *w)
+/* The environment's job as the record says it: the job when it was only
+ * claimed, the contradicting id beside a cgroup's; -1 none. */
+static int read_claim(struct json_object *p, enum job_source *source, long *env_job,
+		      const struct jwhere *w)
 {
+	char s[32];
+	long long v = -1;
+	int rc;
+
+	*env_job = -1;
+	if ((rc = jget_str(p, "slurm_job_source", s, sizeof(s), w)) < 0)
+		return -1;
+	*source = rc ? job_source_from_name(s) : JOB_SOURCE_NONE;
+	if (*source == JOB_SOURCE_ENVIRONMENT) {
+		if ((rc = jget_i64(p, "slurm_job", &v, w)) < 0)
+			return -1;
+	} else if ((rc = jget_i64(p, "slurm_job_claimed", &v, w)) < 0) {
+		return -1;
+	}
+	*env_job = rc && v >= 0 ? (long)v : -1;
+	return 0;
+}
+
+int process_from_json(struct json_object *p, const struct mrt_event *ev, struct proc_context *c,
+		      char *setting, size_t setting_len, long *env_job, const struct jwhere *w)
+{
+	enum job_source source = JOB_SOURCE_NONE;
 	char chain[1024];
 	long long uid = 0;
 	bool b = false;
@@ -169,7 +206,9 @@ int process_from_json(struct json_object *p, const struct mrt_event *ev, struct 
 	if (rc >= 0 && (rc = jget_str(p, "setting", setting, setting_len, w)) == 0)
 		setting[0] = '\0';
 	if (rc >= 0)
-		rc = read_cgroup(p, c, setting, w);
+		rc = read_claim(p, &source, env_job, w);
+	if (rc >= 0)
+		rc = read_cgroup(p, c, setting, source, w);
 	/* why only the record's own fields are known: read back, so explain
 	 * says it again (an unknown name from a newer writer is dropped) */
 	if (rc >= 0 && (rc = jget_str(p, "context_unavailable", chain, sizeof(chain), w)) == 1)

@@ -104,6 +104,8 @@ struct record_in {
 	bool have_ctx;
 	struct proc_context ctx;
 	char setting[32]; /* process.setting as recorded ("" when absent) */
+	long env_job; /* with have_ctx: the job the process's environment claimed, -1
+			 none (record_in_keep) */
 	bool have_nccl;
 	struct nccl_info nccl;
 	bool have_gates; /* a failure record's evidence.gates */

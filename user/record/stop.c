@@ -50,6 +50,8 @@ static struct json_object *stop_to_json(const struct record *rec)
 		}
 		json_object_object_add(o, "probes_missed_by", by);
 	}
+	jput_u64(o, "cgroup_lookups_walked", s->cgroup_walks);
+	jput_u64(o, "cgroup_lookups_cut", s->cgroup_walks_cut);
 	return o;
 }
 

@@ -14,6 +14,9 @@ struct record_stop {
 	unsigned long maps_cut, uprobe_libs_full, ports_full; /* user-space tables (issue 34) */
 	unsigned long port_waiting_full; /* port_change records whose holders were not waited for */
 	unsigned long async_unmatched; /* the kernel's device events for no port the monitor found */
+	/* exited processes' cgroups looked up by id (proc/cgroup_byid.h): walks
+	 * of the tree, answers kept, and walks the bound stopped */
+	unsigned long long cgroup_walks, cgroup_walks_cut;
 	unsigned long long counters[MRT_CNT_MAX]; /* the BPF side's (enum mrt_counter) */
 	struct probemiss misses; /* probes that fired and did not run (the kernel's count) */
 };

@@ -5,6 +5,7 @@
  * its files chose (comm, cmdline, unit, paths, NCCL_* values) goes through
  * esc(): a control sequence in it cannot act on the operator's terminal. */
 #include "report/report.h"
+#include "proc/jobclaim.h"
 
 #include <string.h>
 
@@ -25,6 +26,23 @@ static void print_trail(FILE *out, const struct mrt_event *ev, int decisive)
 			(unsigned long long)s->a0, (unsigned long long)s->a1,
 			(unsigned long long)s->a2);
 	}
+}
+
+/* The cgroup's job is a fact; the environment's is said to be a claim, and
+ * one naming another job than the cgroup a contradiction (proc/jobclaim.h). */
+static void print_job(FILE *out, const struct report *r)
+{
+	struct job_claim jc;
+
+	job_claim_resolve(r->ctx->slurm_job, r->have_slurm_job ? r->slurm_job : -1, &jc);
+	if (jc.source == JOB_SOURCE_CGROUP)
+		fprintf(out, ", slurm job %ld", jc.job);
+	else if (jc.source == JOB_SOURCE_ENVIRONMENT)
+		fprintf(out, ", slurm job %ld claimed by the process's environment (not its cgroup)",
+			jc.job);
+	if (jc.contradicting >= 0)
+		fprintf(out, ", its environment claims slurm job %ld, which contradicts the cgroup",
+			jc.contradicting);
 }
 
 static void print_context(FILE *out, const struct report *r)
@@ -51,8 +69,7 @@ static void print_context(FILE *out, const struct report *r)
 	}
 	if (c->pod_uid[0])
 		fprintf(out, ", pod %s", esc(c->pod_uid));
-	if (c->slurm_job >= 0)
-		fprintf(out, ", slurm job %ld", c->slurm_job);
+	print_job(out, r);
 	if (c->in_userns)
 		fprintf(out, ", in a user namespace");
 	fputc('\n', out);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/version.h"
+#include "proc/jobclaim.h"
 #include "record/kind.h"
 
 static void put(struct journal_entry *e, const void *p, size_t n)
@@ -173,8 +174,15 @@ int journal_report(const char *socket_path, const struct record *rec)
 	journal_add(&e, "MRTRACE_CERTAINTY", r->v.certainty == CERT_PROVEN ? "proven" : "inferred");
 	journal_add(&e, "MRTRACE_SUMMARY", r->v.summary);
 	journal_add(&e, "MRTRACE_VERSION", mrt_version());
-	if (r->have_slurm_job)
-		journal_addf(&e, "MRTRACE_SLURM_JOB", "%ld", r->slurm_job);
+	/* the job as the JSON record says it: a claim is marked one */
+	struct job_claim jc;
+	job_claim_resolve(r->ctx ? r->ctx->slurm_job : -1, r->have_slurm_job ? r->slurm_job : -1, &jc);
+	if (jc.job >= 0) {
+		journal_addf(&e, "MRTRACE_SLURM_JOB", "%ld", jc.job);
+		journal_add(&e, "MRTRACE_SLURM_JOB_SOURCE", job_source_name(jc.source));
+	}
+	if (jc.contradicting >= 0)
+		journal_addf(&e, "MRTRACE_SLURM_JOB_CLAIMED", "%ld", jc.contradicting);
 	if (r->ctx && r->ctx->systemd_unit[0])
 		journal_add(&e, "MRTRACE_SYSTEMD_UNIT", r->ctx->systemd_unit);
 	if (r->ctx && r->ctx->container_id[0])

@@ -46,6 +46,7 @@ static struct {
 	unsigned long long maps_cut, uprobe_libs_full, ports_full, port_waiting_full;
 	unsigned long long watched_full, stale_contexts, missed_returns;
 	unsigned long long probes_missed, probes_uncounted;
+	unsigned long long cgroup_cut; /* exited processes not placed: the walk's bound */
 	unsigned long long output_errors[OUTPUTS];
 } m;
 
@@ -140,6 +141,13 @@ void metrics_counters(unsigned long long regs, unsigned long long drops,
 	m.overflows = overflows;
 }
 
+void metrics_cgroup_lookups(unsigned long long cut)
+{
+	if (cut != m.cgroup_cut)
+		m.dirty = true;
+	m.cgroup_cut = cut;
+}
+
 void metrics_user_tables(unsigned long long maps_cut, unsigned long long uprobe_libs_full,
 			 unsigned long long ports_full, unsigned long long port_waiting_full)
 {
@@ -221,6 +229,9 @@ char *metrics_render(bool final, size_t *len)
 	prom_family(f, "mrtrace_watch_trail_overflows_total", "counter",
 		    "Kernel steps beyond what one failure record holds.");
 	prom_sample(f, "mrtrace_watch_trail_overflows_total", NULL, (double)m.overflows);
+	prom_family(f, "mrtrace_watch_cgroup_lookups_cut_total", "counter",
+		    "Exited processes whose cgroup was not found: the tree is larger than a lookup may walk.");
+	prom_sample(f, "mrtrace_watch_cgroup_lookups_cut_total", NULL, (double)m.cgroup_cut);
 	prom_family(f, "mrtrace_watch_maps_cut_total", "counter",
 		    "Process maps read in part (a line too long, too many executable mappings).");
 	prom_sample(f, "mrtrace_watch_maps_cut_total", NULL, (double)m.maps_cut);

@@ -25,6 +25,7 @@
  *   mrtrace_watch_probes_missed_total               counter (the kernel's count, 6.7+)
  *   mrtrace_watch_probes_miss_uncounted             gauge (probes whose kernel does not count)
  *   mrtrace_watch_ports_full_total                  counter
+ *   mrtrace_watch_cgroup_lookups_cut_total          counter
  *   mrtrace_watch_port_waiting_full_total           counter
  *   mrtrace_watch_output_errors_total{output}       counter (journal, metrics_file)
  *   mrtrace_watch_sites_armed{mechanism}            gauge
@@ -54,6 +55,9 @@ void metrics_output_error(const char *output);
 void metrics_failure(const char *cause, const char *op, bool harmless);
 /* n of them at once (a storm summary stands for n failures). */
 void metrics_failures(const char *cause, const char *op, bool harmless, unsigned long long n);
+/* Exited processes' cgroup lookups the walk's bound stopped
+ * (proc/cgroup_byid.h). */
+void metrics_cgroup_lookups(unsigned long long cut);
 /* The BPF counters: registrations seen, drops, untracked, trail overflows. */
 void metrics_counters(unsigned long long regs, unsigned long long drops,
 		      unsigned long long untracked, unsigned long long overflows);

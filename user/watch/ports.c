@@ -242,12 +242,12 @@ static void attribute_proc(const char *root, struct port_affected *a)
 	struct nccl_rank rank;
 
 	if (ctx && !proc_context_read(root, a->pid, ctx)) {
-		a->slurm_job = ctx->slurm_job;
-		if (a->slurm_job < 0) {
-			const char *j = proc_env_get(&ctx->env, "SLURM_JOB_ID");
-			if (j && *j)
-				a->slurm_job = strtol(j, NULL, 10);
-		}
+		/* the cgroup's job is a fact, the environment's a claim */
+		struct job_claim jc;
+		job_claim_resolve(ctx->slurm_job, job_claim_parse(proc_env_get(&ctx->env, "SLURM_JOB_ID")), &jc);
+		a->slurm_job = jc.job;
+		a->job_source = jc.source;
+		a->job_claimed = jc.contradicting;
 		snprintf(a->pod_uid, sizeof(a->pod_uid), "%s", ctx->pod_uid);
 		snprintf(a->container, sizeof(a->container), "%s", ctx->container_id);
 		nccl_rank_from_env(&ctx->env, &rank);
@@ -301,7 +301,7 @@ static void affected_into(struct port_monitor *m, struct record_port_change *c)
 		memset(a, 0, sizeof(*a));
 		a->pid = h.h[i].pid;
 		a->qps = h.h[i].qps;
-		a->rank = a->slurm_job = -1;
+		a->rank = a->slurm_job = a->job_claimed = -1;
 		snprintf(a->comm, sizeof(a->comm), "%s", h.h[i].comm);
 		(m->io.attribute ? m->io.attribute : attribute_proc)(m->root, a);
 	}

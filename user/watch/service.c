@@ -6,6 +6,7 @@
  * pod, Slurm job).  The service's outputs are sinks (sink_journal.c,
  * sink_metrics.c, sink_notify.c). */
 #include "watch/watch.h"
+#include "proc/jobclaim.h"
 #include "watch/journal.h"
 
 #include <errno.h>
@@ -193,18 +194,15 @@ void service_diagnose_privileges(struct watch *w)
 
 /* ---- each failure --------------------------------------------------------------- */
 
+/* The job the process's environment claims, even where the cgroup names
+ * one: the record says it is a claim, and one that contradicts the cgroup
+ * (proc/jobclaim.h).  proctrack/linuxproc and task/none leave no job
+ * cgroup, so the claim is all there is on such nodes. */
 static long slurm_job_of(const struct report *r)
 {
-	if (!r->ctx)
+	if (!r->ctx || !(r->ctx->have & CTX_HAVE_ENV))
 		return -1;
-	if (r->ctx->slurm_job >= 0)
-		return r->ctx->slurm_job;
-	/* proctrack/linuxproc and task/none leave no job cgroup: the step's
-	 * environment still names the job */
-	const char *v = (r->ctx->have & CTX_HAVE_ENV) ? proc_env_get(&r->ctx->env, "SLURM_JOB_ID") : NULL;
-	char *end;
-	long id = v ? strtol(v, &end, 10) : -1;
-	return v && *v && !*end && id >= 0 ? id : -1;
+	return job_claim_parse(proc_env_get(&r->ctx->env, "SLURM_JOB_ID"));
 }
 
 /* Pod names change only with the pod: a few recent lookups are kept

@@ -3,6 +3,7 @@
  * kept from the records and the BPF counters, the file rewritten when due
  * and once more at stop; the first write error said once. */
 #include "record/modules.h"
+#include "proc/cgroup_byid.h"
 #include "watch/sink.h"
 #include "watch/watch.h"
 
@@ -51,6 +52,9 @@ static void counters(struct watch *w)
 	struct probemiss pm;
 	tracer_probe_misses(w->t, &pm);
 	metrics_probe_misses(pm.total, pm.unreadable);
+	struct cgroup_byid_stats cg;
+	cgroup_byid_stats(&cg);
+	metrics_cgroup_lookups(cg.cut);
 }
 
 /* A failure record's op (open_device, modify_qp, ...) is its label. */

@@ -36,6 +36,7 @@
 #include "watch/sink.h"
 #include "watch/stamp.h"
 #include "watch/watch.h"
+#include "proc/cgroup_byid.h"
 
 /* The only globals: what the signal handlers may touch, and the
  * dispositions watch was started with (for the command). */
@@ -305,6 +306,11 @@ static void emit_stop(struct watch *w, double secs)
 	};
 	struct record rec = { .kind = &record_kind_stop, .data = &s };
 	const unsigned long long *c = s.counters;
+	struct cgroup_byid_stats cg;
+
+	cgroup_byid_stats(&cg);
+	s.cgroup_walks = cg.walks;
+	s.cgroup_walks_cut = cg.cut;
 
 	if (w->t) { /* NULL: stopped before anything was armed, nothing counted */
 		tracer_counters(w->t, s.counters);
@@ -321,6 +327,10 @@ static void emit_stop(struct watch *w, double secs)
 	probemiss_sentence(&s.misses, miss, sizeof(miss));
 	if (miss[0])
 		fprintf(stderr, "mrtrace: %s\n", miss);
+	if (cg.cut)
+		fprintf(stderr, "mrtrace: %llu exited process%s not placed in their cgroup: the tree "
+				"is larger than a lookup may walk (%d directories)\n",
+			cg.cut, cg.cut == 1 ? "" : "es", CGROUP_BYID_MAX_DIRS);
 	if (cs->flushed_early)
 		fprintf(stderr, "mrtrace: %lu kernel records reported before their libibverbs call "
 				"could join them (%d were already waiting)\n",
