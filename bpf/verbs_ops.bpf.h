@@ -86,13 +86,11 @@ static __always_inline void contact_note(struct mrt_ctx *c)
  * object << 16 | method. */
 #define OP_ATTRS_MAX 16
 
-static __always_inline __u32 method_op(const void *hdr)
+/* The method of a header the dispatcher already read (one read per
+ * command: every command of every process passes the dispatcher). */
+static __always_inline __u32 method_op(const struct mrt_uapi_ioctl_hdr *h)
 {
-	struct mrt_uapi_ioctl_hdr h = {};
-
-	if (bpf_probe_read_kernel(&h, sizeof(h), hdr))
-		return MRT_OP_NONE;
-	__u16 obj = h.object_id, meth = h.method_id;
+	__u16 obj = h->object_id, meth = h->method_id;
 
 	if (obj == UVERBS_OBJECT_DEVICE && meth == UVERBS_METHOD_GET_CONTEXT)
 		return MRT_OP_OPEN_DEVICE;
@@ -103,28 +101,28 @@ static __always_inline __u32 method_op(const void *hdr)
 	return MRT_OP_NONE;
 }
 
-static __always_inline void method_enter(const void *hdr, const void *uattrs, __u64 sp)
+/* Opens the method's trail; NULL for any other command (nothing more is
+ * read for those) */
+static __always_inline struct mrt_ctx *method_enter(const struct mrt_uapi_ioctl_hdr *h,
+						    const void *uattrs, __u64 sp)
 {
-	__u32 op = method_op(hdr);
-	struct mrt_uapi_ioctl_hdr h = {};
+	__u32 op = method_op(h);
 	struct ib_uverbs_attr a;
 	struct mrt_ctx *c;
 	__u16 n;
 
 	if (op == MRT_OP_NONE)
-		return;
+		return NULL;
 	c = ctx_open(MRT_SITE_UVERBS_METHOD, sp);
 	if (!c)
-		return;
+		return NULL;
 	c->pend[MRT_PEND_UVERBS_METHOD][2] = 1; /* opened here: close it at the exit */
 	if (c->depth != 1)
-		return;
+		return c;
 	c->ev.kind = MRT_EV_FAILURE;
 	c->ev.op = op;
-	if (bpf_probe_read_kernel(&h, sizeof(h), hdr))
-		return;
-	c->ev.op_cmd = (__u32)h.object_id << 16 | h.method_id;
-	n = h.num_attrs;
+	c->ev.op_cmd = (__u32)h->object_id << 16 | h->method_id;
+	n = h->num_attrs;
 	for (int i = 0; i < OP_ATTRS_MAX; i++) {
 		if (i >= n)
 			break;
@@ -142,6 +140,7 @@ static __always_inline void method_enter(const void *hdr, const void *uattrs, __
 		if (op == MRT_OP_CREATE_QP && a.attr_id == UVERBS_ATTR_CREATE_QP_TYPE)
 			c->ev.op_args[4] = (__u8)a.data;
 	}
+	return c;
 }
 
 static __always_inline void method_exit(struct ib_uverbs_file *ufile, long ret)

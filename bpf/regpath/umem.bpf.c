@@ -39,6 +39,12 @@ const volatile bool pin_by_vmas __weak = true;
  * be the IOVA space as well as a failed migration, and is not told apart
  * without --hot-sites (user/tracer/iommu.c). */
 const volatile bool dma_translated __weak = false;
+/* ib_umem_get's entry is not armed (user/tracer/plan.c, plan_umem_entry):
+ * the REG_MR opener read the command, whose (start, length, access) are
+ * ib_umem_get's arguments, and nothing probed inside ib_umem_get asks
+ * whether it runs there (no --hot-sites).  Its exit alone then tells the
+ * result: one program run per registration instead of two. */
+const volatile bool umem_exit_only __weak = false;
 
 /* ---- capable(CAP_IPC_LOCK), from the credentials ---------------------------
  * capable(cap) is ns_capable(&init_user_ns, cap): for a task whose
@@ -246,6 +252,26 @@ static __always_inline void pin_evidence(struct mrt_ctx *c, int ret, const bool 
 	}
 }
 
+/* The exit alone (umem_exit_only): the range is the REG_MR command's, so
+ * the entry's bookkeeping is done here, as if ib_umem_get had just been
+ * entered, one level deep; it opens nothing and closes nothing (the
+ * command's exit does).  A trail that is not a REG_MR's (a CQ or QP buffer
+ * under a verbs command) has no range: its step carries the result alone. */
+static __always_inline void umem_enter_late(struct mrt_ctx *c)
+{
+	const struct mrt_event *ev = &c->ev;
+
+	c->umem_depth = 1;
+	c->ev.ml.valid = 1;
+	c->ev.ml.cap_checked = 0;
+	if (ev->cmd_valid != MRT_CMD_REG_MR)
+		return;
+	c->ev.ml.addr = ev->cmd_start;
+	c->ev.ml.len = ev->cmd_length;
+	c->ev.ml.access = ev->cmd_access;
+	c->ev.ml.requested_pages = pages_spanned(ev->cmd_start, ev->cmd_length);
+}
+
 static __always_inline void umem_exit(const void *umem, const bool rb)
 {
 	struct mrt_ctx *c = ctx_get();
@@ -255,10 +281,12 @@ static __always_inline void umem_exit(const void *umem, const bool rb)
 
 	if (!c)
 		return;
+	if (umem_exit_only)
+		umem_enter_late(c);
 	if (ret == 0 && count_live)
 		live_add(c->ev.ml.requested_pages);
-	l = bpf_map_lookup_elem(&live_umems, &tgid);
-	if (l && ret) {
+	l = ret ? bpf_map_lookup_elem(&live_umems, &tgid) : NULL; /* a failure quotes them */
+	if (l) {
 		c->ev.ml.live_mrs = l->mrs;
 		c->ev.ml.live_pages = l->pages;
 	}
@@ -275,7 +303,8 @@ static __always_inline void umem_exit(const void *umem, const bool rb)
 	if (c->umem_depth > 0)
 		c->umem_depth--;
 	step_add(c, MRT_SITE_UMEM_GET, (int)ret, c->ev.ml.addr, c->ev.ml.len, c->ev.ml.access);
-	ctx_close(c, ret);
+	if (!umem_exit_only)
+		ctx_close(c, ret);
 }
 
 SEC("fentry/ib_umem_get")

@@ -118,34 +118,41 @@ int BPF_KRETPROBE(kretprobe_reg_mr_ustack, int ret)
 
 /* Object, method and attribute ids are uverbs ABI (uapi enums, the same on
  * every kernel): the names come from vmlinux.h.  The header and attributes
- * are read as their uapi layouts (compat.bpf.h): no module BTF needed. */
-static __always_inline bool is_reg_dmabuf(const void *hdr, __u16 *num_attrs)
+ * are read as their uapi layouts (compat.bpf.h): no module BTF needed.  The
+ * header (the kernel's copy) is read once per command: every command of
+ * every process passes here, reg and dereg included, and most are none of
+ * those watched here. */
+static __always_inline bool ioctl_hdr(const void *hdr, struct mrt_uapi_ioctl_hdr *h)
 {
-	struct mrt_uapi_ioctl_hdr h = {};
-
-	if (bpf_probe_read_kernel(&h, sizeof(h), hdr))
-		return false;
-	if (num_attrs)
-		*num_attrs = h.num_attrs;
-	return h.object_id == UVERBS_OBJECT_MR && h.method_id == UVERBS_METHOD_REG_DMABUF_MR;
+	return !bpf_probe_read_kernel(h, sizeof(*h), hdr);
 }
 
-static __always_inline void cmd_verbs_enter(const void *hdr, const void *uattrs, __u64 sp)
+static __always_inline bool is_reg_dmabuf(const struct mrt_uapi_ioctl_hdr *h)
 {
+	return h->object_id == UVERBS_OBJECT_MR && h->method_id == UVERBS_METHOD_REG_DMABUF_MR;
+}
+
+/* The trail it opened (dma-buf MR or method), NULL when the command is
+ * none of those. */
+static __always_inline struct mrt_ctx *cmd_verbs_enter(const void *hdr, const void *uattrs,
+							__u64 sp)
+{
+	struct mrt_uapi_ioctl_hdr h = {};
 	struct mrt_uapi_attr a;
 	struct mrt_ctx *c;
-	__u16 n = 0;
+	__u16 n;
 
-	if (!is_reg_dmabuf(hdr, &n)) {
-		method_enter(hdr, uattrs, sp); /* GET_CONTEXT, CQ_CREATE, QP_CREATE */
-		return;
-	}
+	if (!ioctl_hdr(hdr, &h))
+		return NULL;
+	if (!is_reg_dmabuf(&h))
+		return method_enter(&h, uattrs, sp); /* GET_CONTEXT, CQ_CREATE, QP_CREATE */
 	c = ctx_open(MRT_SITE_UVERBS_REG_DMABUF, sp);
 	if (!c)
-		return;
+		return NULL;
 	c->pend[MRT_PEND_UVERBS_REG_DMABUF][2] = 1; /* opened by the dispatcher */
 	if (c->depth != 1)
-		return;
+		return c;
+	n = h.num_attrs;
 	for (int i = 0; i < DMABUF_ATTRS_MAX; i++) {
 		if (i >= n)
 			break;
@@ -162,6 +169,7 @@ static __always_inline void cmd_verbs_enter(const void *hdr, const void *uattrs,
 		}
 	}
 	c->ev.cmd_valid = 2; /* dma-buf attributes */
+	return c;
 }
 
 static __always_inline void cmd_verbs_exit(long ret)
@@ -184,9 +192,13 @@ int BPF_PROG(fentry_cmd_verbs, void *ufile, void *hdr, void *uattrs)
 SEC("fexit/ib_uverbs_cmd_verbs")
 int BPF_PROG(fexit_cmd_verbs, void *ufile, void *hdr, void *uattrs, int ret)
 {
-	if (is_reg_dmabuf(hdr, NULL))
+	struct mrt_uapi_ioctl_hdr h = {};
+
+	if (!ioctl_hdr(hdr, &h))
+		return 0;
+	if (is_reg_dmabuf(&h))
 		cmd_verbs_exit(ret);
-	else if (method_op(hdr) != MRT_OP_NONE)
+	else if (method_op(&h) != MRT_OP_NONE)
 		method_exit((struct ib_uverbs_file *)ufile, ret);
 	return 0;
 }
@@ -194,10 +206,10 @@ int BPF_PROG(fexit_cmd_verbs, void *ufile, void *hdr, void *uattrs, int ret)
 SEC("kprobe/ib_uverbs_cmd_verbs")
 int BPF_KPROBE(kprobe_cmd_verbs, void *ufile, void *hdr, void *uattrs)
 {
-	struct mrt_ctx *c;
+	struct mrt_ctx *c = cmd_verbs_enter(hdr, uattrs, PT_REGS_SP(ctx));
 
-	cmd_verbs_enter(hdr, uattrs, PT_REGS_SP(ctx));
-	if ((c = ctx_get()))
+	/* the file, for a method's exit (its device's maxima at a failure) */
+	if (c)
 		c->pend[MRT_PEND_UVERBS_METHOD][0] = (unsigned long long)ufile;
 	return 0;
 }

@@ -349,11 +349,50 @@ static void plan_btf_file(struct tracer_plan *p)
 	}
 }
 
+static int plan_index(const struct tracer_plan *p, const char *name)
+{
+	for (int i = 0; i < p->nreg; i++)
+		if (!strcmp(p->sites[i].name, name))
+			return i;
+	return -1;
+}
+
+/* ib_umem_get's entry by kprobe does nothing a registration's success
+ * needs: where the REG_MR command opens the trail and is read (its bundle
+ * typed), the command's (start, length, access) are ib_umem_get's
+ * arguments, and its exit alone gives the result (bpf/regpath/umem.bpf.c,
+ * umem_exit_only).  The entry stays where ib_umem_get must open the trail
+ * itself (no REG_MR site), where a hot site inside it asks whether it runs
+ * there (--hot-sites: capable(), the pinning, migration), and for
+ * trampolines (fexit has the arguments anyway). */
+static void plan_umem_entry(struct tracer_plan *p)
+{
+	int u = plan_index(p, "umem_get"), r = plan_index(p, "reg_mr");
+	bool exit_only;
+
+	if (u < 0 || p->sites[u].mech != MECH_KPROBE || !p->cand[u].kretprobe)
+		return;
+	exit_only = r >= 0 && p->sites[r].mech != MECH_NONE && strcmp(p->sites[r].btf, "none") &&
+		    !tracer_plan_site_probed(p, "cap_ipc_lock") && !tracer_plan_site_probed(p, "pin") &&
+		    !tracer_plan_site_probed(p, "pin_gup") && !tracer_plan_site_probed(p, "migrate");
+	p->cand[u].kprobe = exit_only ? NULL : "kprobe_umem_get";
+}
+
+bool tracer_umem_exit_only(const struct tracer_plan *p)
+{
+	int u = plan_index(p, "umem_get");
+
+	return u >= 0 && p->sites[u].mech == MECH_KPROBE && !p->cand[u].kprobe;
+}
+
 /* With no opener armed nothing on the path is (nested sites would record
  * nothing).  Returns the openers armed. */
 static int plan_openers(struct tracer_plan *p)
 {
-	int openers = tracer_plan_armed(p, true);
+	int openers;
+
+	plan_umem_entry(p);
+	openers = tracer_plan_armed(p, true);
 
 	if (!openers)
 		for (int i = 0; i < p->nreg; i++)

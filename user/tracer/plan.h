@@ -77,6 +77,8 @@ struct tracer_site *tracer_plan_site(struct tracer_plan *p, const char *name);
  * stack at a failure (candidate needing "kernel_ustack", 5.17+): then the
  * libibverbs registration calls are not probed (tracer/uprobes.c). */
 bool tracer_reg_mr_takes_stack(const struct tracer_plan *p);
+/* ib_umem_get is armed by its exit alone (plan.c, plan_umem_entry) */
+bool tracer_umem_exit_only(const struct tracer_plan *p);
 
 /* Disarms site i for reason `why`, with a note (printf-style) saying it in
  * full (site.h: code decides on the reason, people read the note). */

@@ -119,6 +119,7 @@ static int load_set(struct job *j, const int *set, int n)
 	bool pin_by_vmas = !tracer_plan_site_probed(j->p, "pin") &&
 			   !tracer_plan_site_probed(j->p, "pin_gup");
 	bool dma_translated = tracer_iommu_translates();
+	bool umem_exit_only = tracer_umem_exit_only(j->p);
 	int cap = CAP_IPC_LOCK, armed = 0, e;
 	struct bpf_object *obj;
 
@@ -140,6 +141,7 @@ static int load_set(struct job *j, const int *set, int n)
 	tracer_rodata_set(obj, "cap_by_creds", &cap_by_creds, sizeof(cap_by_creds));
 	tracer_rodata_set(obj, "pin_by_vmas", &pin_by_vmas, sizeof(pin_by_vmas));
 	tracer_rodata_set(obj, "dma_translated", &dma_translated, sizeof(dma_translated));
+	tracer_rodata_set(obj, "umem_exit_only", &umem_exit_only, sizeof(umem_exit_only));
 	e = tracer_shared_prepare(j->sh, obj);
 	if (!e)
 		e = reuse_generation_maps(j->g, obj);
