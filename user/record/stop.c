@@ -34,6 +34,8 @@ static struct json_object *stop_to_json(const struct record *rec)
 	jput_u64(o, "missed_returns", c[MRT_CNT_RET_MISSED]);
 	jput_u64(o, "async_events", c[MRT_CNT_ASYNC]);
 	jput_u64(o, "async_events_unmatched", s->async_unmatched);
+	jput_u64(o, "environment_copies", c[MRT_CNT_ENVIRON]);
+	jput_u64(o, "environment_copies_cut", c[MRT_CNT_ENV_CUT]);
 	return o;
 }
 
