@@ -25,12 +25,8 @@
 #ifndef MRTRACE_ENVIRON_BPF_H
 #define MRTRACE_ENVIRON_BPF_H
 
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32); /* tgid */
-	__type(value, __u64); /* its start_boottime */
-} environs SEC(".maps") __weak;
+/* `environs` (tgid -> start time) is in common.bpf.h: every object
+ * carries each shared map, whichever loads first owns it. */
 
 /* 16 KiB: over the BPF stack, so a per-CPU slot (one program at a time
  * per CPU uses it: tracing programs do not nest on a CPU here) */
