@@ -76,12 +76,15 @@ static __always_inline void environ_ancestors(struct mrt_environ *e, struct task
 /* The environment block, chunk by chunk: a chunk that faults (a page not
  * present: bpf_probe_read_user cannot fault it in) is zeroes, its bit set
  * in env_holes, and user space drops the entries it touches. */
-static __always_inline __u32 environ_block(struct mrt_environ *e, struct task_struct *task)
+static __always_inline __u64 environ_block(struct mrt_environ *e, struct task_struct *task)
 {
 	__u64 start = BPF_CORE_READ(task, mm, env_start);
 	__u64 end = BPF_CORE_READ(task, mm, env_end);
 	__u64 total = end > start ? end - start : 0;
-	__u64 len = total < MRT_ENV_BYTES ? total : MRT_ENV_BYTES;
+	/* one byte under the array: the record's size is then bounded by a
+	 * mask, which 5.10's verifier follows (a compare the compiler hoists
+	 * past the addition it does not) */
+	__u64 len = total < MRT_ENV_BYTES ? total : MRT_ENV_BYTES - 1;
 
 	e->env_total = total > 0xffffffffULL ? 0xffffffffU : (__u32)total;
 	e->env_len = (__u32)len;
@@ -99,7 +102,7 @@ static __always_inline __u32 environ_block(struct mrt_environ *e, struct task_st
 		if (bpf_probe_read_user(&e->env[off], n, (const void *)(start + off)))
 			e->env_holes |= 1U << i;
 	}
-	return (__u32)len;
+	return len;
 }
 
 /* The process's copy, once: `trigger` is the kind of the record that
@@ -107,8 +110,8 @@ static __always_inline __u32 environ_block(struct mrt_environ *e, struct task_st
 static __always_inline void environ_note(__u32 trigger)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32, zero = 0, len;
-	__u64 start = BPF_CORE_READ(task, group_leader, start_boottime), size;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, zero = 0;
+	__u64 start = BPF_CORE_READ(task, group_leader, start_boottime), size, len;
 	__u64 *seen = bpf_map_lookup_elem(&environs, &tgid);
 	struct mrt_environ *e;
 
@@ -133,9 +136,8 @@ static __always_inline void environ_note(__u32 trigger)
 	len = environ_block(e, task);
 	if (e->env_holes || e->env_total > len)
 		count(MRT_CNT_ENV_CUT);
-	size = MRT_ENVIRON_HDR + (len & (MRT_ENV_BYTES * 2 - 1));
-	if (size > sizeof(*e))
-		size = sizeof(*e);
+	barrier_var(len); /* keep the mask: the compiler knows it is redundant */
+	size = MRT_ENVIRON_HDR + (len & (MRT_ENV_BYTES - 1));
 	if (bpf_ringbuf_output(&events, e, size, 0)) {
 		count(MRT_CNT_DROPS);
 		/* lost: the process's next contact or failure tries again */

@@ -39,7 +39,8 @@ enum mrt_kind {
  * exit the instant its call fails; user space parses the block at once
  * through the allow-list (user/proc/env.c) and keeps nothing else.
  * Variable length: the ring gets the header and env_len bytes of env. */
-#define MRT_ENV_BYTES 16384 /* a Slurm step's environment is several KiB */
+#define MRT_ENV_BYTES 16384 /* a Slurm step's environment is several KiB; at
+			    * most MRT_ENV_BYTES - 1 are copied (environ.bpf.h) */
 #define MRT_ENV_CHUNK 1024 /* a piece that faults is lost alone: env_holes */
 #define MRT_ENV_ANCESTORS 4 /* the launcher chain: slurmstepd, bash, python... */
 #define MRT_FILE_NAME 32
@@ -68,7 +69,7 @@ struct mrt_environ {
 	unsigned int nancestors; /* parent first; stops at pid 1 */
 	unsigned int env_total; /* env_end - env_start: the whole block's bytes */
 	struct mrt_ancestor anc[MRT_ENV_ANCESTORS];
-	unsigned int env_len; /* bytes of env[] sent (min(env_total, MRT_ENV_BYTES)) */
+	unsigned int env_len; /* bytes of env[] sent (min(env_total, MRT_ENV_BYTES - 1)) */
 	unsigned int env_holes; /* bit i: chunk i could not be read (zeroes) */
 	char env[MRT_ENV_BYTES];
 };
