@@ -91,15 +91,21 @@ static __always_inline __u64 environ_block(struct mrt_environ *e, struct task_st
 	e->env_holes = 0;
 	for (__u32 i = 0; i < MRT_ENV_BYTES / MRT_ENV_CHUNK; i++) {
 		__u64 off = (__u64)i * MRT_ENV_CHUNK, n;
+		long err;
 
 		if (off >= len)
 			break;
-		n = len - off;
-		if (n > MRT_ENV_CHUNK)
-			n = MRT_ENV_CHUNK;
-		/* the mask only tells older verifiers what the loop bound says */
-		off &= MRT_ENV_BYTES - MRT_ENV_CHUNK;
-		if (bpf_probe_read_user(&e->env[off], n, (const void *)(start + off)))
+		/* sizes 5.10's verifier can follow: a whole chunk is a constant,
+		 * the last one's a mask (a difference loses its sign there) */
+		if (off + MRT_ENV_CHUNK <= len) {
+			err = bpf_probe_read_user(&e->env[off], MRT_ENV_CHUNK, (const void *)(start + off));
+		} else {
+			n = len - off;
+			barrier_var(n); /* keep the mask: the compiler knows n < CHUNK */
+			n &= MRT_ENV_CHUNK - 1;
+			err = bpf_probe_read_user(&e->env[off], n, (const void *)(start + off));
+		}
+		if (err)
 			e->env_holes |= 1U << i;
 	}
 	return len;
