@@ -8,7 +8,7 @@
 # /proc late.  Every record carries the job, step, rank and chain from the
 # copy the kernel took at the rank's device open (MRT_EV_ENVIRON); the
 # stop record counts the copies.
-# vm-timeout: 300
+# vm-timeout: 600
 . "$TOP/tests/vm/mrt-lib.sh"
 JOB=$TOP/build/tests/helpers/nccl_job
 LIBNCCL=$TOP/build/tests/helpers/libnccl_standin
