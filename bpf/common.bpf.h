@@ -53,6 +53,15 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } events SEC(".maps") __weak;
 
+/* Processes whose environment the kernel copied (bpf/environ.bpf.h): once
+ * per process, whichever object's program saw it first. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32); /* tgid */
+	__type(value, __u64); /* its start_boottime */
+} environs SEC(".maps") __weak;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, MRT_CNT_MAX);

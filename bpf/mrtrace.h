@@ -27,7 +27,53 @@ enum mrt_kind {
 	MRT_EV_ASYNC = 7, /* an asynchronous device or port event the kernel
 			   * dispatched to the device's clients: struct
 			   * mrt_async_event, not struct mrt_event */
+	MRT_EV_ENVIRON = 8, /* what places a process, copied from its own memory
+			     * at its first contact or first failure: struct
+			     * mrt_environ, not struct mrt_event (issue 47) */
 };
+
+/* MRT_EV_ENVIRON: sent once per process (tgid + start time), before the
+ * record that caused it, from the process's own context: its environment
+ * block (mm->env_start..env_end, copied in MRT_ENV_CHUNK pieces, at most
+ * MRT_ENV_BYTES), its executable's identity and its ancestors.  A rank may
+ * exit the instant its call fails; user space parses the block at once
+ * through the allow-list (user/proc/env.c) and keeps nothing else.
+ * Variable length: the ring gets the header and env_len bytes of env. */
+#define MRT_ENV_BYTES 16384 /* a Slurm step's environment is several KiB; at
+			    * most MRT_ENV_BYTES - 1 are copied (environ.bpf.h) */
+#define MRT_ENV_CHUNK 1024 /* a piece that faults is lost alone: env_holes */
+#define MRT_ENV_ANCESTORS 4 /* the launcher chain: slurmstepd, bash, python... */
+#define MRT_FILE_NAME 32
+struct mrt_file_id {
+	unsigned long long dev; /* s_dev: major << 20 | minor; 0: not read */
+	unsigned long long ino;
+	char name[MRT_FILE_NAME]; /* its dentry's name (the last path component) */
+};
+struct mrt_ancestor {
+	unsigned int tgid;
+	unsigned int pad;
+	unsigned long long start_ns; /* its leader's start_boottime */
+	char comm[MRT_COMM_LEN];
+};
+struct mrt_environ {
+	unsigned int kind; /* MRT_EV_ENVIRON: first, as in struct mrt_event */
+	unsigned int pid; /* tgid */
+	unsigned int uid;
+	unsigned int trigger; /* enum mrt_kind of the record that caused it
+			       * (CONTACT, MLOCK_FAILURE, FAILURE) */
+	unsigned long long ts_ns;
+	unsigned long long start_ns; /* as struct mrt_event's */
+	unsigned long long cgroup_id;
+	char comm[MRT_COMM_LEN];
+	struct mrt_file_id exe; /* mm->exe_file */
+	unsigned int nancestors; /* parent first; stops at pid 1 */
+	unsigned int env_total; /* env_end - env_start: the whole block's bytes */
+	struct mrt_ancestor anc[MRT_ENV_ANCESTORS];
+	unsigned int env_len; /* bytes of env[] sent (min(env_total, MRT_ENV_BYTES - 1)) */
+	unsigned int env_holes; /* bit i: chunk i could not be read (zeroes) */
+	char env[MRT_ENV_BYTES];
+};
+#define MRT_ENVIRON_HDR (sizeof(struct mrt_environ) - MRT_ENV_BYTES)
 
 /* MRT_EV_ASYNC: what ib_dispatch_event_clients() hands to every client of a
  * device (NCCL's async thread reads the same through its uverbs file): the
@@ -336,6 +382,8 @@ enum mrt_counter {
 	MRT_CNT_CTX_STALE = 10, /* trail contexts dropped as stale (a missed kretprobe) */
 	MRT_CNT_RET_MISSED = 11, /* opener returns that never came, found at a stale drop */
 	MRT_CNT_ASYNC = 12, /* async device and port events sent (MRT_EV_ASYNC) */
+	MRT_CNT_ENVIRON = 13, /* environment copies sent (MRT_EV_ENVIRON) */
+	MRT_CNT_ENV_CUT = 14, /* of those, cut at MRT_ENV_BYTES or with a hole */
 	MRT_CNT_MAX
 };
 

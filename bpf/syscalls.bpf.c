@@ -15,6 +15,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "common.bpf.h"
+#include "environ.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -85,6 +86,9 @@ static __always_inline void mlock_exit(long ret)
 	if (!p)
 		return;
 	if (ret < 0 && (ev = event_start(MRT_EV_MLOCK_FAILURE, p))) {
+		/* a process with no device context yet: its environment now,
+		 * before the record (once per process, environ.bpf.h) */
+		environ_note(MRT_EV_MLOCK_FAILURE);
 		ev->err = (int)-ret;
 		ev->sys_len = p->len;
 		ev->ml.requested_pages = pages_spanned(0, p->len); /* len rounded up */

@@ -8,6 +8,8 @@
 #ifndef MRTRACE_VERBS_OPS_BPF_H
 #define MRTRACE_VERBS_OPS_BPF_H
 
+#include "environ.bpf.h"
+
 /* The device's own maxima, for the op that failed. */
 static __always_inline void op_limits(struct mrt_ctx *c, struct ib_device *dev)
 {
@@ -72,6 +74,8 @@ static __always_inline void contact_note(struct mrt_ctx *c)
 	if (seen && *seen == start)
 		return;
 	bpf_map_update_elem(&contacts, &tgid, &start, BPF_ANY);
+	/* what places the process, from its own memory, before the contact */
+	environ_note(MRT_EV_CONTACT);
 	/* the trail's own record, told as a contact (ids filled at ctx_open);
 	 * its kind put back for ctx_close */
 	c->ev.kind = MRT_EV_CONTACT;
@@ -152,6 +156,8 @@ static __always_inline void method_exit(struct ib_uverbs_file *ufile, long ret)
 	if (c->depth == 1) {
 		if (ret < 0)
 			op_limits(c, BPF_CORE_READ(ufile, device, ib_dev));
+		if (ret < 0 && c->ev.op == MRT_OP_OPEN_DEVICE)
+			environ_note(MRT_EV_FAILURE); /* a device refused: no contact */
 		else if (c->ev.op == MRT_OP_OPEN_DEVICE)
 			contact_note(c);
 		step_add(c, MRT_SITE_UVERBS_METHOD, (int)ret, c->ev.op_cmd, 0, 0);

@@ -96,5 +96,47 @@ else
 	skip fast_mlock "no $MLOCKER or python3"
 fi
 
+# ---- 20 ranks fail mlock and exit at once, a CPU hog beside them (issue 47) --
+# A Slurm step's chain (slurmstepd -> bash -> the ranks, both launchers
+# gone as soon as their ranks are: nothing lingers for /proc), the job,
+# step and rank only in the ranks' environment (proctrack/linuxproc leaves
+# no job cgroup).  The kernel copies each rank's environment and ancestors
+# at its failed mlock: every record carries job, step, rank and the chain.
+if [ -x "$MLOCKER" ]; then
+	ln -sf /usr/bin/bash "$OUT/slurmstepd"
+	W=$OUT/step.jsonl
+	"$MRTRACE" watch --no-config --json --syscalls=on > "$W" 2> "$W.err" &
+	WPID=$!
+	if wait_line "$W" '"event":"start"' 30; then
+		hogs=
+		for h in 1 2; do timeout 30 sh -c 'while :; do :; done' & hogs="$hogs $!"; done
+		env -i PATH=/usr/bin:/bin SLURM_JOB_ID=4747 SLURM_STEP_ID=2 SLURM_NTASKS=20 \
+			$NOBODY prlimit --memlock=65536:65536 "$OUT/slurmstepd" -c \
+			'bash -c "for r in \$(seq 0 19); do SLURM_PROCID=\$r RANK=\$r $0 1048576 & done; wait"; exit $?' \
+			"$MLOCKER" > "$OUT/step.txt" 2>&1
+		pids=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$OUT/step.txt" | paste -sd, -)
+		for p in ${pids//,/ }; do wait_line "$W" "\"event\":\"mlock_failure\",[^}]*\"pid\":$p," 10 || break; done
+		kill $hogs 2>/dev/null
+		kill -INT "$WPID"; wait "$WPID"
+		step=$(jq -sc --argjson p "[${pids:-0}]" \
+			'[.[] | select(.event=="mlock_failure" and (.pid as $x | $p | index($x)))]' "$W")
+		echo "step: $(printf '%s' "$step" | jq -r '"\(length) records of 20, job \([.[] | select(.process.slurm_job==4747)] | length), step \([.[] | select(.process.slurm_step=="2")] | length), rank \([.[] | select(.process.rank != null)] | length), chain \([.[] | select(.process.launchers // "" | test("^bash[(][0-9]+[)] <- slurmstepd[(]"))] | length), gone before /proc \([.[] | select(.process.context_unavailable)] | length)"')"
+		jq_true step_every_rank_reported "$step" 'length==20'
+		jq_true step_every_job "$step" 'all(.[]; .process.slurm_job==4747)'
+		jq_true step_every_step "$step" 'all(.[]; .process.slurm_step=="2")'
+		jq_true step_every_rank "$step" '[.[] | .process.rank] | sort == [range(20)]'
+		jq_true step_every_chain "$step" 'all(.[]; .process.launchers // "" | test("^bash[(][0-9]+[)] <- slurmstepd[(]"))'
+		jq_true step_never_another_context "$step" \
+			'all(.[]; (.process.context_unavailable // "process_gone")=="process_gone")'
+		stop=$(grep '"event":"stop"' "$W")
+		jq_true step_no_drops "$stop" '.drops==0'
+	else
+		kill "$WPID" 2>/dev/null; wait "$WPID" 2>/dev/null
+		bad step_watch_starts "$(tail -2 "$W.err")"
+	fi
+else
+	skip step_mlock "no $MLOCKER"
+fi
+
 echo "host-failures: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -100,6 +100,9 @@ struct ctx_env {
 	bool truncated;          /* more allowed variables than CTX_ENV_MAX, or a value cut */
 	int dropped;             /* allowed variables beyond CTX_ENV_MAX: not kept (said by the
 				    NCCL lint) */
+	int cut_entries;         /* entries of a kernel copy lost where it was cut
+				    (its bound, an unreadable chunk): any name */
+	bool kernel_cut;         /* the kernel's copy was cut (proc_env_from_kernel) */
 	struct ctx_env_var vars[CTX_ENV_MAX];
 };
 
@@ -217,6 +220,21 @@ void proc_context_read_cgroup(const char *root, int pid, struct proc_context *ou
 int proc_env_read(const char *root, int pid, struct ctx_env *out);
 /* Whether a variable name is on the allow-list. */
 bool proc_env_allowed(const char *name);
+
+/* An environment block in memory ("NAME=value\0..."), through the same
+ * allow-list, appended to *out.  HEAD_CUT: the block starts inside an
+ * entry; TAIL_CUT: it ends inside one (a last entry without its NUL is
+ * then dropped; without the flag it is taken, as /proc's).  Returns the
+ * entries dropped as partial (also added to out->cut_entries). */
+#define ENV_BLOCK_HEAD_CUT 1u
+#define ENV_BLOCK_TAIL_CUT 2u
+int proc_env_parse(struct ctx_env *out, const char *block, size_t len, unsigned int flags);
+/* The kernel's copy (struct mrt_environ): len bytes of a block of total,
+ * read in `chunk`-byte pieces, bit i of holes set for a piece that could
+ * not be read.  *out is reset.  Returns the entries dropped as partial, -1
+ * for a bad chunk size. */
+int proc_env_from_kernel(struct ctx_env *out, const char *block, size_t len, size_t total,
+			 unsigned int holes, size_t chunk);
 /* Value of an allowed variable, or NULL when absent. */
 const char *proc_env_get(const struct ctx_env *env, const char *name);
 

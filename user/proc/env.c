@@ -26,8 +26,18 @@ static const char *const env_allow[] = {
 	/* Open MPI, MPICH/PMI, PMIx */
 	"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_SIZE",
 	"OMPI_COMM_WORLD_LOCAL_SIZE", "PMI_RANK", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALRANKID",
+	"OMPI_COMM_WORLD_NODE_RANK", "PMI_LOCAL_RANK", "PMI_LOCAL_SIZE", "PMIX_NAMESPACE",
+	"PMIX_LOCAL_RANK", "MPI_LOCALNRANKS",
 	/* Slurm */
 	"SLURM_PROCID", "SLURM_LOCALID", "SLURM_NTASKS", "SLURM_JOB_ID", "SLURM_STEP_ID",
+	"SLURM_JOBID", "SLURM_STEPID", "SLURM_NODEID", "SLURM_JOB_UID",
+	"SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID", "SLURM_CLUSTER_NAME",
+	/* which GPUs it sees */
+	"CUDA_VISIBLE_DEVICES",
+	/* Kubernetes: the downward API names its manifests commonly give them,
+	 * and the pod hostname (no secret in any) */
+	"POD_NAME", "POD_NAMESPACE", "NODE_NAME", "KUBERNETES_POD_NAME", "KUBERNETES_NAMESPACE",
+	"JOB_COMPLETION_INDEX",
 };
 
 bool proc_env_allowed(const char *name)
@@ -120,4 +130,63 @@ int proc_env_read(const char *root, int pid, struct ctx_env *out)
 	explicit_bzero(chunk, sizeof(chunk));
 	close(fd);
 	return err;
+}
+
+/* ---- a block copied by the kernel (bpf/environ.bpf.h) ------------------------
+ * The same allow-list over bytes in memory: entries are handed to
+ * env_consider() in place (it copies only allowed names), so nothing else
+ * of the block is ever copied here.  A block cut at its start or end (the
+ * copy's bound, a chunk the kernel could not read) has a partial entry
+ * there: dropped and counted, never taken - "LOCAL_RANK=3" cut at its
+ * start would read as RANK=3. */
+int proc_env_parse(struct ctx_env *out, const char *block, size_t len, unsigned int flags)
+{
+	size_t at = 0;
+	int cut = 0;
+	bool first = true;
+
+	while (at < len) {
+		const char *nul = memchr(block + at, '\0', len - at);
+		size_t end = nul ? (size_t)(nul - block) : len;
+
+		if ((first && (flags & ENV_BLOCK_HEAD_CUT)) || (!nul && (flags & ENV_BLOCK_TAIL_CUT))) {
+			cut += end > at;
+			out->cut_entries += end > at;
+		} else {
+			env_consider(out, block + at, end - at, 0);
+		}
+		first = false;
+		at = end + 1;
+	}
+	return cut;
+}
+
+int proc_env_from_kernel(struct ctx_env *out, const char *block, size_t len, size_t total,
+			 unsigned int holes, size_t chunk)
+{
+	int cut = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!chunk)
+		return -1;
+	/* runs of chunks that were read, each parsed alone */
+	for (size_t a = 0; a < len;) {
+		size_t i = a / chunk;
+		if (i < 32 && (holes & (1u << i))) {
+			a += chunk;
+			continue;
+		}
+		size_t b = a;
+		while (b < len && !((b / chunk) < 32 && (holes & (1u << (b / chunk)))))
+			b += chunk;
+		if (b > len)
+			b = len;
+		unsigned int flags = (a > 0 ? ENV_BLOCK_HEAD_CUT : 0) |
+				     (b < len || total > len ? ENV_BLOCK_TAIL_CUT : 0);
+		cut += proc_env_parse(out, block + a, b - a, flags);
+		a = b;
+	}
+	if (holes || total > len)
+		out->kernel_cut = true;
+	return cut;
 }

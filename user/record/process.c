@@ -25,6 +25,33 @@ static void put_job(struct json_object *o, const struct proc_context *c, long en
 		jput_i64(o, "slurm_job_claimed", jc.contradicting);
 }
 
+/* The step and the rank, from the cgroup (the step) or the allow-listed
+ * environment (the kernel's copy or /proc's): a rank placed even when no
+ * NCCL is mapped (an mlock failure, a launcher's own process). */
+static void env_place(struct json_object *o, const struct proc_context *c)
+{
+	const char *step = (c->have & CTX_HAVE_ENV) ? proc_env_get(&c->env, "SLURM_STEP_ID") : NULL;
+	struct nccl_rank rank;
+
+	if ((c->have & CTX_HAVE_CGROUP) && c->slurm_step[0]) {
+		jput_str(o, "slurm_step", c->slurm_step);
+		jput_str(o, "slurm_step_source", "cgroup");
+	} else if (step && *step) {
+		/* anyone can set SLURM_STEP_ID: a claim, said as the job's is */
+		jput_str(o, "slurm_step", step);
+		jput_str(o, "slurm_step_source", "environment");
+	}
+	if (!(c->have & CTX_HAVE_ENV))
+		return;
+	nccl_rank_from_env(&c->env, &rank);
+	if (rank.rank >= 0) {
+		jput_i64(o, "rank", rank.rank);
+		jput_str(o, "rank_variable", rank.rank_var);
+	}
+	if (c->env.kernel_cut || c->env.cut_entries)
+		jput_i64(o, "environment_entries_cut", c->env.cut_entries);
+}
+
 struct json_object *process_to_json(const struct proc_context *c, long env_job)
 {
 	struct json_object *o = json_object_new_object();
@@ -64,6 +91,7 @@ struct json_object *process_to_json(const struct proc_context *c, long env_job)
 	if (c->have & CTX_HAVE_LAUNCHERS)
 		jput_str(o, "launchers", proc_context_launcher_chain(c, chain, sizeof(chain)));
 	put_job(o, c, env_job);
+	env_place(o, c);
 	return o;
 }
 

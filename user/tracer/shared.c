@@ -26,6 +26,7 @@ static const char *const shared_names[SHARED_MAPS] = {
 	[SHARED_STORMS] = "storms",
 	[SHARED_STORM_ACKS] = "storm_acks",
 	[SHARED_FOLD_NOTES] = "fold_notes",
+	[SHARED_ENVIRONS] = "environs",
 };
 
 /* Every object carries one pair (MRT_FORK_FOLLOWER, bpf/common.bpf.h). */

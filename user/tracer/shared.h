@@ -24,6 +24,7 @@ enum tracer_shared_map {
 	SHARED_STORMS, /* storms, storm_acks, fold_notes: user/tracer/storms.c */
 	SHARED_STORM_ACKS,
 	SHARED_FOLD_NOTES,
+	SHARED_ENVIRONS, /* processes whose environment was sent (bpf/environ.bpf.h) */
 	SHARED_MAPS,
 };
 

@@ -9,6 +9,7 @@
 #include "watch/correlate.h"
 
 #include "record/kind.h"
+#include "watch/kenv.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -42,6 +43,10 @@ struct corr_proc {
 	struct gpu_probe probe;
 	bool maps_tried;
 	double maps_at;
+	/* the kernel's copy of what places it (MRT_EV_ENVIRON, corr_environ):
+	 * used for the records of the same process only (start, exe, uid) */
+	bool have_kenv;
+	struct corr_kenv kenv;
 };
 
 /* The record that opened a storm run, to be reported again with a count. */
@@ -70,6 +75,7 @@ struct corr {
 	struct { unsigned int tid; unsigned long long ts_ns; } opens[16];
 	int nopens;
 	struct proc_context scratch; /* an exited process's context, per record */
+	struct nccl_info knccl; /* NCCL as the kernel's copy names it, per record */
 };
 
 static double now_of(struct corr *c)
@@ -279,6 +285,23 @@ static const struct proc_context *context_from_record(struct corr *c, struct cor
 	return ctx;
 }
 
+/* A record's context with what the kernel copied for the same process:
+ * its environment (the kernel's copy is the block /proc would show) and,
+ * where /proc could not walk them, its launchers. */
+static const struct proc_context *graft_kenv(struct corr *c, struct corr_proc *p,
+					     const struct mrt_event *ev,
+					     const struct proc_context *ctx)
+{
+	if (!p->have_kenv || !corr_kenv_same(&p->kenv, ev))
+		return ctx;
+	if (ctx != &c->scratch) {
+		memcpy(&c->scratch, ctx, sizeof(c->scratch));
+		ctx = &c->scratch;
+	}
+	corr_kenv_graft(&p->kenv, &c->scratch);
+	return ctx;
+}
+
 static bool load_maps(struct corr *c, struct corr_proc *p, double now)
 {
 	char *m;
@@ -472,6 +495,12 @@ static void report_as(struct corr *c, const struct mrt_event *ev, const struct m
 			c->st.mismatched++;
 		ctx = context_from_record(c, p, &pe, why);
 	}
+	ctx = graft_kenv(c, p, ev, ctx);
+	if (!nccl && p->have_kenv && (ctx->have & CTX_HAVE_ENV) && corr_kenv_same(&p->kenv, ev)) {
+		/* gone before /proc was read: the rank from the kernel's copy */
+		corr_kenv_nccl(&p->kenv, ctx, &c->knccl);
+		nccl = &c->knccl;
+	}
 	struct gate_facts *g = NULL;
 	/* a failure's gates; a registration's only when it can be GPU memory
 	 * or a failed long-term pin (gates_record_wants_facts) */
@@ -582,6 +611,36 @@ static bool open_already_explained(struct corr *c, const struct mrt_event *ev)
 		    ev->ts_ns - c->opens[i].ts_ns < window_ns)
 			return true;
 	return false;
+}
+
+/* The kernel's copy: its process in the cache (read from /proc now if new:
+ * what the copy lacks, NCCL's library among it) and its environment
+ * through the allow-list at once. */
+void corr_environ(struct corr *c, const struct mrt_environ *e, size_t size)
+{
+	static struct mrt_event id; /* the process as a record names it */
+	struct corr_proc *p;
+	size_t len = e->env_len;
+
+	if (size < MRT_ENVIRON_HDR)
+		return;
+	if (len > size - MRT_ENVIRON_HDR || len > MRT_ENV_BYTES)
+		len = 0; /* inconsistent: take no byte of it */
+	memset(&id, 0, sizeof(id));
+	id.kind = MRT_EV_CONTACT;
+	id.pid = id.tid = e->pid;
+	id.uid = e->uid;
+	id.cgroup_id = e->cgroup_id;
+	memcpy(id.comm, e->comm, sizeof(id.comm));
+	id.start_ns = e->start_ns;
+	id.exe_ino = e->exe.ino;
+	id.ppid = e->nancestors ? e->anc[0].tgid : 0;
+	id.pstart_ns = e->nancestors ? e->anc[0].start_ns : 0;
+	p = proc_of(c, (int)e->pid, &id);
+	c->st.environs++;
+	corr_kenv_take(&p->kenv, e, len);
+	p->have_kenv = true;
+	c->st.env_cut_entries += (unsigned long)p->kenv.env.cut_entries;
 }
 
 void corr_contact(struct corr *c, const struct mrt_event *ev)

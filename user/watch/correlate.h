@@ -115,6 +115,8 @@ struct corr_stats {
 	 * program (exec): reported with the record's own context */
 	unsigned long mismatched;
 	unsigned long contacts; /* first device contexts: snapshots taken */
+	unsigned long environs; /* the kernel's copies of what places a process */
+	unsigned long env_cut_entries; /* their entries lost where a copy was cut */
 	unsigned long summaries; /* storm summaries given to the sink (in reported) */
 	unsigned long folded; /* failures those summaries stand for */
 	unsigned long summaries_unmatched; /* ...of which without their first record */
@@ -143,6 +145,12 @@ void corr_push(struct corr *c, const struct mrt_event *ev);
  * them should it exit the instant a call fails (a live one is read again
  * at its first failure).  No report. */
 void corr_contact(struct corr *c, const struct mrt_event *ev);
+
+/* The kernel's copy of what places a process (MRT_EV_ENVIRON, `size`
+ * bytes as the ring gave them): parsed through the allow-list at once and
+ * kept with the process; its records use it while they are the same
+ * process (start time, executable, uid).  No report. */
+void corr_environ(struct corr *c, const struct mrt_environ *e, size_t size);
 
 /* Reports the kernel records that waited CORR_PENDING_WAIT_S in vain. */
 void corr_tick(struct corr *c);

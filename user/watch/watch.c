@@ -137,6 +137,12 @@ static int on_event(void *cookie, void *data, size_t size)
 				   on_port_change, w);
 		return 0;
 	}
+	/* what places a process, copied by the kernel: parsed now, kept with
+	 * the process (variable length: the header and its bytes) */
+	if (kind == MRT_EV_ENVIRON && size >= MRT_ENVIRON_HDR) {
+		corr_environ(w->corr, data, size);
+		return 0;
+	}
 	if (size >= sizeof(*ev) && ev->kind == MRT_EV_CONTACT) {
 		corr_contact(w->corr, ev); /* not a record: the context, read now */
 		return 0;
