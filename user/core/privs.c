@@ -121,8 +121,10 @@ int privs_proc_note(const struct privs *p, char *buf, size_t len)
 	}
 	if (n)
 		snprintf(buf, len, "without %s, other users' /proc/PID (environment, executable, "
-				   "maps, root) cannot be read: their NCCL settings, job ids and "
-				   "container libraries will be missing from the reports", missing);
+				   "maps, root) cannot be read: their NCCL library and container "
+				   "libraries will be missing from the reports (their job, rank and "
+				   "NCCL settings still come from the kernel's copy of the "
+				   "environment)", missing);
 	return n;
 }
 
