@@ -374,6 +374,13 @@ static void test_modify_qp_errnos(void **state)
 	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
 	assert_string_equal(o.cand[0].cause, "bad_gid_index");
 	assert_true(rests_on(&o, "the port is RoCE"));
+	/* the move to RTS: the address was taken at RTR, RTS's own
+	 * attributes are what it refuses (orangefs-43), RoCE or not */
+	in.qp_to_rts = true;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(o.cand[0].cause, "qp_attr_invalid");
+	assert_true(rests_on(&o, "the move was RTR -> RTS"));
+	in.qp_to_rts = false;
 	/* no errno: gid_unreachable is among them, not first: the index and
 	 * the port lead ("Failed to modify QP to RTR" of ibv_rc_pingpong given
 	 * an empty GID index, on a node whose RoCE ports are up and hold a v2

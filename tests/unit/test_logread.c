@@ -416,6 +416,8 @@ static void errno_shapes(void **state)
 		/* strerror text after the words, whatever follows it (flagcx-61) */
 		{ "ibv_reg_mr_iova2 failed with error Bad address multiple times", "ibv_reg_mr_iova2", 14 },
 		{ "ibv_create_qp failed with Cannot allocate memory, retrying", "ibv_create_qp", 12 },
+		/* a few words of its own, then the strerror text (orangefs-43) */
+		{ "Error: init_connection_modify_qp: ibv_modify_qp RTR -> RTS: Invalid argument.", "ibv_modify_qp", 22 },
 		/* mlock, as any program prints it (manticore-466) */
 		{ "WARNING: index 'x': mlock() failed: Cannot allocate memory for blobs", "mlock", 12 },
 		/* a provider's own words inside libfabric's prefix (libfabric-12708) */
@@ -447,6 +449,8 @@ static void errno_shapes(void **state)
 	parse("ibv_reg_mr failed: rc=0x1f");
 	assert_int_equal(ev.err, 0);
 	parse("we call ibv_reg_mr here");
+	assert_int_not_equal(ev.kind, LOG_FAILURE_CALL);
+	parse("see ibv_reg_mr in the manual: its flags");
 	assert_int_not_equal(ev.kind, LOG_FAILURE_CALL);
 	parse("EFAULTY ibv_reg_mr failed");
 	assert_int_equal(ev.err, 0);

@@ -31,6 +31,12 @@ static const char *after_call(const char *p, const char *end)
 	}
 	while (p < end && *p == ' ')
 		p++;
+	/* "ibv_modify_qp RTR -> RTS: Invalid argument.": a few words of its own,
+	 * then a colon and a strerror text (nothing else: a call only named) */
+	const char *col = memchr(p, ':', (size_t)(end - p));
+	if (col && col - p <= 24 && col + 2 <= end && col[1] == ' ' &&
+	    log_errno_at_start(col + 2, (size_t)(end - col - 2)))
+		return col + 2;
 	if (log_starts(p, end, "failed") || log_starts(p, end, "returned") || log_starts(p, end, "error")) {
 		/* "failed: TEXT"; with no colon the rest ("failed with error
 		 * 12", "failed (ret=-12)") is for the scan */

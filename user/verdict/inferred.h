@@ -67,6 +67,7 @@ struct inferred_in {
 	uint64_t shm_size;     /* the shm segment NCCL failed to make, bytes */
 	bool from_nccl;        /* NCCL's own line (its GID choice applies) */
 	bool roce;             /* the log says the port is RoCE (`NET/IB : Using [0]mlx5_0:1/RoCE`) */
+	bool qp_to_rts;        /* modify_qp: the move was RTR -> RTS (NCCL's "next state RTS") */
 	/* the line says the buffer is GPU memory (cuda, GPU memory) or host
 	 * memory; both false: not said */
 	bool gpu_mem, host_mem;

@@ -156,8 +156,19 @@ void inferred_weigh_link(const struct inferred_in *in, const struct inferred_fac
 	const struct inferred_gid_port *p = f->have ? port_of(in, f) : NULL;
 	bool roce = in->roce || (p && p->roce) || (f->have && f->roce_ports && !f->ports_down);
 
-	if (in->kind != INF_CALL || in->err != EINVAL ||
-	    strcmp(inferred_call_family(in->call), "modify_qp") || !roce)
+	if (in->kind != INF_CALL || (in->err && in->err != EINVAL) ||
+	    strcmp(inferred_call_family(in->call), "modify_qp"))
+		return;
+	if (in->qp_to_rts) {
+		/* the address vector was taken at RTR: what RTS refuses is its
+		 * own attributes (ib_modify_qp_is_ok's RTR->RTS mask) */
+		inferred_rest(o, "the move was RTR -> RTS: the address was accepted at RTR; RTS refuses "
+				 "its own attributes (timeout, retry counts, the send PSN, outstanding reads)");
+		inferred_weigh(o, "qp_attr_invalid", 40);
+		inferred_weigh(o, "bad_gid_index", -20);
+		return;
+	}
+	if (in->err != EINVAL || !roce)
 		return;
 	/* a RoCE port that is down refuses RTR with ENETUNREACH (its routes
 	 * go with it), so EINVAL there is the address vector: a GRH missing
