@@ -16,11 +16,10 @@ LIBNCCL=$TOP/build/tests/helpers/libnccl_standin
 check watch_starts mrt_start watch
 ln -sf /usr/bin/bash /tmp/slurmstepd
 ln -sf "$JOB" /tmp/python
-hogs=
-for h in 1 2; do
-	timeout 600 sh -c 'while :; do :; done' &
-	hogs="$hogs $!"
-done
+# one hog (the issue's): two made the case 138 s on 5.10 under a loaded
+# host, and one already keeps user space late on a 2-vCPU guest
+timeout 600 sh -c 'while :; do :; done' &
+hogs=$!
 pids=
 for i in $(seq 0 19); do
 	with_memlock 65536 as_nobody env -i PATH=/usr/bin:/bin SLURM_JOB_ID=4747 SLURM_STEP_ID=0 \
@@ -40,6 +39,8 @@ stop=$(grep '"event":"stop"' "$MRT_OUT")
 note "kenv: $(printf '%s' "$recs" | jq -r '"\(length) records of 20, job \([.[] | select(.process.slurm_job==4747)] | length), step \([.[] | select(.process.slurm_step=="0")] | length), rank \([.[] | select(.process.rank != null)] | length), chain \([.[] | select(.process.launchers // "" | test("^bash[(][0-9]+[)] <- slurmstepd[(]"))] | length), nccl version \([.[] | select(.nccl.version // "" | startswith("2.21.5"))] | length), gone before /proc \([.[] | select(.process.context_unavailable)] | length)"'); environment copies $(printf '%s' "$stop" | jq -r '.environment_copies // "?"')"
 jq_true every_rank_reported "$recs" 'length==20'
 jq_true every_job "$recs" 'all(.[]; .process.slurm_job==4747)'
+# no job cgroup here: the id is the ranks' own claim, said as such
+jq_true every_job_a_claim "$recs" 'all(.[]; .process.slurm_job_source=="environment")'
 jq_true every_step "$recs" 'all(.[]; .process.slurm_step=="0")'
 jq_true every_rank "$recs" '[.[] | .process.rank] | sort == [range(20)]'
 jq_true every_chain "$recs" 'all(.[]; .process.launchers // "" | test("^bash[(][0-9]+[)] <- slurmstepd[(]"))'
