@@ -435,6 +435,11 @@ static void errno_shapes(void **state)
 			fail_msg("%s: kind %d call %s err %d", lines[i].line, ev.kind, ev.call, ev.err);
 		assert_false(ev.no_errno);
 	}
+	/* the move a program names is the QP's next state, as NCCL's detail */
+	parse("Error: init_connection_modify_qp: ibv_modify_qp RTR -> RTS: Invalid argument.");
+	assert_string_equal(ev.qp.next_state, "RTS");
+	parse("failed to modify QP to RTR");
+	assert_string_equal(ev.qp.next_state, "RTR");
 	/* rdma-core's phrases in either case, as programs copy them */
 	parse("failed to modify QP to RTR");
 	assert_int_equal(ev.kind, LOG_FAILURE_CALL);

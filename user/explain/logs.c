@@ -254,9 +254,8 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 	else if (l->gid_index >= 0)
 		in->has_gid_index = true, in->gid_index = l->gid_index;
 	in->shm_size = ev->shm_size;
-	/* NCCL's "next state RTS", a program's "RTR -> RTS" / "to RTS" */
-	in->qp_to_rts = !strcmp(ev->qp.next_state, "RTS") || strstr(ev->raw, "-> RTS") ||
-			strcasestr(ev->raw, "to RTS");
+	/* NCCL's "next state RTS", a program's "RTR -> RTS" (the reader's) */
+	in->qp_to_rts = !strcmp(ev->qp.next_state, "RTS");
 	in->from_nccl = ev->source == LOG_SRC_NCCL;
 	int w = mem_word(ev->raw);
 	if (!w && l->buf_ctx && same_host(l->buf_host, ev->host))

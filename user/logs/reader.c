@@ -7,6 +7,7 @@
 #include "logs/parse.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 struct log_reader {
@@ -32,6 +33,26 @@ static void errno_fallback(const char *s, const char *end, struct log_event *ev)
 	if (ev->kind == LOG_FAILURE_CALL && !ev->err && (e = log_errno_scan(s, (size_t)(end - s)))) {
 		ev->err = e;
 		ev->no_errno = false;
+	}
+}
+
+/* A QP move whose part read no next state (NCCL's detail has one): a
+ * program's "RTR -> RTS", "to RTS" says it as well, and the judge reads
+ * only ev->qp.next_state */
+static void qp_state_fallback(const char *s, const char *end, struct log_event *ev)
+{
+	static const char *const states[] = { "RTS", "RTR" };
+
+	if (ev->kind != LOG_FAILURE_CALL || !ev->op || strcmp(ev->op, "modify_qp") || ev->qp.next_state[0])
+		return;
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		char arrow[8], to[8];
+		snprintf(arrow, sizeof(arrow), "-> %s", states[i]);
+		snprintf(to, sizeof(to), "to %s", states[i]);
+		if (log_find(s, end, arrow) || log_find_nocase(s, end, to)) {
+			snprintf(ev->qp.next_state, sizeof(ev->qp.next_state), "%s", states[i]);
+			return;
+		}
 	}
 }
 
@@ -64,6 +85,7 @@ void log_classify(const char *s, const char *end, struct log_event *ev, int dept
 	    log_parse_tools(s, end, ev) || log_parse_kernel(s, end, false, ev) ||
 	    log_parse_anycall(s, end, ev)) {
 		errno_fallback(s, end, ev);
+		qp_state_fallback(s, end, ev);
 		return;
 	}
 	ev->kind = LOG_UNRECOGNISED;

@@ -70,6 +70,7 @@ int tracer_load_syscalls(struct tracer_syscalls *sc, struct tracer_plan *pl,
 		for (int e = 0; e < 2; e++) {
 			sc->link_prog_fd[sc->nlinks] = bpf_program__fd(e ? px : pe);
 			sc->link_site[sc->nlinks] = d->name;
+			sc->link_exit[sc->nlinks] = e == 1;
 			sc->links[sc->nlinks++] = e ? lx : le;
 		}
 	}

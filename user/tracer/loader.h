@@ -6,6 +6,7 @@
 #ifndef MRTRACE_TRACER_LOADER_H
 #define MRTRACE_TRACER_LOADER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tracer/plan.h"
@@ -21,6 +22,7 @@ struct tracer_syscalls {
 	struct bpf_link *links[2 * 8];
 	int link_prog_fd[2 * 8]; /* per link its program, for its misses (probemiss.h) */
 	const char *link_site[2 * 8];
+	bool link_exit[2 * 8];
 };
 
 /* What is armed and from what: the kernel facts, the plan, the objects that

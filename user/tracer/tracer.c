@@ -310,7 +310,7 @@ void tracer_probe_misses(struct tracer *t, struct probemiss *m)
 	for (int i = 0; i < sc->nlinks; i++) {
 		unsigned long long n = 0;
 		bool ok = probemiss_read(bpf_link__fd(sc->links[i]), sc->link_prog_fd[i], &n);
-		probemiss_add(m, sc->link_site[i], i % 2 == 1, ok, n);
+		probemiss_add(m, sc->link_site[i], sc->link_exit[i], ok, n);
 	}
 	m->total += t->ld.shared.probes_missed_retired;
 }
