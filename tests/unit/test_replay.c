@@ -722,6 +722,103 @@ static int read_all(const char *text, struct item *items, int max)
 	return n;
 }
 
+/* read_all with the log lines among the values handed out (rc 2: event
+ * holds the line's first 31 bytes) */
+static int read_mixed(const char *text, size_t len, struct item *items, int max)
+{
+	FILE *f = fmemopen((void *)text, len, "r");
+	struct replay_stream *s = replay_stream_new(f);
+	struct json_object *o;
+	char err[256];
+	long line;
+	int n = 0, rc;
+
+	assert_non_null(s);
+	replay_stream_keep_lines(s, true);
+	while ((rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
+		assert_true(n < max);
+		items[n].rc = rc;
+		items[n].line = line;
+		items[n].event[0] = 0;
+		if (rc == 1) {
+			const char *ev = jstr(o, "event");
+			snprintf(items[n].event, sizeof(items[n].event), "%s", ev ? ev : "");
+		} else if (rc == 2) {
+			size_t k;
+			const char *t = replay_stream_line(s, &k);
+			assert_null(memchr(t, '\n', k));
+			snprintf(items[n].event, sizeof(items[n].event), "%.*s", (int)k, t);
+		}
+		json_object_put(o);
+		n++;
+	}
+	replay_stream_free(s);
+	fclose(f);
+	return n;
+}
+
+/* issue 46 item 4: in an input that starts with a record, whether a line
+ * is a record or a log line is decided per line; nothing is dropped as
+ * junk.  Before, the NCCL line after a journald entry was "not valid JSON"
+ * and lost. */
+static void test_stream_log_lines_among_records(void **state)
+{
+	(void)state;
+	struct item it[16];
+	static const char mixed[] =
+		"{\"MESSAGE\":\"hello\",\"_HOSTNAME\":\"n1\"}\n"
+		"n1:1:2 [0] misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed\n"
+		"[ 1203.110000] infiniband mlx5_0: ib_umem_get failed\n"
+		"[rank3]: RuntimeError: NCCL error\n"
+		"{\n  \"event\": \"b\"\n}\n"
+		"[\n{\"event\":\"c\"}\n]\n";
+	int n = read_mixed(mixed, sizeof(mixed) - 1, it, 16);
+	assert_int_equal(n, 6);
+	assert_int_equal(it[0].rc, 1);
+	assert_int_equal(it[1].rc, 2);
+	assert_int_equal(it[1].line, 2);
+	assert_string_equal(it[1].event, "n1:1:2 [0] misc/ibvwrap.cc:278 ");
+	assert_int_equal(it[2].rc, 2);
+	assert_int_equal(it[2].line, 3);
+	assert_int_equal(it[3].rc, 2);
+	assert_int_equal(it[3].line, 4);
+	assert_int_equal(it[4].rc, 1);
+	assert_string_equal(it[4].event, "b");
+	assert_int_equal(it[4].line, 5);
+	assert_int_equal(it[5].rc, 1); /* the array of one record */
+
+	/* after a broken record: the rest of its value is skipped, the log
+	 * line after it is handed out */
+	static const char broken[] = "{\"event\": nope\n  \"x\": 1\n}\nplain log line\n{\"event\":\"d\"}\n";
+	n = read_mixed(broken, sizeof(broken) - 1, it, 16);
+	assert_int_equal(n, 3);
+	assert_int_equal(it[0].rc, -1);
+	assert_int_equal(it[1].rc, 2);
+	assert_int_equal(it[1].line, 4);
+	assert_string_equal(it[1].event, "plain log line");
+	assert_string_equal(it[2].event, "d");
+
+	/* a log line longer than a piece: one line, its rest skipped; then
+	 * the record after it */
+	size_t big = 200 * 1024;
+	char *b = malloc(big + 64);
+	assert_non_null(b);
+	memset(b, 'x', big);
+	strcpy(b + big, "\n{\"event\":\"e\"}\n");
+	n = read_mixed(b, strlen(b), it, 16);
+	assert_int_equal(n, 2);
+	assert_int_equal(it[0].rc, 2);
+	assert_int_equal(it[1].rc, 1);
+	assert_string_equal(it[1].event, "e");
+	assert_int_equal(it[1].line, 2);
+	free(b);
+
+	/* off (watch's own files, the default): the same input as before */
+	n = read_all(mixed, it, 16);
+	assert_int_equal(it[0].rc, 1);
+	assert_int_equal(it[1].rc, -1);
+}
+
 static void test_stream_lines(void **state)
 {
 	(void)state;
@@ -928,6 +1025,7 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_malformed_members),
 		cmocka_unit_test(test_stream_lines),
+		cmocka_unit_test(test_stream_log_lines_among_records),
 		cmocka_unit_test(test_stream_bounds),
 		cmocka_unit_test(test_storm_and_envelope_kept),
 	};

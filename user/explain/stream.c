@@ -32,6 +32,8 @@ struct replay_stream {
 	size_t value_bytes; /* of the value being parsed, so far */
 	size_t value_nodes; /* '{', '[' and ',' given to json-c for it, so far */
 	bool resync; /* after an error: skip to a line that starts with '{' */
+	bool keep_lines; /* a line that is no JSON is handed out (rc 2) */
+	bool line_out; /* buf is such a line, handed out: the next call moves on */
 	uint64_t skipped; /* bytes skipped in a row while resyncing */
 	bool ended; /* a read error, or junk past REPLAY_JUNK_MAX: nothing more */
 };
@@ -158,12 +160,62 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
+void replay_stream_keep_lines(struct replay_stream *s, bool on)
+{
+	s->keep_lines = on;
+}
+
+const char *replay_stream_line(const struct replay_stream *s, size_t *len)
+{
+	size_t n = s->len;
+
+	while (n && (s->buf[n - 1] == '\n' || s->buf[n - 1] == '\r'))
+		n--;
+	*len = n;
+	return s->buf;
+}
+
+/* Whether a piece that begins a line, outside any value, is a log line and
+ * not JSON text: its first character past the blanks can start no record
+ * and continue none ({ } [ ] " , of a value cut short, which resync skips
+ * as before); "[" is JSON only before "{", "[", "]" or the line's end, so
+ * dmesg's "[ 1203.11]" and PyTorch's "[rank3]:" are log lines.  A NUL byte
+ * is neither: junk, as it always was. */
+static bool is_log_line(const struct replay_stream *s)
+{
+	size_t i = 0;
+
+	if (!s->starts_line || memchr(s->buf, '\0', s->len))
+		return false;
+	while (i < s->len && is_space(s->buf[i]))
+		i++;
+	if (i == s->len)
+		return false;
+	switch (s->buf[i]) {
+	case '{': case '}': case ']': case '"': case ',':
+		return false;
+	case '[':
+		for (i++; i < s->len && is_space(s->buf[i]); i++)
+			;
+		return !(i == s->len || s->buf[i] == '{' || s->buf[i] == '[' || s->buf[i] == ']');
+	default:
+		return true;
+	}
+}
+
 int replay_stream_next(struct replay_stream *s, struct json_object **obj, long *line, char *err,
 		       size_t errlen)
 {
 	*obj = NULL;
 	if (s->ended)
 		return 0;
+	if (s->line_out) {
+		/* the rest of a log line longer than a piece is not a line */
+		s->line_out = false;
+		s->pos = s->len;
+		while (!s->at_eol && next_piece(s) > 0)
+			s->pos = s->len;
+	}
 	for (;;) {
 		if (s->pos >= s->len) {
 			int rc = next_piece(s);
@@ -183,6 +235,16 @@ int replay_stream_next(struct replay_stream *s, struct json_object **obj, long *
 				json_tokener_reset(s->tok);
 				snprintf(err, errlen, "the input ends inside a JSON value");
 				return -1;
+			}
+			/* a log line among the records (a journald export with
+			 * NCCL's lines beside it, a record file someone appended
+			 * a job's output to): decided per line, never dropped */
+			if (s->keep_lines && !s->start && is_log_line(s)) {
+				s->resync = false;
+				s->skipped = 0;
+				s->line_out = true;
+				*line = s->lineno;
+				return 2;
 			}
 			if (s->resync) {
 				if (!s->starts_line || s->buf[0] != '{') {

@@ -17,6 +17,7 @@
 #define MRTRACE_EXPLAIN_STREAM_H
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -43,8 +44,16 @@ void replay_stream_free(struct replay_stream *s);
 /* The next value: 1 with *obj (the caller puts it) and *line; 0 at the end;
  * -1 for a malformed value, with *line where it started and the reason in
  * err.  After a read error or too much junk (-1 once, "...: the rest is
- * not read") it returns 0. */
+ * not read") it returns 0.  With replay_stream_keep_lines on, also 2 with
+ * *line for a line outside any value that is no JSON text (a log line:
+ * replay_stream_line has it), where it would otherwise be skipped as junk
+ * after an error. */
 int replay_stream_next(struct replay_stream *s, struct json_object **obj, long *line, char *err,
 		       size_t errlen);
+/* Off by default: every line is JSON text or junk (watch's own files). */
+void replay_stream_keep_lines(struct replay_stream *s, bool on);
+/* After rc 2: the line without its end of line, at most 64 KiB of it (the
+ * rest of a longer line is skipped); valid until the next call. */
+const char *replay_stream_line(const struct replay_stream *s, size_t *len);
 
 #endif
