@@ -91,9 +91,11 @@ rc=$?
 check malformed_exit2 test "$rc" = 2
 check malformed_line_named grep -q "bad.jsonl:2: not valid JSON" "$OUT/bad.err"
 check malformed_member_named grep -q "bad.jsonl:4: reg_failure record: raw.pid" "$OUT/bad.err"
-check malformed_text_line_named grep -q "bad.jsonl:5: not valid JSON" "$OUT/bad.err"
+# a line of text among records is a log line (issue 46 item 4: decided per
+# line), read and named as one, not malformed JSON
+check text_line_read_as_log grep -q "first unrecognised: .*bad.jsonl:5: not json at all" "$OUT/bad.err"
 check malformed_rest_explained test "$(jq -r .cause "$OUT/bad.out" | tr '\n' ' ')" = "memlock_zero pin_hugetlb "
-check malformed_tally grep -q '2 explained, 0 skipped, 3 malformed' "$OUT/bad.err"
+check malformed_tally grep -q '2 explained, 0 skipped, 2 malformed' "$OUT/bad.err"
 
 # ---- only start/stop lines: no failure found, exit 1, said (as grep) ------
 printf '%s\n' '{"event":"start","kernel":"6.12.117","armed_sites":15,"registration_path_armed":true,"sites":[]}' \
@@ -273,6 +275,16 @@ check journal_json_stdin test "$rc:$(jq -r .event "$OUT/journal-stdin.out" | sor
 { cat "$OUT/journal.json"; jq -c . "$TRAILS/memlock_limit.mlock.host-6.18.json"; } > "$OUT/journal-mixed.json"
 "$MRTRACE" explain --json "$OUT/journal-mixed.json" > "$OUT/journal-mixed.out" 2>/dev/null
 check journal_json_and_records test "$(jq -r .event "$OUT/journal-mixed.out" | sort | tr '\n' ' ')" = "inferred_failure mlock_failure "
+# ...and a job's plain log lines after those entries (an export someone
+# appended the job's output to): each line decided on its own, as a file and
+# on stdin; before, every plain line was "not valid JSON" and lost
+{ jq -c '.MESSAGE = "hello"' "$OUT/journal.json" | head -n 2; cat "$LOGS/nccl-2.21-memlock.log"; } > "$OUT/journal-then-log.txt"
+"$MRTRACE" explain --json "$OUT/journal-then-log.txt" > "$OUT/journal-then-log.out" 2>"$OUT/journal-then-log.err"
+rc=$?
+check journal_then_log_lines_file test "$rc:$(jq -r .event "$OUT/journal-then-log.out" | sort -u | tr '\n' ' '):$(grep -o ' [0-9]* malformed' "$OUT/journal-then-log.err")" = "0:inferred_failure : 0 malformed"
+"$MRTRACE" explain --json - < "$OUT/journal-then-log.txt" > "$OUT/journal-then-log-stdin.out" 2>/dev/null
+rc=$?
+check journal_then_log_lines_stdin test "$rc:$(jq -r .event "$OUT/journal-then-log-stdin.out" | sort -u | tr '\n' ' ')" = "0:inferred_failure "
 "$MRTRACE" explain --setting slurm --facts "$LOGS/node02-check.json" "$LOGS/slurm-8ranks.out" > "$OUT/facts.txt" 2>/dev/null
 check facts_weigh grep -q "on node02, slurmd's jobs get 64 KiB of memlock" "$OUT/facts.txt"
 check facts_same_host sh -c "! grep -q 'judged from the log alone' '$OUT/facts.txt'"

@@ -461,31 +461,23 @@ static void one_value(struct run *run, struct json_object *o, const char *file, 
 
 /* A log (not records): every line through the log reader, its failures to
  * logs.c, records inside it to the record path. */
-static int one_log(struct run *run, struct log_reader *lr, const char *name)
+/* One event of a log, whatever read it */
+static void one_log_event(struct run *run, struct log_event *ev, const char *name)
 {
-	struct log_event *ev = malloc(sizeof(*ev));
-	const struct log_counts *c;
-	int rc;
+	if (ev->kind == LOG_RECORD && ev->json)
+		one_value(run, ev->json, name, ev->lineno);
+	else if (ev->kind == LOG_UNRECOGNISED && run->a->verbose)
+		fprintf(stderr, "mrtrace explain: %s:%ld: unrecognised: %s\n", esc(name), ev->lineno,
+			esc(ev->raw));
+	else
+		explain_logs_event(run->logs, ev);
+}
 
-	if (!ev) {
-		fprintf(stderr, "mrtrace explain: out of memory\n");
-		return -1;
-	}
-	run->any_log = true;
-	while (!outfile_failed(run->out) && (rc = log_reader_next(lr, ev)) > 0) {
-		if (ev->kind == LOG_RECORD && ev->json)
-			one_value(run, ev->json, name, ev->lineno);
-		else if (ev->kind == LOG_UNRECOGNISED && run->a->verbose)
-			fprintf(stderr, "mrtrace explain: %s:%ld: unrecognised: %s\n", esc(name), ev->lineno,
-				esc(ev->raw));
-		else
-			explain_logs_event(run->logs, ev);
-	}
-	if (rc < 0) {
-		fprintf(stderr, "mrtrace explain: %s: %s\n", esc(name), log_reader_error(lr));
-		run->t.malformed++;
-	}
-	c = log_reader_counts(lr);
+/* A log's counts into the run's tally */
+static void log_counts_add(struct run *run, const struct log_reader *lr, const char *name)
+{
+	const struct log_counts *c = log_reader_counts(lr);
+
 	run->lc.lines += c->lines;
 	run->lc.failures += c->failures;
 	run->lc.not_failures += c->not_failures;
@@ -497,6 +489,25 @@ static int one_log(struct run *run, struct log_reader *lr, const char *name)
 			 c->first_unrecognised);
 		snprintf(run->lc_first_file, sizeof(run->lc_first_file), "%s", name);
 	}
+}
+
+static int one_log(struct run *run, struct log_reader *lr, const char *name)
+{
+	struct log_event *ev = malloc(sizeof(*ev));
+	int rc;
+
+	if (!ev) {
+		fprintf(stderr, "mrtrace explain: out of memory\n");
+		return -1;
+	}
+	run->any_log = true;
+	while (!outfile_failed(run->out) && (rc = log_reader_next(lr, ev)) > 0)
+		one_log_event(run, ev, name);
+	if (rc < 0) {
+		fprintf(stderr, "mrtrace explain: %s: %s\n", esc(name), log_reader_error(lr));
+		run->t.malformed++;
+	}
+	log_counts_add(run, lr, name);
 	free(ev);
 	return 0;
 }
@@ -562,14 +573,21 @@ static bool head_holds_records(const struct log_input_head *h, bool gz)
 	return starts_records(h->b, h->n);
 }
 
+/* An input that starts with a record: records, and the log lines among
+ * them (a journald export with the job's output beside it) read as the log
+ * reader reads a log, line by line (issue 46 item 4: the whole input was
+ * decided by its first byte, and such lines were junk). */
 static void replay(struct run *run, struct replay_stream *s, const char *name)
 {
+	struct log_reader *lr = NULL;
+	struct log_event *ev = NULL;
 	struct json_object *o;
 	char err[512];
 	long line;
 	int rc;
 
 	memset(&run->repeats, 0, sizeof(run->repeats));
+	replay_stream_keep_lines(s, true);
 	while (!outfile_failed(run->out) &&
 	       (rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
 		if (rc < 0) {
@@ -577,9 +595,26 @@ static void replay(struct run *run, struct replay_stream *s, const char *name)
 			run->t.malformed++;
 			continue;
 		}
+		if (rc == 2) {
+			size_t len;
+			const char *text = replay_stream_line(s, &len);
+			if (!lr && (!(lr = log_reader_new(NULL, name)) || !(ev = malloc(sizeof(*ev))))) {
+				fprintf(stderr, "mrtrace explain: out of memory\n");
+				run->t.malformed++;
+				break;
+			}
+			run->any_log = true;
+			log_reader_take(lr, text, len, line, ev);
+			one_log_event(run, ev, name);
+			continue;
+		}
 		one_value(run, o, name, line);
 		json_object_put(o);
 	}
+	if (lr)
+		log_counts_add(run, lr, name);
+	log_reader_free(lr);
+	free(ev);
 }
 
 /* 0, or -1 when the file could not be opened. */

@@ -247,6 +247,13 @@ struct log_reader *log_reader_adopt(FILE *f, const char *path, bool gz, char *er
 struct log_reader *log_reader_new(FILE *f, const char *name);
 /* 1 with the next line's event, 0 at the end, -1 on a read error (err). */
 int log_reader_next(struct log_reader *r, struct log_event *ev);
+/* One line read elsewhere (explain's record stream hands out the log lines
+ * among records: a journald export with a job's output beside it), given
+ * the same classification, counts and memory of the input as
+ * log_reader_next; lineno > 0 is its line in that input.  For a reader
+ * made by log_reader_new(NULL, name), which reads nothing itself. */
+void log_reader_take(struct log_reader *r, const char *line, size_t len, long lineno,
+		     struct log_event *ev);
 const struct log_counts *log_reader_counts(const struct log_reader *r);
 /* the read error, "" when none */
 const char *log_reader_error(const struct log_reader *r);

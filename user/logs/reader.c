@@ -187,22 +187,12 @@ static long read_line(struct log_reader *r, bool *cut, bool *nul)
 	return (long)n;
 }
 
-int log_reader_next(struct log_reader *r, struct log_event *ev)
+/* r->line (n bytes) classified, counted and given the input's memory */
+static void take_line(struct log_reader *r, size_t n, bool cut, bool nul, struct log_event *ev)
 {
-	bool cut, nul;
-	long n;
-
 	json_object_put(r->last_json);
 	r->last_json = NULL;
-	if ((n = read_line(r, &cut, &nul)) < 0) {
-		if (ferror(r->f)) {
-			snprintf(r->error, sizeof(r->error), "%s: read error", r->name);
-			clearerr(r->f);
-			return -1;
-		}
-		return 0;
-	}
-	log_line_parse(r->line, (size_t)n, ev);
+	log_line_parse(r->line, n, ev);
 	ev->raw_cut |= cut;
 	ev->input = r->name;
 	struct log_counts *k = &r->counts;
@@ -244,7 +234,41 @@ int log_reader_next(struct log_reader *r, struct log_event *ev)
 		}
 		break;
 	}
+}
+
+int log_reader_next(struct log_reader *r, struct log_event *ev)
+{
+	bool cut, nul;
+	long n;
+
+	if ((n = read_line(r, &cut, &nul)) < 0) {
+		json_object_put(r->last_json);
+		r->last_json = NULL;
+		if (ferror(r->f)) {
+			snprintf(r->error, sizeof(r->error), "%s: read error", r->name);
+			clearerr(r->f);
+			return -1;
+		}
+		return 0;
+	}
+	take_line(r, (size_t)n, cut, nul, ev);
 	return 1;
+}
+
+void log_reader_take(struct log_reader *r, const char *line, size_t len, long lineno, struct log_event *ev)
+{
+	size_t keep = len < LOG_LINE_MAX ? len : LOG_LINE_MAX;
+
+	memcpy(r->line, line, keep);
+	r->line[keep] = 0;
+	r->counts.bytes += len;
+	take_line(r, keep, keep < len, memchr(line, 0, len) != NULL, ev);
+	if (lineno <= 0)
+		return;
+	/* the input's own numbering, the first unrecognised line's too */
+	if (ev->kind == LOG_UNRECOGNISED && r->counts.unrecognised == 1)
+		r->counts.first_unrecognised_line = lineno;
+	ev->lineno = lineno;
 }
 
 const struct log_counts *log_reader_counts(const struct log_reader *r)
