@@ -381,6 +381,7 @@ FUZZ_LONG  ?= 600
 FUZZ_DIRS  := core drivers proc nccl verdict report record check diff logs
 FUZZ_LIB_OBJS := $(patsubst user/%.c,$(FUZZ_BUILD)/user/%.o,$(wildcard $(FUZZ_DIRS:%=user/%/*.c)))
 FUZZ_LIB_OBJS += $(FUZZ_BUILD)/user/explain/jobs.o # explain --jobs: fuzz_records
+FUZZ_LIB_OBJS += $(FUZZ_BUILD)/user/explain/stream.o # the record stream's log lines: fuzz_logs
 FUZZ_BINS  := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -O1 -g -std=c11 -D_GNU_SOURCE -Iuser -Ibpf -I$(BUILD) $(SAN_FLAGS)
 .PHONY: asan asan-build fuzz-smoke fuzz

@@ -13,11 +13,50 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "explain/stream.h"
 #include "logs/logline.h"
 
 static struct log_event ev;
 
 #define TERMINATED(a) assert(memchr((a), 0, sizeof(a)) != NULL)
+
+/* The same bytes as an input that starts with a record (explain's record
+ * stream with its log lines handed out, issue 46 item 4): every line
+ * handed out is one line, with no end of line in it; the log reader fed
+ * with them counts each. */
+static void as_records(const uint8_t *data, size_t size)
+{
+	FILE *f = fmemopen((void *)data, size, "r");
+	struct replay_stream *s = f ? replay_stream_new(f) : NULL;
+	struct log_reader *r = log_reader_new(NULL, "fuzz");
+	struct json_object *o;
+	char err[256];
+	uint64_t lines = 0;
+	long line, last = 0;
+	int rc;
+
+	if (s && r) {
+		replay_stream_keep_lines(s, true);
+		while ((rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
+			json_object_put(o);
+			if (rc != 2)
+				continue;
+			size_t len;
+			const char *t = replay_stream_line(s, &len);
+			assert(len <= 64 * 1024 && !memchr(t, '\n', len));
+			assert(line > last); /* one line handed out once */
+			last = line;
+			log_reader_take(r, t, len, line, &ev);
+			assert(ev.lineno == line);
+			lines++;
+		}
+		assert(log_reader_counts(r)->lines == lines);
+	}
+	log_reader_free(r);
+	replay_stream_free(s);
+	if (f)
+		fclose(f);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -61,5 +100,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the whole input as one line, too */
 	log_line_parse((const char *)data, size, &ev);
 	json_object_put(ev.json);
+	as_records(data, size);
 	return 0;
 }
