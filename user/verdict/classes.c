@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* classes.c - what a refusal record's operation is called, and which of the
- * two families (environment, infiniband) a cause belongs to (names.h). */
+ * two families (environment, infiniband) a cause belongs to (its row,
+ * causes.c; names.h). */
 #include "verdict/names.h"
 
 #include <string.h>
@@ -27,24 +28,11 @@ enum mrt_op op_from_name(const char *name)
 
 enum cause_class cause_class(enum cause c, unsigned int op)
 {
-	switch (c) {
-	case CAUSE_MLX5_FIRMWARE:
-	case CAUSE_HCA_RESOURCE_LIMIT:
-	case CAUSE_PORT_NOT_ACTIVE:
-	case CAUSE_BAD_GID_INDEX:
-	case CAUSE_BAD_PKEY_INDEX:
-	case CAUSE_QP_ATTR_INVALID:
-	case CAUSE_GID_UNREACHABLE:
-	case CAUSE_REG_RETRY:
-	case CAUSE_DEVICE_FATAL:
-		return CLASS_INFINIBAND;
-	case CAUSE_UNKNOWN:
-		/* a QP that would not move is the fabric's business until shown otherwise */
+	/* a QP that would not move is the fabric's business until shown otherwise */
+	if (c == CAUSE_UNKNOWN)
 		return op == MRT_OP_MODIFY_QP || op == MRT_OP_CREATE_AH ? CLASS_INFINIBAND
 									: CLASS_ENVIRONMENT;
-	default:
-		return CLASS_ENVIRONMENT;
-	}
+	return cause_row(c)->class;
 }
 
 const char *cause_class_name(enum cause_class c)
