@@ -38,7 +38,30 @@ static void every_row_named_once(void **state)
 		assert_non_null(r->errnos);
 	}
 	assert_int_equal(cause_from_name("no_such_cause"), CAUSE__COUNT);
-	assert_string_equal(cause_name(CAUSE__COUNT), "unknown");
+	assert_string_equal(cause_name(CAUSE__ALL), "unknown");
+}
+
+/* The outcomes no kernel call refused are rows of their own class, named
+ * for the inferred side only: a record's name lookup does not know them,
+ * and none has a fix or an explainer. */
+static void no_refusal_rows(void **state)
+{
+	(void)state;
+	assert_int_equal(CAUSE_FABRIC_RETRY, CAUSE__COUNT);
+	for (int c = 0; c < CAUSE__ALL; c++) {
+		const struct cause_row *r = cause_row((enum cause)c);
+
+		assert_int_equal(cause_from_any_name(r->name), c);
+		if (c < CAUSE__COUNT) {
+			assert_int_not_equal(r->class, CLASS_NO_REFUSAL);
+			continue;
+		}
+		assert_int_equal(r->class, CLASS_NO_REFUSAL);
+		assert_null(r->fix);
+		assert_int_equal(r->explainers, 0);
+		assert_int_equal(cause_from_name(r->name), CAUSE__COUNT);
+	}
+	assert_int_equal(cause_from_any_name("no_such_cause"), CAUSE__ALL);
 }
 
 /* A cause a record can decide has a fix and an explainer; only unknown (not
@@ -76,9 +99,10 @@ static void class_from_the_row(void **state)
 	assert_int_equal(cause_class(CAUSE_DEVICE_FATAL, MRT_OP_NONE), CLASS_INFINIBAND);
 	assert_int_equal(cause_class(CAUSE_UNKNOWN, MRT_OP_MODIFY_QP), CLASS_INFINIBAND);
 	assert_int_equal(cause_class(CAUSE_UNKNOWN, MRT_OP_CREATE_CQ), CLASS_ENVIRONMENT);
-	for (int c = 1; c < CAUSE__COUNT; c++)
+	for (int c = 1; c < CAUSE__ALL; c++)
 		assert_int_equal(cause_class((enum cause)c, MRT_OP_MODIFY_QP),
 				 cause_row((enum cause)c)->class);
+	assert_string_equal(cause_class_name(CLASS_NO_REFUSAL), "no_refusal");
 }
 
 static const char *docs_path(void)
@@ -148,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_row_named_once),
+		cmocka_unit_test(no_refusal_rows),
 		cmocka_unit_test(every_decided_cause_has_a_fix),
 		cmocka_unit_test(class_from_the_row),
 		cmocka_unit_test(docs_table_matches_the_rows),

@@ -6,6 +6,8 @@
 #include "verdict/causes.h"
 #include "verdict/fix_generators.h"
 
+#include <string.h>
+
 #define REG EXPLAINER_REGISTRATION
 #define MLOCK EXPLAINER_MLOCK
 #define UCALL EXPLAINER_USER_CALL
@@ -13,7 +15,9 @@
 #define ENV CLASS_ENVIRONMENT
 #define IB CLASS_INFINIBAND
 
-static const struct cause_row rows[CAUSE__COUNT] = {
+#define NONE CLASS_NO_REFUSAL
+
+static const struct cause_row rows[CAUSE__ALL] = {
 	[CAUSE_UNKNOWN] = { "unknown", ENV, NULL, REG | MLOCK | UCALL | FAIL, "any" },
 	[CAUSE_MEMLOCK_LIMIT] = { "memlock_limit", ENV, fixes_memlock, REG | MLOCK | UCALL, "ENOMEM" },
 	[CAUSE_MEMLOCK_ZERO] = { "memlock_zero", ENV, fixes_memlock, REG | MLOCK | UCALL, "EPERM" },
@@ -52,9 +56,42 @@ static const struct cause_row rows[CAUSE__COUNT] = {
 	[CAUSE_REG_RETRY] = { "reg_retry", IB, fixes_reg_retry, REG, "EAGAIN" },
 	[CAUSE_DEVICE_FATAL] = { "device_fatal", IB, fixes_device_fatal, REG, "EIO" },
 	[CAUSE_PIN_FSDAX] = { "pin_fsdax", ENV, fixes_pin_fsdax, REG, "EOPNOTSUPP" },
+	/* no kernel refusal: a log's lead only (docs/json.md's inferred_failure) */
+	[CAUSE_FABRIC_RETRY] = { "fabric_retry", NONE, NULL, 0, "none" },
+	[CAUSE_FLUSHED_AFTER_ERROR] = { "flushed_after_error", NONE, NULL, 0, "none" },
+	[CAUSE_PROTECTION_ERROR] = { "protection_error", NONE, NULL, 0, "none" },
+	[CAUSE_COMPLETION_ERROR] = { "completion_error", NONE, NULL, 0, "none" },
+	[CAUSE_PORT_EVENT] = { "port_event", NONE, NULL, 0, "none" },
+	[CAUSE_GID_CHANGE] = { "gid_change", NONE, NULL, 0, "none" },
+	[CAUSE_GDR_DISABLED] = { "gdr_disabled", NONE, NULL, 0, "none" },
+	[CAUSE_GID_TYPE_UNREADABLE] = { "gid_type_unreadable", NONE, NULL, 0, "none" },
+	[CAUSE_CUDA_ERROR] = { "cuda_error", NONE, NULL, 0, "none" },
 };
 
 const struct cause_row *cause_row(enum cause c)
 {
-	return (c >= 0 && c < CAUSE__COUNT) ? &rows[c] : &rows[CAUSE_UNKNOWN];
+	return (c >= 0 && c < CAUSE__ALL) ? &rows[c] : &rows[CAUSE_UNKNOWN];
+}
+
+/* A cause's name is its row's (causes.c; the no-refusal ones too);
+ * "unknown" out of range. */
+const char *cause_name(enum cause c)
+{
+	return cause_row(c)->name;
+}
+
+enum cause cause_from_name(const char *name)
+{
+	for (int i = 0; name && i < CAUSE__COUNT; i++)
+		if (!strcmp(cause_row((enum cause)i)->name, name))
+			return (enum cause)i;
+	return CAUSE__COUNT;
+}
+
+enum cause cause_from_any_name(const char *name)
+{
+	for (int i = 0; name && i < CAUSE__ALL; i++)
+		if (!strcmp(rows[i].name, name))
+			return (enum cause)i;
+	return CAUSE__ALL;
 }

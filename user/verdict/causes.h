@@ -13,8 +13,9 @@
 #include "verdict/fix_input.h"
 #include "verdict/verdict.h"
 
-/* The two families operators split ncclSystemError into: who fixes it. */
-enum cause_class { CLASS_ENVIRONMENT = 0, CLASS_INFINIBAND };
+/* The two families operators split ncclSystemError into: who fixes it;
+ * and the outcomes of a log no kernel call refused (CAUSE__COUNT on). */
+enum cause_class { CLASS_ENVIRONMENT = 0, CLASS_INFINIBAND, CLASS_NO_REFUSAL };
 
 /* The entry points of explain.h that decide a cause (a bit each): which
  * record kind can carry the evidence of it.  0: no record does (check's). */
@@ -33,7 +34,16 @@ struct cause_row {
 	const char *errnos;        /* docs/causes.md's errno column, verbatim */
 };
 
-/* The row of c; the row of CAUSE_UNKNOWN for a value out of range. */
+/* The row of c (up to CAUSE__ALL); the row of CAUSE_UNKNOWN for a value
+ * out of range. */
 const struct cause_row *cause_row(enum cause c);
+/* The row's name; "unknown" out of range.  cause_from_name: a verdict's
+ * cause (below CAUSE__COUNT) by name, CAUSE__COUNT for an unknown name. */
+const char *cause_name(enum cause c);
+enum cause cause_from_name(const char *name);
+/* Any row's cause by name, no-refusal ones included (the inferred side's
+ * records read back); CAUSE__ALL for an unknown name.  cause_from_name
+ * (names.h) knows only a verdict's (below CAUSE__COUNT). */
+enum cause cause_from_any_name(const char *name);
 
 #endif

@@ -6,25 +6,25 @@
  * *_from_name functions below read the same ones (record/ reads the JSON
  * back through them). */
 #include "verdict/names.h"
-#include "verdict/causes.h"
+#include "core/ops.h"
 #include "verdict/verdict.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-/* A cause's name is its row's (causes.c); "unknown" out of range. */
-const char *cause_name(enum cause c)
+/* A refusal record's op is one of core/ops.h's (the same numbers); the
+ * ones a record says by its kind are not a record's op. */
+const char *op_name(unsigned int op)
 {
-	return cause_row(c)->name;
+	return op < MRT_OP_MAX ? rdma_op_name((enum rdma_op)op) : NULL;
 }
 
-enum cause cause_from_name(const char *name)
+enum mrt_op op_from_name(const char *name)
 {
-	for (int i = 0; name && i < CAUSE__COUNT; i++)
-		if (!strcmp(cause_row((enum cause)i)->name, name))
-			return (enum cause)i;
-	return CAUSE__COUNT;
+	enum rdma_op op = rdma_op_from_name(name);
+
+	return op < (enum rdma_op)MRT_OP_MAX ? (enum mrt_op)op : MRT_OP_NONE;
 }
 
 const char *site_name(unsigned int site)

@@ -3,8 +3,8 @@
  * a verdict hold: causes (docs/causes.md) and their families, sites, errnos,
  * IB access bits, mlx5 command statuses, libibverbs calls, the system calls
  * of mlock and rlimit records, the operations of refusal records.  Defined
- * in names.c, except op names and the cause families (classes.c); a cause's
- * name and family are read from its row (causes.c). */
+ * in names.c, except a cause's name (causes.c, its row's) and family
+ * (classes.c, from its row). */
 #ifndef MRTRACE_VERDICT_NAMES_H
 #define MRTRACE_VERDICT_NAMES_H
 
@@ -14,9 +14,6 @@
 #include "verdict/causes.h"
 #include "verdict/verdict.h"
 
-const char *cause_name(enum cause c);
-/* Returns CAUSE__COUNT for an unknown name. */
-enum cause cause_from_name(const char *name);
 
 /* The family of c's row (causes.h); an unknown cause's depends on op. */
 enum cause_class cause_class(enum cause c, unsigned int op);
