@@ -596,6 +596,54 @@ static void test_kernel_mkey(void **state)
 	assert_string_equal(cause_name(o.cand[0].cause), "mlx5_firmware");
 }
 
+/* mlx5's health and fatal-error lines are the device's fatal state, not a
+ * port event (charm-2635); a link going down stays a port event */
+static void test_kernel_health_lines(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	static const char *const fatal[] = {
+		"health compromised - reached miss count", "assert_var[0] 0x00000001",
+		"fw_fatal", "firmware fatal error", "Fatal error detected",
+	};
+	struct inferred_in in = call("", 0, "");
+
+	in.kind = INF_ASYNC;
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
+		snprintf(in.detail, sizeof(in.detail), "%s", fatal[i]);
+		inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+		assert_string_equal(cause_name(o.cand[0].cause), "device_fatal");
+	}
+	snprintf(in.detail, sizeof(in.detail), "Link down");
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(cause_name(o.cand[0].cause), "port_event");
+}
+
+/* A firmware command other than an MR's refused with "limits exceeded"
+ * (LIM_ERR, 0x8) is the HCA's count or size used up (libfabric-7368's
+ * CREATE_QP); CREATE_MKEY's stays mlx5_firmware */
+static void test_kernel_limits_exceeded(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	static const char *const cmds[] = { "CREATE_QP", "CREATE_CQ", "ALLOC_UAR" };
+	struct inferred_in in;
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		in = call(cmds[i], 0, "");
+		in.kind = INF_KERNEL_LOG;
+		in.status = 8;
+		inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+		assert_string_equal(cause_name(o.cand[0].cause), "hca_resource_limit");
+		assert_true(has_cand(&o, "mlx5_firmware"));
+	}
+	in = call("CREATE_QP", 0, "");
+	in.kind = INF_KERNEL_LOG;
+	in.status = 3; /* BAD_PARAM_ERR: the firmware's, not a count */
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(cause_name(o.cand[0].cause), "mlx5_firmware");
+}
+
 /* A setting's limit from the facts: the rerun runs mrprobe under it */
 static void test_rerun_settings(void **state)
 {
@@ -873,6 +921,8 @@ int main(void)
 		cmocka_unit_test(test_rdmacg_facts),
 		cmocka_unit_test(test_no_kernel_refusal),
 		cmocka_unit_test(test_kernel_mkey),
+		cmocka_unit_test(test_kernel_health_lines),
+		cmocka_unit_test(test_kernel_limits_exceeded),
 		cmocka_unit_test(test_rerun_settings),
 		cmocka_unit_test(test_rerun_beyond_registrations),
 		cmocka_unit_test(test_facts_from_check),

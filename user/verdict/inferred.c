@@ -411,6 +411,58 @@ static const struct {
 	{ 10, CAUSE_PROTECTION_ERROR, "the peer's MR refused the access: deregistered, or not registered for it" },
 };
 
+/* What an async event or a kernel-log event says, by its words (case
+ * folded): the first row whose word it holds; none, a port event.  mlx5's
+ * health poller and its devlink reporter name the fatal state so. */
+static const struct {
+	const char *word;
+	enum cause cause;
+} event_rows[] = {
+	{ "GID", CAUSE_GID_CHANGE },
+	{ "atastroph", CAUSE_DEVICE_FATAL },
+	{ "fatal", CAUSE_DEVICE_FATAL }, /* FATAL, Fatal error, fw_fatal, firmware fatal */
+	{ "health compromised", CAUSE_DEVICE_FATAL },
+	{ "assert_var", CAUSE_DEVICE_FATAL },
+	{ "internal error", CAUSE_DEVICE_FATAL },
+};
+
+static enum cause event_cause(const char *detail)
+{
+	for (size_t i = 0; i < sizeof(event_rows) / sizeof(event_rows[0]); i++)
+		if (strcasestr(detail, event_rows[i].word))
+			return event_rows[i].cause;
+	return CAUSE_PORT_EVENT;
+}
+
+/* The kernel's own line of a firmware command, by its op and status: every
+ * row that matches is a candidate.  LIM_ERR ("limits exceeded") on any
+ * object but an MR is the HCA's count or size used up; an MR's (CREATE_MKEY)
+ * is the firmware's refusal of the registration (docs/causes.md). */
+static const struct {
+	enum rdma_op op;  /* OP_NONE: any */
+	bool not_op;      /* the row matches every op but op */
+	int status;       /* -1: any */
+	enum cause cause;
+	int score;
+	const char *why;
+} kernel_rows[] = {
+	{ OP_REG_MR, true, 0x8, CAUSE_HCA_RESOURCE_LIMIT, 90, "the firmware says limits exceeded (LIM_ERR): the HCA's count or size for this object is used up" },
+	{ OP_NONE, false, -1, CAUSE_MLX5_FIRMWARE, 80, "the mlx5 firmware refused the command (the kernel's own line)" },
+};
+
+static void kernel_cands(const struct inferred_in *in, struct inferred *o)
+{
+	enum rdma_op op = inferred_in_op(in);
+
+	for (size_t i = 0; i < sizeof(kernel_rows) / sizeof(kernel_rows[0]); i++) {
+		bool same = kernel_rows[i].op == OP_NONE || kernel_rows[i].op == op;
+		if (same == kernel_rows[i].not_op ||
+		    (kernel_rows[i].status >= 0 && kernel_rows[i].status != in->status))
+			continue;
+		add_cand(o, kernel_rows[i].cause, kernel_rows[i].score, "%s", kernel_rows[i].why);
+	}
+}
+
 static void no_refusal(const struct inferred_in *in, struct inferred *o)
 {
 	o->no_kernel_refusal = true;
@@ -428,9 +480,7 @@ static void no_refusal(const struct inferred_in *in, struct inferred *o)
 		break;
 	case INF_ASYNC:
 		snprintf(o->what, sizeof(o->what), "an async event: %s", in->detail[0] ? in->detail : "?");
-		add_cand(o, strstr(in->detail, "GID") ? CAUSE_GID_CHANGE :
-			    strstr(in->detail, "atastroph") || strstr(in->detail, "FATAL") ? CAUSE_DEVICE_FATAL :
-			    CAUSE_PORT_EVENT, 10, "the device or port changed under the job");
+		add_cand(o, event_cause(in->detail), 10, "the device or port changed under the job");
 		inferred_next(o, "`mrtrace check`'s rdma and fabric areas (port state, GID table) and the kernel log of the time (mlx5 health, link down)");
 		inferred_next(o, "port_change records of a `mrtrace watch` that ran then");
 		break;
@@ -482,7 +532,7 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 				 in->detail[0] ? ", " : "", in->detail);
 		else
 			snprintf(o->what, sizeof(o->what), "the kernel log says %s failed", in->call);
-		add_cand(o, CAUSE_MLX5_FIRMWARE, 90, "the mlx5 firmware refused the command (the kernel's own line)");
+		kernel_cands(in, o);
 		inferred_rest(o, "%s", o->what);
 	} else {
 		if (in->err)
