@@ -12,5 +12,6 @@ function q(s) { if (s == "-") return "NULL"; gsub(/"/, "\\\"", s); return "\"" s
 	kind = $5 == "failure_call" ? "LOG_FAILURE_CALL" : $5 == "failure_nocall" ? "LOG_FAILURE_NOCALL" : "LOG_CONTEXT"
 	nc = $6 == "completion" ? "LOG_NC_COMPLETION" : $6 == "async" ? "LOG_NC_ASYNC" : $6 == "cuda" ? "LOG_NC_CUDA" : $6 == "gdr_disabled" ? "LOG_NC_GDR_DISABLED" : "LOG_NC_NONE"
 	lvl = $2 == "WARN" ? "W" : $2 == "INFO" ? "I" : "D"
-	printf "\t{ %s, %s, %s, %s, %s, %s, %s, %s, %s, '\''%s'\'', %s },\n", q($1), q($11), q($3), q($4), q($7), q($8), how, kind, nc, lvl, q($10)
+	op = $8 == "-" ? "OP_NONE" : "OP_" toupper($8)
+	printf "\t{ %s, %s, %s, %s, %s, %s, %s, %s, %s, '\''%s'\'', %s },\n", q($1), q($11), q($3), q($4), q($7), op, how, kind, nc, lvl, q($10)
 }' "$1"

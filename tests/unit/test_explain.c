@@ -239,6 +239,15 @@ static void test_fixtures_present(void **state)
 		fail_msg("no trail fixtures found in %s (set MRTRACE_TRAILS or run from the "
 			 "repository root)", trails_dir());
 	for (int i = 0; i < n; i++) {
+		/* the entry point of the record's kind is one its cause's row
+		 * says decides it (causes.c's explainers) */
+		unsigned int bit = fx[i].ev.kind == MRT_EV_REG_FAILURE ? EXPLAINER_REGISTRATION :
+				   fx[i].ev.kind == MRT_EV_MLOCK_FAILURE ? EXPLAINER_MLOCK :
+				   fx[i].ev.kind == MRT_EV_USER_CALL ? EXPLAINER_USER_CALL :
+				   fx[i].ev.kind == MRT_EV_FAILURE ? EXPLAINER_FAILURE : 0;
+		if (!(cause_row(fx[i].got)->explainers & bit))
+			fail_msg("%s: decided %s by an entry point its row does not name (kind %d)",
+				 fx[i].file, cause_name(fx[i].got), (int)fx[i].ev.kind);
 		covered[fx[i].want] = true;
 		if (strstr(fx[i].file, ".synthetic.json"))
 			synthetic++;

@@ -186,18 +186,18 @@ static void no_errno_release_range(void **state)
 	parse("gpu-a7:4242:4250 [0] misc/ibvwrap.cc:128 NCCL WARN Call to ibv_create_qp failed");
 	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
 	assert_string_equal(ev.call, "ibv_create_qp");
-	assert_string_equal(ev.op, "create_qp");
+	assert_int_equal(ev.op, OP_CREATE_QP);
 	assert_true(ev.no_errno);
 	assert_int_equal(ev.err, 0);
 	assert_string_equal(ev.shape->first_tag, "v2.4.2-1");
 	assert_string_equal(ev.shape->last_tag, "v2.13.4-1");
 	parse("gpu-a7:4242:4250 [0] misc/ibvwrap.cc:187 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory");
 	assert_int_equal(ev.err, 12);
-	assert_string_equal(ev.op, "reg_mr");
+	assert_int_equal(ev.op, OP_REG_MR);
 	assert_string_equal(ev.shape->first_tag, "v2.13.4-1");
 	parse("gpu-a7:4242:4250 [0] misc/ibvwrap.cc:100 NCCL WARN Call to ibv_open_device failed");
 	assert_true(ev.no_errno);
-	assert_string_equal(ev.op, "open_device");
+	assert_int_equal(ev.op, OP_OPEN_DEVICE);
 }
 
 /* tests/fixtures/logs/nccl_shapes_excerpt.tsv: rows as tools/nccl-shapes.py wrote them */
@@ -251,7 +251,7 @@ static void other_sources(void **state)
 	assert_int_equal(ev.mlx5.status_code, 8);
 	assert_int_equal(ev.mlx5.syndrome, 0x7f3a21);
 	assert_int_equal(ev.err, 12);
-	assert_string_equal(ev.op, "reg_mr");
+	assert_int_equal(ev.op, OP_REG_MR);
 	assert_string_equal(ev.mlx5.pci, "0000:08:00.0");
 
 	assert_int_equal(ev.mlx5.err, -12);
@@ -315,13 +315,13 @@ static void other_sources(void **state)
 	assert_int_equal(ev.memlock, 65536);
 
 	parse("[1700000000.123456] [gpu-a7:4242:0]          ib_iface.c:600  UCX  ERROR ibv_create_cq(cqe=4096) failed: Cannot allocate memory");
-	assert_string_equal(ev.op, "create_cq");
+	assert_int_equal(ev.op, OP_CREATE_CQ);
 
 	parse("libfabric:4242:1700000000::verbs:mr:vrb_mr_reg_common():84<warn> ibv_reg_mr: Cannot allocate memory(12)");
 	assert_int_equal(ev.source, LOG_SRC_LIBFABRIC);
 	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
 	assert_int_equal(ev.err, 12);
-	assert_string_equal(ev.op, "reg_mr");
+	assert_int_equal(ev.op, OP_REG_MR);
 
 	parse("gpu-a7:4242:4250 [0] nccl_net_ofi_rdma.c:1893 NCCL WARN NET/OFI Unable to register memory (type = 0) for device 0. RC: -12, Error: Cannot allocate memory");
 	assert_int_equal(ev.source, LOG_SRC_OFI_NCCL);
@@ -367,7 +367,7 @@ static void other_sources(void **state)
 
 	parse("{\"__REALTIME_TIMESTAMP\":\"1764583200000000\",\"_TRANSPORT\":\"kernel\",\"_HOSTNAME\":\"node07\",\"MESSAGE\":\"mlx5_core 0000:08:00.0: mlx5_cmd_out_err:838:(pid 4242): CREATE_QP(0x500) op_mod(0x0) failed, status bad parameter(0x3), syndrome (0x1), err(-22)\"}");
 	assert_int_equal(ev.source, LOG_SRC_KERNEL);
-	assert_string_equal(ev.op, "create_qp");
+	assert_int_equal(ev.op, OP_CREATE_QP);
 	assert_int_equal(ev.err, 22);
 	assert_string_equal(ev.host, "node07");
 	assert_true(ev.has_time);
@@ -470,11 +470,11 @@ static void provider_registrations(void **state)
 	parse("fi_mr_reg failed: Cannot allocate memory");
 	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
 	assert_string_equal(ev.call, "fi_mr_reg");
-	assert_string_equal(ev.op, "reg_mr");
+	assert_int_equal(ev.op, OP_REG_MR);
 	assert_int_equal(ev.err, 12);
 	parse("libfabric:4242:1700000000::efa:mr:efa_mr_reg_impl():932<warn> Unable to register MR: Cannot allocate memory");
 	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
-	assert_string_equal(ev.op, "reg_mr");
+	assert_int_equal(ev.op, OP_REG_MR);
 	assert_int_equal(ev.err, 12);
 	parse("[1,3]<stderr>: ibv_reg_mr(address=0x7f0000000000, length=1048576, access=0xf) failed: Cannot allocate memory");
 	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
@@ -519,7 +519,7 @@ static void fallocate_tool_lines(void **state)
 		assert_int_equal(ev.kind, LOG_FAILURE_CALL);
 		assert_int_equal(ev.source, LOG_SRC_TOOL);
 		assert_string_equal(ev.call, "fallocate");
-		assert_string_equal(ev.op, "shm_alloc");
+		assert_int_equal(ev.op, OP_SHM_ALLOC);
 		assert_int_equal(ev.err, failed[i].err);
 		assert_false(ev.no_errno);
 		assert_string_equal(ev.err_text, failed[i].text);

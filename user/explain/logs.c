@@ -26,6 +26,7 @@
 #include "record/inferred_failure.h"
 #include "record/kind.h"
 #include "record/record.h"
+#include "verdict/names.h"
 
 #define SEEN_MAX 256 /* identities (host, pid, rank) and hosts hashed per group */
 #define WATCH_MAX 64 /* watch records remembered for the comparison */
@@ -174,7 +175,8 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 {
 	memset(in, 0, sizeof(*in));
 	in->status = -1;
-	snprintf(in->call, sizeof(in->call), "%s", ev->call[0] ? ev->call : ev->op ? ev->op : "");
+	snprintf(in->call, sizeof(in->call), "%s", ev->call[0] ? ev->call : ev->op ? rdma_op_name(ev->op) : "");
+	in->op = ev->op;
 	/* "2.21.5" of "2.21.5+cuda12.4" */
 	snprintf(in->nccl_version, sizeof(in->nccl_version), "%.*s",
 		 (int)strcspn(ev->nccl_version, "+ "), ev->nccl_version);
@@ -483,7 +485,7 @@ static void compare_watch(const struct explain_logs *l, struct record_inferred *
 			continue;
 		r->have_watch = true;
 		snprintf(r->watch_cause, sizeof(r->watch_cause), "%s", l->watch[i].cause);
-		r->agrees = r->v.ncand && !strcmp(r->v.cand[0].cause, l->watch[i].cause);
+		r->agrees = r->v.ncand && !strcmp(cause_name(r->v.cand[0].cause), l->watch[i].cause);
 		return;
 	}
 }

@@ -95,7 +95,7 @@ bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
 		if ((size_t)(q - p) >= sizeof(call))
 			continue;
 		str_copy_n(call, sizeof(call), p, (size_t)(q - p));
-		const char *op = log_op_of_call(call);
+		enum rdma_op op = log_op_of_call(call);
 		const char *t = op ? after_call(q, end) : NULL;
 		if (!t)
 			continue;

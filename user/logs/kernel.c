@@ -12,12 +12,13 @@
 #include <string.h>
 
 static const struct {
-	const char *cmd, *op;
+	const char *cmd;
+	enum rdma_op op;
 } cmd_ops[] = {
-	{ "CREATE_MKEY", "reg_mr" }, { "CREATE_QP", "create_qp" }, { "CREATE_CQ", "create_cq" },
-	{ "RST2INIT_QP", "modify_qp" }, { "INIT2RTR_QP", "modify_qp" }, { "RTR2RTS_QP", "modify_qp" },
-	{ "INIT2INIT_QP", "modify_qp" }, { "RTS2RTS_QP", "modify_qp" }, { "ALLOC_PD", "alloc_pd" },
-	{ "CREATE_AH", "create_ah" }, { "CREATE_PSV", "reg_mr" }, { "ALLOC_UAR", "open_device" },
+	{ "CREATE_MKEY", OP_REG_MR }, { "CREATE_QP", OP_CREATE_QP }, { "CREATE_CQ", OP_CREATE_CQ },
+	{ "RST2INIT_QP", OP_MODIFY_QP }, { "INIT2RTR_QP", OP_MODIFY_QP }, { "RTR2RTS_QP", OP_MODIFY_QP },
+	{ "INIT2INIT_QP", OP_MODIFY_QP }, { "RTS2RTS_QP", OP_MODIFY_QP }, { "ALLOC_PD", OP_ALLOC_PD },
+	{ "CREATE_AH", OP_CREATE_AH }, { "CREATE_PSV", OP_REG_MR }, { "ALLOC_UAR", OP_OPEN_DEVICE },
 };
 
 static const char *const driver_words[] = {
@@ -101,7 +102,7 @@ bool log_parse_kernel(const char *s, const char *end, bool force, struct log_eve
 		return true;
 	if (log_find(s, end, "async reg mr failed") || log_find(s, end, "reg_create") ||
 	    log_find(s, end, "create mkey failed")) {
-		ev->kind = LOG_FAILURE_CALL, ev->op = "reg_mr", ev->no_errno = true;
+		ev->kind = LOG_FAILURE_CALL, ev->op = OP_REG_MR, ev->no_errno = true;
 		const char *e = log_find(s, end, "err ");
 		if (e)
 			ev->err = log_errno_num(log_num(e + 4, (size_t)(end - e - 4), 10));

@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/ops.h"
+
 /* the longest line kept whole; longer ones are matched on their start */
 #define LOG_LINE_MAX 8192
 /* how much of a line an event keeps for the printer (escaped there) */
@@ -92,7 +94,7 @@ struct log_shape {
 	const char *fmt; /* NCCL's printf format as in its source */
 	const char *first_tag, *last_tag; /* releases printing it ("v2.13.4-1") */
 	const char *call; /* "ibv_reg_mr_iova2", or NULL */
-	const char *op; /* mrtrace op (docs/json.md): "reg_mr", "create_qp" ... */
+	enum rdma_op op; /* core/ops.h (docs/json.md's ops): OP_REG_MR, OP_CREATE_QP ... */
 	enum log_errno_how how;
 	enum log_kind kind; /* FAILURE_CALL / FAILURE_NOCALL / CONTEXT ... */
 	enum log_nocall nocall;
@@ -133,9 +135,8 @@ struct log_event {
 	/* what failed */
 	const struct log_shape *shape; /* the NCCL shape that matched, or NULL */
 	char call[40]; /* "ibv_reg_mr_iova2", "ibv_create_qp", "posix_fallocate" */
-	const char *op; /* "reg_mr", "create_qp", "create_cq", "modify_qp",
-			 * "open_device", "alloc_pd", "create_ah", "shm_alloc",
-			 * "fd_import" (docs/json.md's ops), or NULL */
+	enum rdma_op op; /* core/ops.h, the records' and the verdicts' ops
+			  * (docs/json.md): OP_REG_MR, OP_CREATE_QP, ...; OP_NONE */
 	char device[32]; /* "mlx5_0" when the line names it */
 	int port; /* -1 when not named */
 	int err; /* positive errno, 0 when the line carries none */

@@ -104,7 +104,7 @@ static bool ofi(const char *s, const char *end, bool warn, struct log_event *ev)
 		      (size_t)(end - s), c, &nc)) {
 		ev->kind = LOG_FAILURE_CALL;
 		str_copy_n(ev->call, sizeof(ev->call), "fi_mr_reg", 9);
-		ev->op = "reg_mr";
+		ev->op = OP_REG_MR;
 		ev->has_rc = true, ev->rc = (long)log_num(c[2].p, c[2].n, 10);
 		str_copy_n(ev->err_text, sizeof(ev->err_text), c[3].p, c[3].n);
 		ev->err = log_errno_from_text(c[3].p, c[3].n);

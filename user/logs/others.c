@@ -177,7 +177,7 @@ bool log_parse_libfabric(const char *s, const char *end, struct log_event *ev)
 		}
 		ev->op = log_op_of_call(ev->call);
 		if (!ev->op && ev->call[0])
-			ev->op = "reg_mr";
+			ev->op = OP_REG_MR;
 		if (ev->op)
 			ev->kind = LOG_FAILURE_CALL;
 	}

@@ -55,7 +55,7 @@ long long log_num(const char *s, size_t n, int base); /* bounded strtoll */
  * A number from a line is the line's to choose: err(-2147483648) cast to
  * int and negated stayed negative. */
 int log_errno_num(long long v);
-const char *log_op_of_call(const char *call);
+enum rdma_op log_op_of_call(const char *call);
 /* UCX's md registration "ibv_reg_mr(address=%p, length=%lu, access=0x%x)"
  * at c: its range into ev (has_range); false when not that shape */
 bool log_reg_range(const char *c, const char *end, struct log_event *ev);

@@ -43,7 +43,7 @@ static void qp_state_fallback(const char *s, const char *end, struct log_event *
 {
 	static const char *const states[] = { "RTS", "RTR" };
 
-	if (ev->kind != LOG_FAILURE_CALL || !ev->op || strcmp(ev->op, "modify_qp") || ev->qp.next_state[0])
+	if (ev->kind != LOG_FAILURE_CALL || ev->op != OP_MODIFY_QP || ev->qp.next_state[0])
 		return;
 	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
 		char arrow[8], to[8];

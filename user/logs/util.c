@@ -110,24 +110,24 @@ bool log_reg_range(const char *c, const char *end, struct log_event *ev)
 }
 
 /* docs/json.md's ops: registrations are reg_mr, the refusal records' ops */
-const char *log_op_of_call(const char *call)
+enum rdma_op log_op_of_call(const char *call)
 {
-	static const struct { const char *call, *op; } ops[] = {
-		{ "ibv_reg_mr", "reg_mr" }, { "ibv_reg_mr_iova", "reg_mr" },
-		{ "ibv_reg_mr_iova2", "reg_mr" }, { "ibv_reg_dmabuf_mr", "reg_mr" },
-		{ "mlx5dv_reg_dmabuf_mr", "reg_mr" }, { "ibv_create_qp", "create_qp" },
-		{ "ibv_create_qp_ex", "create_qp" }, { "ibv_create_cq", "create_cq" },
-		{ "ibv_create_cq_ex", "create_cq" }, { "ibv_modify_qp", "modify_qp" },
-		{ "ibv_open_device", "open_device" }, { "ibv_get_device_list", "open_device" },
-		{ "ibv_alloc_pd", "alloc_pd" }, { "ibv_create_ah", "create_ah" },
-		{ "posix_fallocate", "shm_alloc" }, { "fallocate", "shm_alloc" },
-		{ "shm_open", "shm_alloc" }, { "pidfd_getfd", "fd_import" },
-		{ "mlock", "mlock" }, { "mlock2", "mlock" }, { "mlockall", "mlock" },
+	static const struct { const char *call; enum rdma_op op; } ops[] = {
+		{ "ibv_reg_mr", OP_REG_MR }, { "ibv_reg_mr_iova", OP_REG_MR },
+		{ "ibv_reg_mr_iova2", OP_REG_MR }, { "ibv_reg_dmabuf_mr", OP_REG_MR },
+		{ "mlx5dv_reg_dmabuf_mr", OP_REG_MR }, { "ibv_create_qp", OP_CREATE_QP },
+		{ "ibv_create_qp_ex", OP_CREATE_QP }, { "ibv_create_cq", OP_CREATE_CQ },
+		{ "ibv_create_cq_ex", OP_CREATE_CQ }, { "ibv_modify_qp", OP_MODIFY_QP },
+		{ "ibv_open_device", OP_OPEN_DEVICE }, { "ibv_get_device_list", OP_OPEN_DEVICE },
+		{ "ibv_alloc_pd", OP_ALLOC_PD }, { "ibv_create_ah", OP_CREATE_AH },
+		{ "posix_fallocate", OP_SHM_ALLOC }, { "fallocate", OP_SHM_ALLOC },
+		{ "shm_open", OP_SHM_ALLOC }, { "pidfd_getfd", OP_FD_IMPORT },
+		{ "mlock", OP_MLOCK }, { "mlock2", OP_MLOCK }, { "mlockall", OP_MLOCK },
 		/* libfabric's registrations (EFA, verbs providers): an MR below */
-		{ "fi_mr_reg", "reg_mr" }, { "fi_mr_regattr", "reg_mr" }, { "fi_mr_regv", "reg_mr" },
+		{ "fi_mr_reg", OP_REG_MR }, { "fi_mr_regattr", OP_REG_MR }, { "fi_mr_regv", OP_REG_MR },
 	};
 	for (size_t i = 0; call && i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (!strcmp(call, ops[i].call))
 			return ops[i].op;
-	return NULL;
+	return OP_NONE;
 }

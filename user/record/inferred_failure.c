@@ -76,11 +76,11 @@ static struct json_object *inferred_to_json(const struct record *rec)
 	jput_str(o, "errno_note", v->errno_note[0] ? v->errno_note : NULL);
 	jput_str(o, "nccl_version", r->in.nccl_version[0] ? r->in.nccl_version : NULL);
 	jput_bool(o, "no_kernel_refusal", v->no_kernel_refusal);
-	jput_str(o, "cause", v->ncand ? v->cand[0].cause : "unknown");
+	jput_str(o, "cause", cause_name(v->ncand ? v->cand[0].cause : CAUSE_UNKNOWN));
 	a = json_object_new_array();
 	for (int i = 0; i < v->ncand; i++) {
 		struct json_object *c = json_object_new_object();
-		jput_str(c, "cause", v->cand[i].cause);
+		jput_str(c, "cause", cause_name(v->cand[i].cause));
 		jput_str(c, "why", v->cand[i].why);
 		json_object_array_add(a, c);
 	}
@@ -160,15 +160,15 @@ static bool inferred_to_text(FILE *out, const struct record *rec, bool verbose, 
 	if (v->errno_note[0])
 		fprintf(out, "  %s\n", esc(v->errno_note));
 	if (v->no_kernel_refusal)
-		fprintf(out, "  no kernel refusal explains this: %s (%s)\n", v->ncand ? esc(v->cand[0].cause) : "unknown",
+		fprintf(out, "  no kernel refusal explains this: %s (%s)\n", esc(cause_name(v->ncand ? v->cand[0].cause : CAUSE_UNKNOWN)),
 			v->ncand ? esc(v->cand[0].why) : "");
 	else if (v->ncand)
-		fprintf(out, "  cause (inferred): %s - %s\n", esc(v->cand[0].cause), esc(v->cand[0].why));
+		fprintf(out, "  cause (inferred): %s - %s\n", esc(cause_name(v->cand[0].cause)), esc(v->cand[0].why));
 	for (int i = 1; i < v->ncand; i++)
 		if (verbose)
-			fprintf(out, "  also possible: %s - %s\n", esc(v->cand[i].cause), esc(v->cand[i].why));
+			fprintf(out, "  also possible: %s - %s\n", esc(cause_name(v->cand[i].cause)), esc(v->cand[i].why));
 		else
-			fprintf(out, "%s%s%s", i == 1 ? "  also possible: " : ", ", esc(v->cand[i].cause),
+			fprintf(out, "%s%s%s", i == 1 ? "  also possible: " : ", ", esc(cause_name(v->cand[i].cause)),
 				i == v->ncand - 1 ? "\n" : "");
 	fprintf(out, "  rests on:\n");
 	for (int i = 0; i < v->nrests; i++)
@@ -200,6 +200,14 @@ const struct record_kind record_kind_inferred_failure = {
 	.to_text = inferred_to_text,
 	/* read back by inferred_failure_from_json (explain prints it again) */
 };
+
+/* A candidate's cause read back: a name this version does not know (a
+ * newer writer's) is read as unknown, as docs/causes.md asks of consumers. */
+static enum cause cause_of(const char *name)
+{
+	enum cause c = cause_from_any_name(name);
+	return c == CAUSE__ALL ? CAUSE_UNKNOWN : c;
+}
 
 static int strings_from(struct json_object *o, const char *key, char (*s)[INFERRED_TEXT], int max,
 			int *n, const struct jwhere *w)
@@ -260,14 +268,16 @@ int inferred_failure_from_json(struct json_object *o, struct record_inferred *r,
 		for (size_t i = 0; i < json_object_array_length(a) && v->ncand < INFERRED_MAX_CAND; i++) {
 			struct json_object *c = json_object_array_get_idx(a, i);
 			struct inferred_cand *k = &v->cand[v->ncand];
-			if (jget_str(c, "cause", k->cause, sizeof(k->cause), &w) > 0) {
+			char name[32];
+			if (jget_str(c, "cause", name, sizeof(name), &w) > 0) {
+				k->cause = cause_of(name);
 				jget_str(c, "why", k->why, sizeof(k->why), &w);
 				v->ncand++;
 			}
 		}
 	}
 	if (!v->ncand) {
-		snprintf(v->cand[0].cause, sizeof(v->cand[0].cause), "%s", cause);
+		v->cand[0].cause = cause_of(cause);
 		v->ncand = 1;
 	}
 	if (jget_member(o, "source", json_type_object, &src, &w) > 0) {

@@ -7,7 +7,7 @@
  * libbpf, no /proc, no state kept between calls, so every cause is testable
  * by replaying recorded evidence.  One entry point per record kind; each
  * decides the cause with its numbers, then takes the cause's fixes from the
- * table in fixes.c.
+ * generator its row names (causes.c).
  */
 #ifndef MRTRACE_VERDICT_H
 #define MRTRACE_VERDICT_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* fix_generators.h - inside verdict/: the generator of each cause's fixes,
- * one per row of the table in fixes.c.  A generator appends to `out` what
+ * named by each cause's row (causes.c).  A generator appends to `out` what
  * fits in->ctx's setting and the failure's evidence (in->ev, in->gates,
  * in->v; fix_input.h); each may be NULL, and a generator that needs one it
  * lacks adds nothing.  Generators call only the writers of verdict.h and

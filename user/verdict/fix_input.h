@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* fix_input.h - what a fix generator reads (fixes.h): the cause, where the
  * process runs, the failure's record, gates and verdict, the memlock
- * numbers; and the type of a generator (one per row of fixes.c's table,
- * fix_generators.h). */
+ * numbers; and the type of a generator (named by a cause's row in
+ * causes.c, fix_generators.h). */
 #ifndef MRTRACE_VERDICT_FIX_INPUT_H
 #define MRTRACE_VERDICT_FIX_INPUT_H
 #include <stdbool.h>

@@ -1,58 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* fixes.c - which generator writes a cause's fixes (see fixes.h), and the
- * input a verdict gives them.  The generators live in fixes_memlock.c,
- * fixes_registration.c, fixes_gpu.c and fixes_failure.c. */
+/* fixes.c - the fixes of a cause (see fixes.h) from the generator its row
+ * names (causes.c), and the input a verdict gives them.  The generators
+ * live in fixes_memlock.c, fixes_registration.c, fixes_gpu.c and
+ * fixes_failure.c. */
 #include "verdict/fixes.h"
-#include "verdict/fix_generators.h"
+#include "verdict/causes.h"
 
 #include <errno.h>
 #include <string.h>
-
-/* One row per cause; NULL: the cause comes with no fix (unknown is not
- * guessed at; no_device_access is check's, never a verdict's). */
-static const fix_generator generators[CAUSE__COUNT] = {
-	[CAUSE_UNKNOWN] = NULL,
-	[CAUSE_MEMLOCK_LIMIT] = fixes_memlock,
-	[CAUSE_MEMLOCK_ZERO] = fixes_memlock,
-	[CAUSE_PIN_DEVICE_MEMORY] = fixes_pin_device_memory,
-	[CAUSE_PIN_HUGETLB] = fixes_pin_hugetlb,
-	[CAUSE_PIN_MIGRATE] = fixes_pin_migrate,
-	[CAUSE_PIN_FAULT] = fixes_pin_fault,
-	[CAUSE_DMA_MAP_IOVA] = fixes_dma_map_iova,
-	[CAUSE_DMABUF_UNSUPPORTED] = fixes_dmabuf_unsupported,
-	[CAUSE_DMABUF_BAD_FD] = fixes_dmabuf_bad_fd,
-	[CAUSE_DMABUF_ATTACH] = fixes_dmabuf_attach,
-	[CAUSE_MLX5_FIRMWARE] = fixes_mlx5_firmware,
-	[CAUSE_BAD_ACCESS_FLAGS] = fixes_bad_access_flags,
-	[CAUSE_IOVA_MISALIGNED] = fixes_iova_misaligned,
-	[CAUSE_RDMA_CGROUP_LIMIT] = fixes_rdma_cgroup_limit,
-	[CAUSE_NO_DEVICE_ACCESS] = NULL,
-	[CAUSE_DEVICE_MISSING] = fixes_device_missing,
-	[CAUSE_DEVICE_PERMISSION] = fixes_device_permission,
-	[CAUSE_DEVICE_CGROUP] = fixes_device_cgroup,
-	[CAUSE_HCA_RESOURCE_LIMIT] = fixes_hca_resource_limit,
-	[CAUSE_PORT_NOT_ACTIVE] = fixes_port_not_active,
-	[CAUSE_BAD_GID_INDEX] = fixes_bad_gid_index,
-	[CAUSE_BAD_PKEY_INDEX] = fixes_bad_pkey_index,
-	[CAUSE_QP_ATTR_INVALID] = fixes_qp_attr_invalid,
-	[CAUSE_SHM_EXHAUSTED] = fixes_shm_exhausted,
-	[CAUSE_FD_IMPORT_DENIED] = fixes_fd_import_denied,
-	[CAUSE_GPU_BAR1_EXHAUSTED] = fixes_gpu_bar1_exhausted,
-	[CAUSE_GID_UNREACHABLE] = fixes_gid_unreachable,
-	[CAUSE_DMABUF_RANGE] = fixes_dmabuf_range,
-	[CAUSE_REG_RETRY] = fixes_reg_retry,
-	[CAUSE_DEVICE_FATAL] = fixes_device_fatal,
-	[CAUSE_PIN_FSDAX] = fixes_pin_fsdax,
-};
 
 int fixes_for(const struct fix_input *in, struct fix_list *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!in || in->cause < 0 || in->cause >= CAUSE__COUNT)
 		return -EINVAL;
-	if (!generators[in->cause])
+	if (!cause_row(in->cause)->fix)
 		return -ENOENT;
-	generators[in->cause](in, out);
+	cause_row(in->cause)->fix(in, out);
 	return out->n;
 }
 

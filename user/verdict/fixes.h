@@ -4,8 +4,7 @@
  * list of concrete steps: the one that fits where the job runs first, then
  * alternatives, NCCL-side stopgaps, and notes that correct common wrong advice.
  *
- * One mechanism: a static table indexed by enum cause holds one generator per
- * cause (or none); the explainers decide the cause and its numbers, then ask
+ * One mechanism: each cause's row (causes.c) names one generator (or none); the explainers decide the cause and its numbers, then ask
  * fixes_for_verdict(), and `mrtrace check` asks fixes_for() for its memlock
  * advice.  Plain data in, plain strings out; no BPF, no /proc access.
  */

@@ -34,20 +34,17 @@ enum inferred_setting inferred_setting_from_name(const char *name)
 	return INF_SET_UNKNOWN;
 }
 
-static void add_cand(struct inferred *o, const char *cause, int score, const char *fmt, ...)
+static void add_cand(struct inferred *o, enum cause cause, int score, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static void add_cand(struct inferred *o, const char *cause, int score, const char *fmt, ...)
+static void add_cand(struct inferred *o, enum cause cause, int score, const char *fmt, ...)
 {
 	va_list ap;
 	struct inferred_cand *c;
 
-	for (int i = 0; i < o->ncand; i++)
-		if (!strcmp(o->cand[i].cause, cause))
-			return;
-	if (o->ncand == INFERRED_MAX_CAND)
+	if (inferred_has(o, cause) || o->ncand == INFERRED_MAX_CAND)
 		return;
 	c = &o->cand[o->ncand++];
-	snprintf(c->cause, sizeof(c->cause), "%s", cause);
+	c->cause = cause;
 	c->score = score;
 	va_start(ap, fmt);
 	vsnprintf(c->why, sizeof(c->why), fmt, ap);
@@ -82,15 +79,15 @@ static void rank(struct inferred *o)
 static void reg_mr_cands(const struct inferred_in *in, struct inferred *o, int e)
 {
 	if (!e || e == ENOMEM) {
-		add_cand(o, "memlock_limit", 50, "ib_umem_get refuses (ENOMEM) when pinned_vm plus the request exceeds RLIMIT_MEMLOCK");
-		add_cand(o, "pin_migrate", 12, "pin_user_pages could not move the pages out of ZONE_MOVABLE/CMA (ENOMEM)");
-		add_cand(o, "dma_map_iova", 10, "the IOMMU ran out of IOVA space mapping the MR (ENOMEM)");
-		add_cand(o, "mlx5_firmware", 8, "the HCA's firmware refused CREATE_MKEY (ENOMEM; dmesg names the status)");
+		add_cand(o, CAUSE_MEMLOCK_LIMIT, 50, "ib_umem_get refuses (ENOMEM) when pinned_vm plus the request exceeds RLIMIT_MEMLOCK");
+		add_cand(o, CAUSE_PIN_MIGRATE, 12, "pin_user_pages could not move the pages out of ZONE_MOVABLE/CMA (ENOMEM)");
+		add_cand(o, CAUSE_DMA_MAP_IOVA, 10, "the IOMMU ran out of IOVA space mapping the MR (ENOMEM)");
+		add_cand(o, CAUSE_MLX5_FIRMWARE, 8, "the HCA's firmware refused CREATE_MKEY (ENOMEM; dmesg names the status)");
 		if (in->gdr)
-			add_cand(o, "gpu_bar1_exhausted", 9, "GPU memory registered while the GPU's BAR1 is full (ENOMEM)");
+			add_cand(o, CAUSE_GPU_BAR1_EXHAUSTED, 9, "GPU memory registered while the GPU's BAR1 is full (ENOMEM)");
 	}
 	if (!e || e == EPERM)
-		add_cand(o, "memlock_zero", e ? 60 : 20, "ib_umem_get refuses (EPERM) a zero RLIMIT_MEMLOCK");
+		add_cand(o, CAUSE_MEMLOCK_ZERO, e ? 60 : 20, "ib_umem_get refuses (EPERM) a zero RLIMIT_MEMLOCK");
 	if (!e || e == EFAULT) {
 		/* the line's own word on the buffer decides between the two:
 		 * GPU memory pins only through a peer-memory client, host
@@ -103,9 +100,9 @@ static void reg_mr_cands(const struct inferred_in *in, struct inferred *o, int e
 		if (!gpu && !host && !in->from_nccl && !strstr(in->call, "iova2") &&
 		    !strstr(in->call, "dmabuf"))
 			host = 15;
-		add_cand(o, "pin_device_memory", (e ? 40 : 15) + gpu - host, "GPU memory registered through ib_umem_get with no peer-memory client (EFAULT)");
-		add_cand(o, "pin_fault", (e ? 30 : 6) + host, "pin_user_pages could not fault in the range (unmapped or protected; EFAULT)");
-		add_cand(o, "pin_hugetlb", e ? 10 : 4, "untouched hugetlb pages with no free huge page (EFAULT)");
+		add_cand(o, CAUSE_PIN_DEVICE_MEMORY, (e ? 40 : 15) + gpu - host, "GPU memory registered through ib_umem_get with no peer-memory client (EFAULT)");
+		add_cand(o, CAUSE_PIN_FAULT, (e ? 30 : 6) + host, "pin_user_pages could not fault in the range (unmapped or protected; EFAULT)");
+		add_cand(o, CAUSE_PIN_HUGETLB, e ? 10 : 4, "untouched hugetlb pages with no free huge page (EFAULT)");
 	}
 	/* 524: the kernel-internal ENOTSUPP an exporter or an ODP path
 	 * returns, printed "Unknown error 524" */
@@ -113,18 +110,18 @@ static void reg_mr_cands(const struct inferred_in *in, struct inferred *o, int e
 		/* a dma-buf MR's refusal is dma-buf's; a plain MR's EOPNOTSUPP is
 		 * the long-term pin of fs-dax memory (the kernel's only one) */
 		bool dmabuf = strstr(in->call, "dmabuf") != NULL;
-		add_cand(o, "dmabuf_unsupported", !e ? 10 : dmabuf ? 50 : 15, "the kernel or the NIC driver cannot register a dma-buf (EOPNOTSUPP; ODP-only paths refuse so too)");
+		add_cand(o, CAUSE_DMABUF_UNSUPPORTED, !e ? 10 : dmabuf ? 50 : 15, "the kernel or the NIC driver cannot register a dma-buf (EOPNOTSUPP; ODP-only paths refuse so too)");
 		if (!dmabuf && e != EPROTONOSUPPORT && e != 524)
-			add_cand(o, "pin_fsdax", e ? 45 : 3, "the buffer maps a file on a DAX file system (persistent memory mounted -o dax): the kernel refuses its long-term pin (EOPNOTSUPP)");
+			add_cand(o, CAUSE_PIN_FSDAX, e ? 45 : 3, "the buffer maps a file on a DAX file system (persistent memory mounted -o dax): the kernel refuses its long-term pin (EOPNOTSUPP)");
 	}
 	if (!e || e == EINVAL) {
-		add_cand(o, "bad_access_flags", e ? 40 : 5, "the access flags are refused (EINVAL: remote write without local write, relaxed ordering)");
-		add_cand(o, "iova_misaligned", e ? 30 : 4, "the iova's page offset differs from the address's (EINVAL)");
+		add_cand(o, CAUSE_BAD_ACCESS_FLAGS, e ? 40 : 5, "the access flags are refused (EINVAL: remote write without local write, relaxed ordering)");
+		add_cand(o, CAUSE_IOVA_MISALIGNED, e ? 30 : 4, "the iova's page offset differs from the address's (EINVAL)");
 	}
 	if (!e || e == EBADF)
-		add_cand(o, "dmabuf_bad_fd", e ? 50 : 3, "the dma-buf fd is not one (EBADF)");
+		add_cand(o, CAUSE_DMABUF_BAD_FD, e ? 50 : 3, "the dma-buf fd is not one (EBADF)");
 	if (e == EAGAIN)
-		add_cand(o, "rdma_cgroup_limit", 50, "the rdma cgroup's mr count is used up (EAGAIN)");
+		add_cand(o, CAUSE_RDMA_CGROUP_LIMIT, 50, "the rdma cgroup's mr count is used up (EAGAIN)");
 }
 
 /* modify_qp's candidates per errno: which step of the move to RTR refuses
@@ -171,78 +168,78 @@ static void add_rows(struct inferred *o, const struct cand_row *rows, size_t n, 
 {
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].err == e)
-			add_cand(o, cause_name(rows[i].cause), rows[i].score, "%s", rows[i].why);
+			add_cand(o, rows[i].cause, rows[i].score, "%s", rows[i].why);
 }
 
-static void qp_cands(const char *fam, struct inferred_in const *in, struct inferred *o, int e)
+static void qp_cands(enum rdma_op op, struct inferred_in const *in, struct inferred *o, int e)
 {
 	(void)in;
-	if (!strcmp(fam, "modify_qp")) {
+	if (op == OP_MODIFY_QP) {
 		add_rows(o, modify_qp_rows, sizeof(modify_qp_rows) / sizeof(modify_qp_rows[0]), e);
 		return;
 	}
 	if (!e || e == ENOMEM || e == EINVAL) {
-		add_cand(o, "hca_resource_limit", e == EINVAL ? 20 : 40, "the HCA's QP/CQ/PD count or queue depth is used up (ENOMEM, EINVAL past max_qp_wr/max_cqe)");
-		add_cand(o, "qp_attr_invalid", e == EINVAL ? 40 : 10, "a queue size or SGE count beyond what the device allows (EINVAL)");
+		add_cand(o, CAUSE_HCA_RESOURCE_LIMIT, e == EINVAL ? 20 : 40, "the HCA's QP/CQ/PD count or queue depth is used up (ENOMEM, EINVAL past max_qp_wr/max_cqe)");
+		add_cand(o, CAUSE_QP_ATTR_INVALID, e == EINVAL ? 40 : 10, "a queue size or SGE count beyond what the device allows (EINVAL)");
 	}
 	if (!e || e == EAGAIN || e == EDQUOT)
-		add_cand(o, "rdma_cgroup_limit", e ? 60 : 15, "the rdma cgroup's hca_object count is used up (EAGAIN)");
+		add_cand(o, CAUSE_RDMA_CGROUP_LIMIT, e ? 60 : 15, "the rdma cgroup's hca_object count is used up (EAGAIN)");
 	/* a known ENOMEM: the queue's buffers pinned under RLIMIT_MEMLOCK
 	 * first (every settled thread of the field corpus: a container's or
 	 * a shell's limit), the HCA's counts when the limit is known to be
 	 * high (weigh_queue_memlock) */
 	if (!e || e == ENOMEM)
-		add_cand(o, "memlock_limit", e ? 45 : 5, "the queue buffers are pinned like an MR (ENOMEM under RLIMIT_MEMLOCK)");
+		add_cand(o, CAUSE_MEMLOCK_LIMIT, e ? 45 : 5, "the queue buffers are pinned like an MR (ENOMEM under RLIMIT_MEMLOCK)");
 }
 
 static void open_cands(struct inferred *o, int e)
 {
 	if (!e || e == ENOENT || e == ENODEV || e == ENXIO)
-		add_cand(o, "device_missing", e ? 50 : 20, "no /dev/infiniband/uverbsN node here, or no RDMA device (ENOENT/ENODEV)");
+		add_cand(o, CAUSE_DEVICE_MISSING, e ? 50 : 20, "no /dev/infiniband/uverbsN node here, or no RDMA device (ENOENT/ENODEV)");
 	if (!e || e == EACCES || e == EPERM) {
-		add_cand(o, "device_permission", e ? 40 : 15, "the node's mode does not let this user open it (EACCES)");
-		add_cand(o, "device_cgroup", e ? 30 : 12, "the devices cgroup denies the node (EPERM/EACCES)");
+		add_cand(o, CAUSE_DEVICE_PERMISSION, e ? 40 : 15, "the node's mode does not let this user open it (EACCES)");
+		add_cand(o, CAUSE_DEVICE_CGROUP, e ? 30 : 12, "the devices cgroup denies the node (EPERM/EACCES)");
 	}
 	if (!e || e == EAGAIN)
-		add_cand(o, "rdma_cgroup_limit", e ? 60 : 8, "the rdma cgroup's hca_handle count is used up: opening the device charges one (EAGAIN)");
+		add_cand(o, CAUSE_RDMA_CGROUP_LIMIT, e ? 60 : 8, "the rdma cgroup's hca_handle count is used up: opening the device charges one (EAGAIN)");
 }
 
 static void call_cands(const struct inferred_in *in, struct inferred *o)
 {
-	const char *fam = inferred_call_family(in->call);
+	enum rdma_op op = inferred_in_op(in);
 	int e = in->err;
 
-	if (!strcmp(fam, "reg_mr"))
+	if (op == OP_REG_MR)
 		reg_mr_cands(in, o, e);
-	else if (!strcmp(fam, "create_cq") || !strcmp(fam, "create_qp") || !strcmp(fam, "modify_qp"))
-		qp_cands(fam, in, o, e);
-	else if (!strcmp(fam, "open_device"))
+	else if (inferred_queue_op(op) || op == OP_MODIFY_QP)
+		qp_cands(op, in, o, e);
+	else if (op == OP_OPEN_DEVICE)
 		open_cands(o, e);
-	else if (!strcmp(fam, "mlock") && (!e || e == ENOMEM || e == EPERM)) {
-		add_cand(o, "memlock_limit", e == EPERM ? 10 : 60, "mlock refuses (ENOMEM) past RLIMIT_MEMLOCK without CAP_IPC_LOCK, as a registration's pin does");
-		add_cand(o, "memlock_zero", e == EPERM ? 60 : 5, "a zero RLIMIT_MEMLOCK refuses every mlock (EPERM)");
-	} else if (!strcmp(fam, "fd_import"))
-		add_cand(o, "fd_import_denied", 60, "pidfd_getfd was refused: ptrace access to the peer process (EPERM)");
-	else if (!strcmp(fam, "shm") && (!e || e == ENOSPC || e == ENOMEM))
-		add_cand(o, "shm_exhausted", 60, "/dev/shm (a tmpfs) has no room for NCCL's segment (ENOSPC, or SIGBUS/ENOMEM at first touch)");
+	else if (op == OP_MLOCK && (!e || e == ENOMEM || e == EPERM)) {
+		add_cand(o, CAUSE_MEMLOCK_LIMIT, e == EPERM ? 10 : 60, "mlock refuses (ENOMEM) past RLIMIT_MEMLOCK without CAP_IPC_LOCK, as a registration's pin does");
+		add_cand(o, CAUSE_MEMLOCK_ZERO, e == EPERM ? 60 : 5, "a zero RLIMIT_MEMLOCK refuses every mlock (EPERM)");
+	} else if (op == OP_FD_IMPORT)
+		add_cand(o, CAUSE_FD_IMPORT_DENIED, 60, "pidfd_getfd was refused: ptrace access to the peer process (EPERM)");
+	else if (op == OP_SHM_ALLOC && (!e || e == ENOSPC || e == ENOMEM))
+		add_cand(o, CAUSE_SHM_EXHAUSTED, 60, "/dev/shm (a tmpfs) has no room for NCCL's segment (ENOSPC, or SIGBUS/ENOMEM at first touch)");
 	if (!o->ncand) {
 		/* a call no site is known for: every family's lead, none favoured */
-		add_cand(o, "unknown", 0, "no kernel site is known for %s with this errno", in->call);
+		add_cand(o, CAUSE_UNKNOWN, 0, "no kernel site is known for %s with this errno", in->call);
 	}
 }
 
 /* The errnos the sites behind a family return, for a line without one. */
-static const char *family_errnos(const char *call)
+static const char *family_errnos(const struct inferred_in *in)
 {
-	const char *fam = inferred_call_family(call);
+	enum rdma_op op = inferred_in_op(in);
 
-	if (!strcmp(fam, "reg_mr"))
+	if (op == OP_REG_MR)
 		return "ENOMEM, EPERM, EFAULT, EINVAL and EOPNOTSUPP";
-	if (!strcmp(fam, "modify_qp"))
+	if (op == OP_MODIFY_QP)
 		return "EINVAL, ETIMEDOUT, ENETUNREACH, EHOSTUNREACH, ENODEV and ENODATA";
-	if (!strcmp(fam, "create_qp") || !strcmp(fam, "create_cq"))
+	if (inferred_queue_op(op))
 		return "ENOMEM, EINVAL and EAGAIN";
-	if (!strcmp(fam, "open_device"))
+	if (op == OP_OPEN_DEVICE)
 		return "ENOENT, EACCES, EPERM and EAGAIN";
 	return "several errnos";
 }
@@ -259,24 +256,24 @@ static void weigh_logged_memlock(const struct inferred_in *in, struct inferred *
 		return;
 	if (in->memlock == UINT64_MAX) {
 		inferred_rest(o, "the log says the process's memlock limit was unlimited");
-		inferred_weigh(o, "memlock_limit", -60);
-		inferred_weigh(o, "memlock_zero", -60);
+		inferred_weigh(o, CAUSE_MEMLOCK_LIMIT, -60);
+		inferred_weigh(o, CAUSE_MEMLOCK_ZERO, -60);
 		return;
 	}
 	fmt_bytes(in->memlock, b, sizeof(b));
 	if (in->memlock == 0) {
 		inferred_rest(o, "the log says the process's memlock limit was 0");
-		inferred_weigh(o, "memlock_zero", 50);
+		inferred_weigh(o, CAUSE_MEMLOCK_ZERO, 50);
 		return;
 	}
-	inferred_weigh(o, "memlock_zero", -40);
+	inferred_weigh(o, CAUSE_MEMLOCK_ZERO, -40);
 	if (in->has_length && in->length > in->memlock) {
 		fmt_bytes(in->length, r, sizeof(r));
 		inferred_rest(o, "the log says the process's memlock limit was %s, and this request alone was %s", b, r);
-		inferred_weigh(o, "memlock_limit", 45);
+		inferred_weigh(o, CAUSE_MEMLOCK_LIMIT, 45);
 	} else if (in->memlock < (64ull << 20)) {
 		inferred_rest(o, "the log says the process's memlock limit was %s (NCCL registers tens of MiB)", b);
-		inferred_weigh(o, "memlock_limit", 30);
+		inferred_weigh(o, CAUSE_MEMLOCK_LIMIT, 30);
 	} else {
 		inferred_rest(o, "the log says the process's memlock limit was %s", b);
 	}
@@ -289,15 +286,14 @@ static void weigh_logged_memlock(const struct inferred_in *in, struct inferred *
 static void weigh_queue_memlock(const struct inferred_in *in, const struct inferred_facts *f,
 				struct inferred *o)
 {
-	const char *fam = inferred_call_family(in->call);
+	enum rdma_op op = inferred_in_op(in);
 	uint64_t lim;
 	char b[32];
 
 	/* only a known ENOMEM: a line with no errno ("Couldn't create CQ") is
 	 * as likely the rdma cgroup's EAGAIN or the device's EINVAL, and a low
 	 * default limit (8 MiB) would otherwise lead every such line */
-	if (in->kind != INF_CALL || in->err != ENOMEM || strstr(in->call, "alloc_pd") ||
-	    (strcmp(fam, "create_cq") && strcmp(fam, "create_qp")))
+	if (in->kind != INF_CALL || in->err != ENOMEM || (op != OP_CREATE_CQ && op != OP_CREATE_QP))
 		return;
 	if (in->memlock_logged)
 		lim = in->memlock;
@@ -308,7 +304,7 @@ static void weigh_queue_memlock(const struct inferred_in *in, const struct infer
 	if (lim == UINT64_MAX) {
 		if (in->memlock_logged) {
 			inferred_rest(o, "the log says the process's memlock limit was unlimited");
-			inferred_weigh(o, "memlock_limit", -40);
+			inferred_weigh(o, CAUSE_MEMLOCK_LIMIT, -40);
 		}
 		return;
 	}
@@ -316,13 +312,13 @@ static void weigh_queue_memlock(const struct inferred_in *in, const struct infer
 		fmt_bytes(lim, b, sizeof(b));
 		inferred_rest(o, "%s memlock limit was %s: room for any queue's buffers",
 			      in->memlock_logged ? "the log says the process's" : "the setting's", b);
-		inferred_weigh(o, "memlock_limit", -40);
+		inferred_weigh(o, CAUSE_MEMLOCK_LIMIT, -40);
 		return;
 	}
 	fmt_bytes(lim, b, sizeof(b));
 	inferred_rest(o, "%s memlock limit was %s: %s's queue buffers are pinned and charged to it like an MR's",
 		      in->memlock_logged ? "the log says the process's" : "the setting's", b, in->call);
-	inferred_weigh(o, "memlock_limit", 40);
+	inferred_weigh(o, CAUSE_MEMLOCK_LIMIT, 40);
 }
 
 /* ---- the facts of the node ------------------------------------------------ */
@@ -335,17 +331,17 @@ static void weigh_facts(const struct inferred_in *in, const struct inferred_fact
 	if (f->memlock_known) {
 		if (f->memlock_soft == UINT64_MAX) {
 			inferred_rest(o, "on %s, %s get an unlimited memlock limit", f->host, f->memlock_of);
-			inferred_weigh(o, "memlock_limit", -45);
-			inferred_weigh(o, "memlock_zero", -55);
+			inferred_weigh(o, CAUSE_MEMLOCK_LIMIT, -45);
+			inferred_weigh(o, CAUSE_MEMLOCK_ZERO, -55);
 		} else if (f->memlock_soft == 0) {
 			inferred_rest(o, "on %s, %s get a memlock limit of 0", f->host, f->memlock_of);
-			inferred_weigh(o, "memlock_zero", 40);
+			inferred_weigh(o, CAUSE_MEMLOCK_ZERO, 40);
 		} else {
 			fmt_bytes(f->memlock_soft, b, sizeof(b));
 			inferred_rest(o, "on %s, %s get %s of memlock", f->host, f->memlock_of, b);
-			inferred_weigh(o, "memlock_zero", -30);
+			inferred_weigh(o, CAUSE_MEMLOCK_ZERO, -30);
 			if (f->memlock_soft < (64ull << 20))
-				inferred_weigh(o, "memlock_limit", 25);
+				inferred_weigh(o, CAUSE_MEMLOCK_LIMIT, 25);
 		}
 	}
 	if (f->slurm_propagates == 1)
@@ -354,32 +350,32 @@ static void weigh_facts(const struct inferred_in *in, const struct inferred_fact
 		bool path = !strcmp(f->peermem, "registered") || !strcmp(f->dmabuf, "available");
 		inferred_rest(o, "GPUDirect on %s: peer memory %s, dma-buf %s", f->host, f->peermem[0] ? f->peermem : "unknown",
 		     f->dmabuf[0] ? f->dmabuf : "unknown");
-		inferred_weigh(o, "pin_device_memory", path ? -20 : 20);
-		inferred_weigh(o, "dmabuf_unsupported", strcmp(f->dmabuf, "available") ? 20 : -20);
+		inferred_weigh(o, CAUSE_PIN_DEVICE_MEMORY, path ? -20 : 20);
+		inferred_weigh(o, CAUSE_DMABUF_UNSUPPORTED, strcmp(f->dmabuf, "available") ? 20 : -20);
 	}
 	if (f->iommu[0]) {
 		inferred_rest(o, "the IOMMU on %s is %s", f->host, f->iommu);
-		inferred_weigh(o, "dma_map_iova", !strcmp(f->iommu, "translated") || !strcmp(f->iommu, "mixed") ? 15 : -10);
+		inferred_weigh(o, CAUSE_DMA_MAP_IOVA, !strcmp(f->iommu, "translated") || !strcmp(f->iommu, "mixed") ? 15 : -10);
 	}
 	if (f->ports) {
 		inferred_rest(o, "%d of %d RDMA port%s on %s %s not ACTIVE", f->ports_down, f->ports,
 		     f->ports == 1 ? "" : "s", f->host, f->ports_down == 1 ? "is" : "are");
-		inferred_weigh(o, "port_not_active", f->ports_down ? 30 : -25);
+		inferred_weigh(o, CAUSE_PORT_NOT_ACTIVE, f->ports_down ? 30 : -25);
 	}
 	if (f->roce_ports) {
 		inferred_rest(o, "RoCE ports on %s hold %d GIDs, %d of them RoCE v2", f->host, f->gids, f->roce_v2_gids);
-		inferred_weigh(o, "bad_gid_index", f->roce_v2_gids ? -5 : 25);
+		inferred_weigh(o, CAUSE_BAD_GID_INDEX, f->roce_v2_gids ? -5 : 25);
 	}
 	if (f->uverbs_bad) {
 		inferred_rest(o, "%d uverbs node%s on %s did not open (%s)", f->uverbs_bad,
 		     f->uverbs_bad == 1 ? "" : "s", f->host, f->uverbs_err[0] ? f->uverbs_err : "?");
-		inferred_weigh(o, "device_missing", !strcmp(f->uverbs_err, "ENOENT") ? 30 : 0);
-		inferred_weigh(o, "device_permission", !strcmp(f->uverbs_err, "EACCES") ? 30 : 0);
+		inferred_weigh(o, CAUSE_DEVICE_MISSING, !strcmp(f->uverbs_err, "ENOENT") ? 30 : 0);
+		inferred_weigh(o, CAUSE_DEVICE_PERMISSION, !strcmp(f->uverbs_err, "EACCES") ? 30 : 0);
 	}
 	if (f->shm_known) {
 		fmt_bytes(f->shm_free, b, sizeof(b));
 		inferred_rest(o, "/dev/shm on %s has %s free", f->host, b);
-		inferred_weigh(o, "shm_exhausted", f->shm_free < (64ull << 20) ? 20 : -10);
+		inferred_weigh(o, CAUSE_SHM_EXHAUSTED, f->shm_free < (64ull << 20) ? 20 : -10);
 	}
 	inferred_weigh_fabric(in, f, o);
 }
@@ -404,15 +400,68 @@ static const char *wc_status(int s)
  * statuses NCCL's users meet, the rest completion_error */
 static const struct {
 	int status;
-	const char *cause, *why;
+	enum cause cause;
+	const char *why;
 } wc_meanings[] = {
-	{ 12, "fabric_retry", "the peer did not acknowledge within the transport retries: on RoCE a GID or route that does not reach it, a lossy fabric (no PFC/ECN), a link down or flapping, or the peer process gone" },
-	{ 13, "fabric_retry", "the peer had no receive posted within the RNR retries: the peer process slow or gone" },
-	{ 5, "flushed_after_error", "the QP had already gone to error: an earlier completion or event is the real failure" },
-	{ 4, "protection_error", "the HCA could not reach the memory of the request: with GPUDirect, PCIe ACS or an IOMMU in translated mode between the NIC and the GPU; else an MR used after it was deregistered" },
-	{ 8, "protection_error", "an MR used after it was deregistered, or access it was not registered with" },
-	{ 10, "protection_error", "the peer's MR refused the access: deregistered, or not registered for it" },
+	{ 12, CAUSE_FABRIC_RETRY, "the peer did not acknowledge within the transport retries: on RoCE a GID or route that does not reach it, a lossy fabric (no PFC/ECN), a link down or flapping, or the peer process gone" },
+	{ 13, CAUSE_FABRIC_RETRY, "the peer had no receive posted within the RNR retries: the peer process slow or gone" },
+	{ 5, CAUSE_FLUSHED_AFTER_ERROR, "the QP had already gone to error: an earlier completion or event is the real failure" },
+	{ 4, CAUSE_PROTECTION_ERROR, "the HCA could not reach the memory of the request: with GPUDirect, PCIe ACS or an IOMMU in translated mode between the NIC and the GPU; else an MR used after it was deregistered" },
+	{ 8, CAUSE_PROTECTION_ERROR, "an MR used after it was deregistered, or access it was not registered with" },
+	{ 10, CAUSE_PROTECTION_ERROR, "the peer's MR refused the access: deregistered, or not registered for it" },
 };
+
+/* What an async event or a kernel-log event says, by its words (case
+ * folded): the first row whose word it holds; none, a port event.  mlx5's
+ * health poller and its devlink reporter name the fatal state so. */
+static const struct {
+	const char *word;
+	enum cause cause;
+} event_rows[] = {
+	{ "GID", CAUSE_GID_CHANGE },
+	{ "atastroph", CAUSE_DEVICE_FATAL },
+	{ "fatal", CAUSE_DEVICE_FATAL }, /* FATAL, Fatal error, fw_fatal, firmware fatal */
+	{ "health compromised", CAUSE_DEVICE_FATAL },
+	{ "assert_var", CAUSE_DEVICE_FATAL },
+	{ "internal error", CAUSE_DEVICE_FATAL },
+};
+
+static enum cause event_cause(const char *detail)
+{
+	for (size_t i = 0; i < sizeof(event_rows) / sizeof(event_rows[0]); i++)
+		if (strcasestr(detail, event_rows[i].word))
+			return event_rows[i].cause;
+	return CAUSE_PORT_EVENT;
+}
+
+/* The kernel's own line of a firmware command, by its op and status: every
+ * row that matches is a candidate.  LIM_ERR ("limits exceeded") on any
+ * object but an MR is the HCA's count or size used up; an MR's (CREATE_MKEY)
+ * is the firmware's refusal of the registration (docs/causes.md). */
+static const struct {
+	enum rdma_op op;  /* OP_NONE: any */
+	bool not_op;      /* the row matches every op but op */
+	int status;       /* -1: any */
+	enum cause cause;
+	int score;
+	const char *why;
+} kernel_rows[] = {
+	{ OP_REG_MR, true, 0x8, CAUSE_HCA_RESOURCE_LIMIT, 90, "the firmware says limits exceeded (LIM_ERR): the HCA's count or size for this object is used up" },
+	{ OP_NONE, false, -1, CAUSE_MLX5_FIRMWARE, 80, "the mlx5 firmware refused the command (the kernel's own line)" },
+};
+
+static void kernel_cands(const struct inferred_in *in, struct inferred *o)
+{
+	enum rdma_op op = inferred_in_op(in);
+
+	for (size_t i = 0; i < sizeof(kernel_rows) / sizeof(kernel_rows[0]); i++) {
+		bool same = kernel_rows[i].op == OP_NONE || kernel_rows[i].op == op;
+		if (same == kernel_rows[i].not_op ||
+		    (kernel_rows[i].status >= 0 && kernel_rows[i].status != in->status))
+			continue;
+		add_cand(o, kernel_rows[i].cause, kernel_rows[i].score, "%s", kernel_rows[i].why);
+	}
+}
 
 static void no_refusal(const struct inferred_in *in, struct inferred *o)
 {
@@ -425,37 +474,35 @@ static void no_refusal(const struct inferred_in *in, struct inferred *o)
 			if (wc_meanings[i].status == in->status)
 				add_cand(o, wc_meanings[i].cause, 10, "%s", wc_meanings[i].why);
 		if (!o->ncand)
-			add_cand(o, "completion_error", 10, "the HCA completed the work request with an error");
+			add_cand(o, CAUSE_COMPLETION_ERROR, 10, "the HCA completed the work request with an error");
 		inferred_next(o, "the port counters (symbol_error, link_downed, port_rcv_errors) and `mrtrace check`'s fabric area on both hosts");
 		inferred_next(o, "port_change records of a `mrtrace watch` that ran then (a port down or a GID gone at that time)");
 		break;
 	case INF_ASYNC:
 		snprintf(o->what, sizeof(o->what), "an async event: %s", in->detail[0] ? in->detail : "?");
-		add_cand(o, strstr(in->detail, "GID") ? "gid_change" :
-			    strstr(in->detail, "atastroph") || strstr(in->detail, "FATAL") ? "device_fatal" :
-			    "port_event", 10, "the device or port changed under the job");
+		add_cand(o, event_cause(in->detail), 10, "the device or port changed under the job");
 		inferred_next(o, "`mrtrace check`'s rdma and fabric areas (port state, GID table) and the kernel log of the time (mlx5 health, link down)");
 		inferred_next(o, "port_change records of a `mrtrace watch` that ran then");
 		break;
 	case INF_GDR_OFF:
 		snprintf(o->what, sizeof(o->what), "NCCL disabled GPU Direct RDMA");
-		add_cand(o, "gdr_disabled", 10, "NCCL found no peer-memory client and no usable dma-buf; it stages through pinned host memory (which then counts against RLIMIT_MEMLOCK)");
+		add_cand(o, CAUSE_GDR_DISABLED, 10, "NCCL found no peer-memory client and no usable dma-buf; it stages through pinned host memory (which then counts against RLIMIT_MEMLOCK)");
 		inferred_next(o, "`mrtrace check`'s gpudirect area (peer memory, dma-buf, BAR1)");
 		break;
 	case INF_GID_TYPE:
 		snprintf(o->what, sizeof(o->what), "NCCL could not read a RoCE GID's type from sysfs");
-		add_cand(o, "gid_type_unreadable", 10, "a read of /sys/class/infiniband/*/ports/*/gid_attrs/types, which a container's sysfs may hide; no kernel call refused it");
+		add_cand(o, CAUSE_GID_TYPE_UNREADABLE, 10, "a read of /sys/class/infiniband/*/ports/*/gid_attrs/types, which a container's sysfs may hide; no kernel call refused it");
 		inferred_next(o, "`mrtrace check -p PID`'s fabric area in the container (its GID view), and NCCL_IB_GID_INDEX");
 		break;
 	case INF_CUDA:
 		snprintf(o->what, sizeof(o->what), "a CUDA error: %s", in->detail[0] ? in->detail : "?");
-		add_cand(o, "cuda_error", 10, "the CUDA driver's error, not the RDMA stack's");
+		add_cand(o, CAUSE_CUDA_ERROR, 10, "the CUDA driver's error, not the RDMA stack's");
 		inferred_next(o, "nvidia-smi, the NVIDIA driver's kernel messages (Xid), and `mrtrace check`'s gpudirect area");
 		break;
 	default:
 		snprintf(o->what, sizeof(o->what), "only the framework's wrapper (%s) with no line of NCCL's below it",
 			 in->detail[0] ? in->detail : "ncclSystemError");
-		add_cand(o, "unknown", 0, "the NCCL line that names the call is not in the log");
+		add_cand(o, CAUSE_UNKNOWN, 0, "the NCCL line that names the call is not in the log");
 		inferred_next(o, "rerun with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,NET) to get the call and errno");
 	}
 	inferred_rest(o, "the log says %s", o->what);
@@ -485,7 +532,7 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 				 in->detail[0] ? ", " : "", in->detail);
 		else
 			snprintf(o->what, sizeof(o->what), "the kernel log says %s failed", in->call);
-		add_cand(o, "mlx5_firmware", 90, "the mlx5 firmware refused the command (the kernel's own line)");
+		kernel_cands(in, o);
 		inferred_rest(o, "%s", o->what);
 	} else {
 		if (in->err)
@@ -502,13 +549,13 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 				 in->nccl_version[0] || in->releases[0] ? "NCCL " : "this line",
 				 in->nccl_version[0] ? in->nccl_version : in->releases,
 				 !in->nccl_version[0] && in->releases[0] ? " (these releases)" : "",
-				 in->call, family_errnos(in->call));
+				 in->call, family_errnos(in));
 		}
 	}
-	if (in->kind == INF_CALL && !strcmp(inferred_call_family(in->call), "reg_mr"))
+	if (in->kind == INF_CALL && inferred_in_op(in) == OP_REG_MR)
 		weigh_logged_memlock(in, o);
-	if (in->kind == INF_CALL && in->mkey_failed && !strcmp(inferred_call_family(in->call), "reg_mr")) {
-		inferred_weigh(o, "mlx5_firmware", 70);
+	if (in->kind == INF_CALL && in->mkey_failed && inferred_in_op(in) == OP_REG_MR) {
+		inferred_weigh(o, CAUSE_MLX5_FIRMWARE, 70);
 		inferred_rest(o, "the kernel log among the inputs says the HCA's firmware refused CREATE_MKEY");
 	}
 	inferred_weigh_link(in, f, o);

@@ -14,6 +14,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/ops.h"
+#include "verdict/verdict.h"
+
 /* What kind of failure the line reports. */
 enum inferred_kind {
 	INF_CALL = 0,   /* a call the kernel can refuse (verbs, shm, device open) */
@@ -40,6 +43,7 @@ enum inferred_setting inferred_setting_from_name(const char *name);
 struct inferred_in {
 	enum inferred_kind kind;
 	char call[48];         /* "ibv_reg_mr_iova2", "ibv_create_qp", "shm_open", "CREATE_MKEY" */
+	enum rdma_op op;       /* the reader's op of the call (core/ops.h); OP_NONE: from call's name */
 	int err;               /* the errno the line carries; 0: none */
 	bool release_no_errno; /* the reader knows this NCCL release prints none here */
 	char nccl_version[24]; /* "2.21.5"; "" unknown */
@@ -131,7 +135,7 @@ struct inferred_facts {
 #define INFERRED_TEXT 256
 
 struct inferred_cand {
-	char cause[32];        /* a docs/causes.md name, or a no-refusal name */
+	enum cause cause;      /* a cause of docs/causes.md, or a no-refusal one (CAUSE__COUNT on) */
 	int score;             /* higher leads; only the order is meaningful */
 	char why[INFERRED_TEXT];
 };
@@ -160,8 +164,13 @@ struct inferred {
 void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f,
 		    enum inferred_setting setting, const char *unit, struct inferred *out);
 
-/* The call's family, for grouping ("reg_mr", "create_qp", ...); "other". */
-const char *inferred_call_family(const char *call);
+/* The operation of the call a log names (core/ops.h: "ibv_reg_mr_iova2",
+ * "fi_mr_reg", "CREATE_MKEY" -> OP_REG_MR); OP_NONE for another call. */
+enum rdma_op inferred_op(const char *call);
+/* in->op, else the op of in->call's name */
+enum rdma_op inferred_in_op(const struct inferred_in *in);
+/* A queue's creation (QP, CQ, SRQ, or the PD beside them): one set of sites. */
+bool inferred_queue_op(enum rdma_op op);
 
 /* The verdict's own parts (inferred_common.c, inferred_rerun.c), for
  * inferred.c: a sentence added to what it rests on / to what to check next
@@ -177,8 +186,8 @@ void inferred_rerun(const struct inferred_in *in, const struct inferred_facts *f
  * candidate of that cause is there.  inferred_weigh_fabric
  * (inferred_fabric.c) weighs the GID tables and the rdma cgroup for the
  * candidates they bear on, saying each fact it weighs in rests_on. */
-void inferred_weigh(struct inferred *o, const char *cause, int d);
-bool inferred_has(const struct inferred *o, const char *cause);
+void inferred_weigh(struct inferred *o, enum cause cause, int d);
+bool inferred_has(const struct inferred *o, enum cause cause);
 void inferred_weigh_fabric(const struct inferred_in *in, const struct inferred_facts *f,
 			   struct inferred *o);
 /* The link layer, from the log or the facts (f->have false: the log

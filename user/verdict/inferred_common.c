@@ -8,29 +8,41 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Families of calls: which kernel sites stand behind them. */
+/* The operation of a call a log names (core/ops.h): which kernel sites
+ * stand behind it.  The first needle the call contains decides. */
 static const struct {
-	const char *needle, *family;
-} families[] = {
-	{ "reg_dmabuf_mr", "reg_mr" }, { "reg_mr", "reg_mr" },     { "CREATE_MKEY", "reg_mr" },
+	const char *needle;
+	enum rdma_op op;
+} call_ops[] = {
+	{ "reg_dmabuf_mr", OP_REG_MR }, { "reg_mr", OP_REG_MR },     { "CREATE_MKEY", OP_REG_MR },
 	/* a provider's registration pins through ib_umem_get as ibv_reg_mr:
 	 * libfabric's fi_mr_reg/fi_mr_regattr/fi_mr_regv (EFA, verbs) */
-	{ "fi_mr_reg", "reg_mr" },
-	{ "create_cq", "create_cq" },  { "create_qp", "create_qp" }, { "create_srq", "create_qp" },
-	{ "alloc_pd", "create_qp" },   { "modify_qp", "modify_qp" }, { "open_device", "open_device" },
-	{ "get_device_list", "open_device" }, { "uverbs", "open_device" },
-	{ "shm", "shm" },              { "fallocate", "shm" },       { "ftruncate", "shm" },
-	{ "query_gid", "modify_qp" },  { "fd_import", "fd_import" }, { "pidfd_getfd", "fd_import" },
+	{ "fi_mr_reg", OP_REG_MR },
+	{ "create_cq", OP_CREATE_CQ },  { "create_qp", OP_CREATE_QP }, { "create_srq", OP_CREATE_QP },
+	{ "alloc_pd", OP_ALLOC_PD },    { "modify_qp", OP_MODIFY_QP }, { "open_device", OP_OPEN_DEVICE },
+	{ "get_device_list", OP_OPEN_DEVICE }, { "uverbs", OP_OPEN_DEVICE },
+	{ "shm", OP_SHM_ALLOC },        { "fallocate", OP_SHM_ALLOC }, { "ftruncate", OP_SHM_ALLOC },
+	{ "query_gid", OP_MODIFY_QP },  { "fd_import", OP_FD_IMPORT }, { "pidfd_getfd", OP_FD_IMPORT },
 	/* mlock(2), mlock2, mlockall: RLIMIT_MEMLOCK as a registration's pin */
-	{ "mlock", "mlock" },
+	{ "mlock", OP_MLOCK },
 };
 
-const char *inferred_call_family(const char *call)
+enum rdma_op inferred_op(const char *call)
 {
-	for (size_t i = 0; call && i < sizeof(families) / sizeof(families[0]); i++)
-		if (strstr(call, families[i].needle))
-			return families[i].family;
-	return "other";
+	for (size_t i = 0; call && i < sizeof(call_ops) / sizeof(call_ops[0]); i++)
+		if (strstr(call, call_ops[i].needle))
+			return call_ops[i].op;
+	return OP_NONE;
+}
+
+enum rdma_op inferred_in_op(const struct inferred_in *in)
+{
+	return in->op != OP_NONE ? in->op : inferred_op(in->call);
+}
+
+bool inferred_queue_op(enum rdma_op op)
+{
+	return op == OP_CREATE_QP || op == OP_CREATE_CQ || op == OP_ALLOC_PD;
 }
 
 void inferred_rest(struct inferred *o, const char *fmt, ...)
@@ -56,17 +68,17 @@ void inferred_next(struct inferred *o, const char *fmt, ...)
 }
 
 
-void inferred_weigh(struct inferred *o, const char *cause, int d)
+void inferred_weigh(struct inferred *o, enum cause cause, int d)
 {
 	for (int i = 0; i < o->ncand; i++)
-		if (!strcmp(o->cand[i].cause, cause))
+		if (o->cand[i].cause == cause)
 			o->cand[i].score += d;
 }
 
-bool inferred_has(const struct inferred *o, const char *cause)
+bool inferred_has(const struct inferred *o, enum cause cause)
 {
 	for (int i = 0; i < o->ncand; i++)
-		if (!strcmp(o->cand[i].cause, cause))
+		if (o->cand[i].cause == cause)
 			return true;
 	return false;
 }

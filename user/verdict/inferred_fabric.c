@@ -54,16 +54,16 @@ static void judge_index(const struct inferred_in *in, const struct inferred_fact
 			return; /* not among the entries kept: unknown, no weight */
 		inferred_rest(o, "on %s, %s port %d has no GID at index %d (the index %s)", f->host,
 			      p->device, p->port, index, whose);
-		inferred_weigh(o, "bad_gid_index", 40);
+		inferred_weigh(o, CAUSE_BAD_GID_INDEX, 40);
 	} else if (p->roce && (!e->routable || strcmp(e->type, "RoCE v2"))) {
 		inferred_rest(o, "on %s, GID %d of %s port %d (the index %s) is %s%s", f->host, index,
 			      p->device, p->port, whose, e->type[0] ? e->type : "of no type",
 			      e->routable ? "" : ", not routable (link-local)");
-		inferred_weigh(o, "bad_gid_index", 15);
+		inferred_weigh(o, CAUSE_BAD_GID_INDEX, 15);
 	} else {
 		inferred_rest(o, "on %s, GID %d of %s port %d (the index %s) is a usable %s GID", f->host,
 			      index, p->device, p->port, whose, p->roce ? "RoCE v2" : "IB");
-		inferred_weigh(o, "bad_gid_index", -15);
+		inferred_weigh(o, CAUSE_BAD_GID_INDEX, -15);
 	}
 	(void)in;
 }
@@ -73,7 +73,7 @@ static void weigh_gid(const struct inferred_in *in, const struct inferred_facts 
 {
 	const struct inferred_gid_port *p;
 
-	if (!inferred_has(o, "bad_gid_index") || !(p = port_of(in, f)))
+	if (!inferred_has(o, CAUSE_BAD_GID_INDEX) || !(p = port_of(in, f)))
 		return;
 	if (in->has_gid_index) {
 		judge_index(in, f, p, in->gid_index, "the log names", o);
@@ -84,7 +84,7 @@ static void weigh_gid(const struct inferred_in *in, const struct inferred_facts 
 	if (!strcmp(p->how, "fails") || !strcmp(p->how, "crashes")) {
 		inferred_rest(o, "on %s, NCCL's own GID choice on %s port %d %s: no routable GID of the type it searches for",
 			      f->host, p->device, p->port, !strcmp(p->how, "fails") ? "fails" : "crashes");
-		inferred_weigh(o, "bad_gid_index", 35);
+		inferred_weigh(o, CAUSE_BAD_GID_INDEX, 35);
 	} else if (p->nccl_index >= 0) {
 		judge_index(in, f, p, p->nccl_index, "NCCL would take here", o);
 	}
@@ -92,13 +92,13 @@ static void weigh_gid(const struct inferred_in *in, const struct inferred_facts 
 
 static void weigh_rdmacg(const struct inferred_facts *f, struct inferred *o)
 {
-	if (!inferred_has(o, "rdma_cgroup_limit"))
+	if (!inferred_has(o, CAUSE_RDMA_CGROUP_LIMIT))
 		return;
 	switch (f->rdmacg) {
 	case INF_RDMACG_OFF:
 		inferred_rest(o, "on %s, cgroup v2's root does not enable the rdma controller: no rdma.max can refuse",
 			      f->host);
-		inferred_weigh(o, "rdma_cgroup_limit", -40);
+		inferred_weigh(o, CAUSE_RDMA_CGROUP_LIMIT, -40);
 		break;
 	case INF_RDMACG_ON:
 		if (f->rdmacg_limited) {
@@ -106,11 +106,11 @@ static void weigh_rdmacg(const struct inferred_facts *f, struct inferred *o)
 				      f->rdmacg_limited, f->rdmacg_cut ? " or more" : "",
 				      f->rdmacg_limited == 1 ? "" : "s", f->rdmacg_limited == 1 ? "s" : "",
 				      f->rdmacg_first, f->rdmacg_first_line);
-			inferred_weigh(o, "rdma_cgroup_limit", 30);
+			inferred_weigh(o, CAUSE_RDMA_CGROUP_LIMIT, 30);
 		} else if (!f->rdmacg_cut) {
 			inferred_rest(o, "on %s, no cgroup limits RDMA objects now (every rdma.max is max; a job's own cgroup may be gone)",
 				      f->host);
-			inferred_weigh(o, "rdma_cgroup_limit", -15);
+			inferred_weigh(o, CAUSE_RDMA_CGROUP_LIMIT, -15);
 		} else {
 			inferred_rest(o, "on %s, the rdma controller is on; the cgroups read hold no limit, but not all were read",
 				      f->host);
@@ -157,15 +157,15 @@ void inferred_weigh_link(const struct inferred_in *in, const struct inferred_fac
 	bool roce = in->roce || (p && p->roce) || (f->have && f->roce_ports && !f->ports_down);
 
 	if (in->kind != INF_CALL || (in->err && in->err != EINVAL) ||
-	    strcmp(inferred_call_family(in->call), "modify_qp"))
+	    inferred_in_op(in) != OP_MODIFY_QP)
 		return;
 	if (in->qp_to_rts) {
 		/* the address vector was taken at RTR: what RTS refuses is its
 		 * own attributes (ib_modify_qp_is_ok's RTR->RTS mask) */
 		inferred_rest(o, "the move was RTR -> RTS: the address was accepted at RTR; RTS refuses "
 				 "its own attributes (timeout, retry counts, the send PSN, outstanding reads)");
-		inferred_weigh(o, "qp_attr_invalid", 40);
-		inferred_weigh(o, "bad_gid_index", -20);
+		inferred_weigh(o, CAUSE_QP_ATTR_INVALID, 40);
+		inferred_weigh(o, CAUSE_BAD_GID_INDEX, -20);
 		return;
 	}
 	if (in->err != EINVAL || !roce)
@@ -174,6 +174,6 @@ void inferred_weigh_link(const struct inferred_in *in, const struct inferred_fac
 	 * go with it), so EINVAL there is the address vector: a GRH missing
 	 * (an empty index read as zeros) or a GID index of another type */
 	inferred_rest(o, "the port is RoCE: EINVAL at RTR there is the address (no GRH, a GID index that is not RoCE v2), a port that is down refuses with ENETUNREACH");
-	inferred_weigh(o, "bad_gid_index", 20);
-	inferred_weigh(o, "port_not_active", -10);
+	inferred_weigh(o, CAUSE_BAD_GID_INDEX, 20);
+	inferred_weigh(o, CAUSE_PORT_NOT_ACTIVE, -10);
 }

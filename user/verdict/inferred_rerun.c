@@ -146,7 +146,7 @@ static void shm_proof(const struct inferred_in *in, enum inferred_setting settin
 static void proof_of(const struct inferred_in *in, enum inferred_setting setting,
 		     struct inferred *o, struct proof *p)
 {
-	const char *fam = inferred_call_family(in->call);
+	enum rdma_op op = inferred_in_op(in);
 	struct nccl_layout l = { .channels = in->channels ? in->channels : 2,
 				 .peers = in->peers ? in->peers : 1,
 				 .buffsize = in->buffsize ? in->buffsize : NCCL_BUFFSIZE_DEFAULT,
@@ -164,7 +164,7 @@ static void proof_of(const struct inferred_in *in, enum inferred_setting setting
 	}
 	if (o->no_kernel_refusal)
 		return; /* a completion, a CUDA error: the watch catches it next time */
-	if (!strcmp(fam, "reg_mr")) {
+	if (op == OP_REG_MR) {
 		int n = snprintf(p->cmd, sizeof(p->cmd), "mrprobe --nccl-channels %u --nccl-peers %u",
 				 l.channels, l.peers);
 		if (in->buffsize)
@@ -173,16 +173,16 @@ static void proof_of(const struct inferred_in *in, enum inferred_setting setting
 		fmt_bytes(nccl_layout_host_bytes(&l, 4096), b, sizeof(b));
 		inferred_rest(o, "NCCL would register %s of host memory for %u channel%s to %u peer%s (mrprobe's sizes)",
 			      b, l.channels, l.channels == 1 ? "" : "s", l.peers, l.peers == 1 ? "" : "s");
-	} else if (!strcmp(fam, "open_device")) {
+	} else if (op == OP_OPEN_DEVICE) {
 		snprintf(p->cmd, sizeof(p->cmd), "mrprobe --size 4K");
 		p->mrprobe = true;
-	} else if (!strcmp(fam, "create_qp") || !strcmp(fam, "create_cq")) {
+	} else if (inferred_queue_op(op)) {
 		qp_proof(in, o, p);
-	} else if (!strcmp(fam, "modify_qp")) {
+	} else if (op == OP_MODIFY_QP) {
 		gid_proof(in, o, p, false);
-	} else if (!strcmp(fam, "shm")) {
+	} else if (op == OP_SHM_ALLOC) {
 		shm_proof(in, setting, o, p);
-	} else if (!strcmp(fam, "fd_import")) {
+	} else if (op == OP_FD_IMPORT) {
 		snprintf(p->cmd, sizeof(p->cmd), "cat /proc/sys/kernel/yama/ptrace_scope");
 	} else {
 		snprintf(p->cmd, sizeof(p->cmd), "mrprobe --size 4K --keep-going");

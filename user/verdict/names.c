@@ -1,63 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* names.c - the stable names mrtrace prints and writes: causes (docs/causes.md),
+/* names.c - the stable names mrtrace prints and writes: causes (their rows
+ * in causes.c, docs/causes.md),
  * sites, errnos, IB access bits, mlx5 command statuses, libibverbs calls,
  * mrtrace's syscall numbers.  A table read both ways is one table: the
  * *_from_name functions below read the same ones (record/ reads the JSON
  * back through them). */
 #include "verdict/names.h"
-#include "verdict/names.h"
+#include "core/ops.h"
 #include "verdict/verdict.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char *const cause_names[CAUSE__COUNT] = {
-	[CAUSE_UNKNOWN] = "unknown",
-	[CAUSE_MEMLOCK_LIMIT] = "memlock_limit",
-	[CAUSE_MEMLOCK_ZERO] = "memlock_zero",
-	[CAUSE_PIN_DEVICE_MEMORY] = "pin_device_memory",
-	[CAUSE_PIN_HUGETLB] = "pin_hugetlb",
-	[CAUSE_PIN_MIGRATE] = "pin_migrate",
-	[CAUSE_PIN_FAULT] = "pin_fault",
-	[CAUSE_DMA_MAP_IOVA] = "dma_map_iova",
-	[CAUSE_DMABUF_UNSUPPORTED] = "dmabuf_unsupported",
-	[CAUSE_DMABUF_BAD_FD] = "dmabuf_bad_fd",
-	[CAUSE_DMABUF_ATTACH] = "dmabuf_attach",
-	[CAUSE_MLX5_FIRMWARE] = "mlx5_firmware",
-	[CAUSE_BAD_ACCESS_FLAGS] = "bad_access_flags",
-	[CAUSE_IOVA_MISALIGNED] = "iova_misaligned",
-	[CAUSE_RDMA_CGROUP_LIMIT] = "rdma_cgroup_limit",
-	[CAUSE_NO_DEVICE_ACCESS] = "no_device_access",
-	[CAUSE_DEVICE_MISSING] = "device_missing",
-	[CAUSE_DEVICE_PERMISSION] = "device_permission",
-	[CAUSE_DEVICE_CGROUP] = "device_cgroup",
-	[CAUSE_HCA_RESOURCE_LIMIT] = "hca_resource_limit",
-	[CAUSE_PORT_NOT_ACTIVE] = "port_not_active",
-	[CAUSE_BAD_GID_INDEX] = "bad_gid_index",
-	[CAUSE_BAD_PKEY_INDEX] = "bad_pkey_index",
-	[CAUSE_QP_ATTR_INVALID] = "qp_attr_invalid",
-	[CAUSE_SHM_EXHAUSTED] = "shm_exhausted",
-	[CAUSE_FD_IMPORT_DENIED] = "fd_import_denied",
-	[CAUSE_GPU_BAR1_EXHAUSTED] = "gpu_bar1_exhausted",
-	[CAUSE_GID_UNREACHABLE] = "gid_unreachable",
-	[CAUSE_DMABUF_RANGE] = "dmabuf_range",
-	[CAUSE_REG_RETRY] = "reg_retry",
-	[CAUSE_DEVICE_FATAL] = "device_fatal",
-	[CAUSE_PIN_FSDAX] = "pin_fsdax",
-};
-
-const char *cause_name(enum cause c)
+/* A refusal record's op is one of core/ops.h's (the same numbers); the
+ * ones a record says by its kind are not a record's op. */
+const char *op_name(unsigned int op)
 {
-	return (c >= 0 && c < CAUSE__COUNT) ? cause_names[c] : "unknown";
+	return op < MRT_OP_MAX ? rdma_op_name((enum rdma_op)op) : NULL;
 }
 
-enum cause cause_from_name(const char *name)
+enum mrt_op op_from_name(const char *name)
 {
-	for (int i = 0; i < CAUSE__COUNT; i++)
-		if (name && !strcmp(cause_names[i], name))
-			return (enum cause)i;
-	return CAUSE__COUNT;
+	enum rdma_op op = rdma_op_from_name(name);
+
+	return op < (enum rdma_op)MRT_OP_MAX ? (enum mrt_op)op : MRT_OP_NONE;
 }
 
 const char *site_name(unsigned int site)

@@ -2,22 +2,20 @@
 /* names.h - the stable names mrtrace prints and writes for what a record and
  * a verdict hold: causes (docs/causes.md) and their families, sites, errnos,
  * IB access bits, mlx5 command statuses, libibverbs calls, the system calls
- * of mlock and rlimit records, the operations of refusal records.  Defined in names.c, except op names and the cause
- * families (classes.c). */
+ * of mlock and rlimit records, the operations of refusal records.  Defined
+ * in names.c, except a cause's name (causes.c, its row's) and family
+ * (classes.c, from its row). */
 #ifndef MRTRACE_VERDICT_NAMES_H
 #define MRTRACE_VERDICT_NAMES_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "verdict/causes.h"
 #include "verdict/verdict.h"
 
-const char *cause_name(enum cause c);
-/* Returns CAUSE__COUNT for an unknown name. */
-enum cause cause_from_name(const char *name);
 
-/* The two families operators split ncclSystemError into: who fixes it. */
-enum cause_class { CLASS_ENVIRONMENT = 0, CLASS_INFINIBAND };
+/* The family of c's row (causes.h); an unknown cause's depends on op. */
 enum cause_class cause_class(enum cause c, unsigned int op);
 const char *cause_class_name(enum cause_class c); /* "environment", "infiniband" */
 /* "modify_qp" for an enum mrt_op value; NULL for MRT_OP_NONE. */

@@ -62,7 +62,22 @@ enum cause {
 	/* a long-term pin refused because the buffer maps a file on a DAX
 	 * file system (EOPNOTSUPP, MRT_VMA_FSDAX in the pin step) */
 	CAUSE_PIN_FSDAX,
-	CAUSE__COUNT
+	CAUSE__COUNT,
+	/* What a log can report that no kernel call refused (a completion's
+	 * status, an async event, NCCL's own choices, CUDA's errors): the
+	 * inferred side's leads only, never a record's verdict, so they come
+	 * after CAUSE__COUNT, which bounds docs/causes.md's table, the fixes
+	 * and the replays.  Their rows' class is CLASS_NO_REFUSAL. */
+	CAUSE_FABRIC_RETRY = CAUSE__COUNT,
+	CAUSE_FLUSHED_AFTER_ERROR,
+	CAUSE_PROTECTION_ERROR,
+	CAUSE_COMPLETION_ERROR,
+	CAUSE_PORT_EVENT,
+	CAUSE_GID_CHANGE,
+	CAUSE_GDR_DISABLED,
+	CAUSE_GID_TYPE_UNREADABLE,
+	CAUSE_CUDA_ERROR,
+	CAUSE__ALL
 };
 
 /* How sure the verdict is. */
