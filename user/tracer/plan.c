@@ -538,12 +538,28 @@ struct tracer_site *tracer_plan_site(struct tracer_plan *p, const char *name)
 	return NULL;
 }
 
+/* The REG_MR exits that take the caller's user stack at a failure
+ * (sites.c): scanned in the kernel (5.17+), or copied raw for user space to
+ * scan (bpf/ustack_raw.bpf.h, every kernel before). */
+static const char *const stack_exits[] = {
+	"fexit_reg_mr_ustack", "kretprobe_reg_mr_ustack", "fexit_reg_mr_raw", "kretprobe_reg_mr_raw",
+};
+
+static bool takes_stack(const char *prog)
+{
+	for (size_t i = 0; prog && i < sizeof(stack_exits) / sizeof(stack_exits[0]); i++)
+		if (!strcmp(prog, stack_exits[i]))
+			return true;
+	return false;
+}
+
 bool tracer_reg_mr_takes_stack(const struct tracer_plan *p)
 {
 	for (int i = 0; i < p->nreg; i++)
 		if (!strcmp(p->sites[i].name, "reg_mr"))
-			return p->sites[i].mech != MECH_NONE && p->cand[i].needs &&
-			       !strcmp(p->cand[i].needs, "kernel_ustack");
+			return p->sites[i].mech != MECH_NONE &&
+			       takes_stack(p->sites[i].mech == MECH_FENTRY ? p->cand[i].fexit
+									   : p->cand[i].kretprobe);
 	return false;
 }
 

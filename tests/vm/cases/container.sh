@@ -31,15 +31,11 @@ pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$CASE_OUT/job.txt")
 check job_failed grep -q 'result=FAIL errno=12' "$CASE_OUT/job.txt"
 check reported mrt_wait_event "$pid"
 ev=$(mrt_event "$pid" | head -1)
-if kernel_older_than 5.17; then
-	# the uprobe on the container's copy saw the call
-	jq_true joined_with_user_call "$ev" '.user_call.api=="ibv_reg_mr" and .api=="ibv_reg_mr"'
-else
-	# the stack the kernel took, named through the container's own copy
-	# (/proc/PID/root): ibv_reg_mr tail-calls ibv_reg_mr_iova2, which is
-	# the libibverbs frame left on the stack (docs/json.md, user_call)
-	jq_true api_from_kernel_stack "$ev" '.user_call.api=="ibv_reg_mr_iova2" and .api=="ibv_reg_mr_iova2" and .user_call.reached_kernel and .user_call.via_nccl and .user_call.stack_frames>0'
-fi
+# the stack the kernel took (raw before 5.17, scanned in user space), named
+# through the container's own copy (/proc/PID/root): ibv_reg_mr tail-calls
+# ibv_reg_mr_iova2, which is the libibverbs frame left on the stack
+# (docs/json.md, user_call)
+jq_true api_from_kernel_stack "$ev" '.user_call.api=="ibv_reg_mr_iova2" and .api=="ibv_reg_mr_iova2" and .user_call.reached_kernel and .user_call.via_nccl and .user_call.stack_frames>0'
 jq_true cause "$ev" '.cause=="memlock_limit"'
 
 # issue 34 item 1: a user's private copy of libibverbs, deleted and replaced
