@@ -659,6 +659,7 @@ static void reg_mr_takes_the_stack_where_the_kernel_can(void **state)
 	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr_ustack");
 	assert_string_equal(cand_of("reg_mr")->kprobe, "kprobe_reg_mr");
 	assert_true(tracer_reg_mr_takes_stack(&plan));
+	assert_false(tracer_reg_mr_stack_raw(&plan));
 	/* the drivers' reg_user_mr has its exit only: its range is the command's */
 	assert_site("rxe_reg", MECH_KPROBE, "rdma_rxe", NULL);
 	assert_null(cand_of("rxe_reg")->kprobe);
@@ -683,6 +684,7 @@ static void reg_mr_takes_the_stack_where_the_kernel_can(void **state)
 	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", NULL);
 	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr_raw");
 	assert_true(tracer_reg_mr_takes_stack(&plan));
+	assert_true(tracer_reg_mr_stack_raw(&plan));
 
 	/* a 5.17+ kernel where reg_mr cannot be armed: nothing takes the stack */
 	load_facts("debian-6.12-rxe-mlx5.facts");

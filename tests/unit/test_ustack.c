@@ -84,22 +84,25 @@ static void raw_stack_words_in_code_are_the_frames(void **state)
 		0x7f0000004321, /* NCCL */
 		0x55d0c0000100, /* the executable */
 	};
-	uint64_t out[16];
+	uint64_t out[16], ino[16], off[16];
 	struct ustack_attr a;
 	(void)state;
 
-	int n = ustack_raw_frames(raw_maps, words, 10, out, 16);
+	int n = ustack_raw_frames(raw_maps, words, 10, out, ino, off, 16);
 	assert_int_equal(n, 4);
 	assert_true(out[0] == 0x7f1000001234 && out[1] == 0x7f1000002000);
 	assert_true(out[2] == 0x7f0000004321 && out[3] == 0x55d0c0000100);
+	/* each in its file, as the kernel's bpf_find_vma would place it */
+	assert_true(ino[0] == 300 && off[0] == 0x1234 && ino[1] == 300 && off[1] == 0x2000);
+	assert_true(ino[2] == 200 && ino[3] == 100 && off[3] == 0x100);
 	/* then attributed as a kernel-scanned stack is */
 	ustack_attribute_maps(raw_maps, out, n, &a);
 	assert_true(a.via_nccl);
 	assert_string_equal(a.caller, "/opt/conda/lib/libnccl.so.2");
 	/* bounded by the frames a record holds */
-	assert_int_equal(ustack_raw_frames(raw_maps, words, 10, out, 2), 2);
+	assert_int_equal(ustack_raw_frames(raw_maps, words, 10, out, NULL, NULL, 2), 2);
 	/* no maps, no frames */
-	assert_int_equal(ustack_raw_frames("", words, 10, out, 16), 0);
+	assert_int_equal(ustack_raw_frames("", words, 10, out, NULL, NULL, 16), 0);
 }
 
 /* The default-version symbol (ibv_reg_mr@@IBVERBS_1.1), not the compat one

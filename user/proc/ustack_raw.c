@@ -14,7 +14,7 @@
 #include <string.h>
 
 struct code_range {
-	uint64_t lo, hi;
+	uint64_t lo, hi, off, ino;
 };
 
 /* The executable mappings of files (a path, not [vdso] or an anonymous JIT
@@ -27,10 +27,11 @@ static struct code_range *code_ranges(const char *maps, int *n)
 
 	*n = 0;
 	for (const char *line = maps; line && *line;) {
-		unsigned long long lo, hi;
+		unsigned long long lo, hi, off, ino;
 		char perms[8] = "", path[2] = "";
 		const char *eol = strchr(line, '\n');
-		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %1s", &lo, &hi, perms, path) == 4 &&
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %llu %1s", &lo, &hi, perms, &off, &ino,
+			   path) == 6 &&
 		    perms[2] == 'x' && path[0] == '/') {
 			if (*n == cap) {
 				struct code_range *g = realloc(r, (cap ? cap * 2 : 64) * sizeof(*r));
@@ -39,7 +40,7 @@ static struct code_range *code_ranges(const char *maps, int *n)
 				r = g;
 				cap = cap ? cap * 2 : 64;
 			}
-			r[(*n)++] = (struct code_range){ lo, hi };
+			r[(*n)++] = (struct code_range){ lo, hi, off, ino };
 		}
 		line = eol ? eol + 1 : NULL;
 	}
@@ -47,7 +48,7 @@ static struct code_range *code_ranges(const char *maps, int *n)
 }
 
 int ustack_raw_frames(const char *maps_text, const uint64_t *words, int nwords, uint64_t *out,
-		      int max)
+		      uint64_t *ino, uint64_t *off, int max)
 {
 	int nr, n = 0;
 	struct code_range *r = code_ranges(maps_text, &nr);
@@ -55,6 +56,10 @@ int ustack_raw_frames(const char *maps_text, const uint64_t *words, int nwords, 
 	for (int i = 0; i < nwords && n < max; i++) {
 		for (int k = 0; k < nr; k++)
 			if (words[i] >= r[k].lo && words[i] < r[k].hi) {
+				if (ino)
+					ino[n] = r[k].ino;
+				if (off)
+					off[n] = words[i] - r[k].lo + r[k].off;
 				out[n++] = words[i];
 				break;
 			}

@@ -457,8 +457,11 @@ static const struct mrt_event *with_raw_stack(struct corr *c, const struct mrt_e
 	c->kraw = *ev;
 	words = c->raws[i].r.words < MRT_USTACK_RAW_WORDS ? (int)c->raws[i].r.words
 							  : MRT_USTACK_RAW_WORDS;
-	c->kraw.nustack = (unsigned int)ustack_raw_frames(p->maps, (const uint64_t *)c->raws[i].r.w, words,
-							  (uint64_t *)c->kraw.ustack, MRT_USTACK_MAX);
+	/* each frame's file and offset as the maps name them: the process may
+	 * be gone before its library can be opened (api_of_stack) */
+	c->kraw.nustack = (unsigned int)ustack_raw_frames(
+		p->maps, (const uint64_t *)c->raws[i].r.w, words, (uint64_t *)c->kraw.ustack,
+		(uint64_t *)c->kraw.uino, (uint64_t *)c->kraw.uoff, MRT_USTACK_MAX);
 	return &c->kraw;
 }
 
