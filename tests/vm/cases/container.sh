@@ -74,31 +74,28 @@ check copy_attached grep -q "/proc/[0-9]*/root$REAL" "$MRT_OUT.err"
 # read and keep the job's maps; the job then splits libibverbs' text in two
 # mappings (the LO-HI kept opens no /proc/PID/map_files link) and the
 # library, not deleted when the maps were read, is replaced by a FIFO.  The
-# failed registration's frames (the stack scan, 5.17+) are then looked up
+# failed registration's frames (the stack scan: in the kernel on 5.17+, of
+# the raw copy in user space before) are then looked up
 # by that path; watch must refuse the FIFO and report at once.
-if kernel_older_than 5.17; then
-	skip_check stale_maps_not_stalled "before 5.17 the uprobes name the call: no frame is looked up"
-else
-	check watch_restarts mrt_start watch-stale-maps
-	PRIV=/run/mrt-stale-lib
-	rm -rf $PRIV && mkdir -p $PRIV/turn && cp "$REAL" $PRIV/libibverbs.so.1 && chmod -R a+rX $PRIV
-	with_memlock 65536 env LD_LIBRARY_PATH=$PRIV NCCL_JOB_DELAY=4 NCCL_JOB_STALE_MAPS=$PRIV/turn \
-		setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$JOB" "$LIBNCCL" rxe0 16777216 \
-		> "$CASE_OUT/job-stale.txt" 2>&1 &
-	jobpid=$!
-	check stale_probed wait_for_line "$CASE_OUT/job-stale.txt" '^probed$' 30
-	spid=$(grep -l "$PRIV/libibverbs.so.1" /proc/[0-9]*/maps 2>/dev/null | head -1 | cut -d/ -f3)
-	# its record written: the maps were read and kept before the split
-	check stale_probe_reported wait_for_line "$MRT_OUT" "\"event\":\"nccl_probe\",[^}]*\"pid\":$spid," 15
-	touch $PRIV/turn/split
-	check stale_text_split wait_for_line "$CASE_OUT/job-stale.txt" '^split$' 30
-	rm -f $PRIV/libibverbs.so.1 && mkfifo $PRIV/libibverbs.so.1 && touch $PRIV/turn/go
-	wait $jobpid
-	cat "$CASE_OUT/job-stale.txt"
-	check stale_job_failed grep -q "^pid=$spid .*result=FAIL errno=12" "$CASE_OUT/job-stale.txt"
-	check stale_maps_not_stalled wait_for_line "$MRT_OUT" "\"event\":\"reg_failure\",[^}]*\"pid\":$spid," 10 ||
-		watch_blocked_on
-	jq_true stale_cause "$(jq -c "select(.event==\"reg_failure\" and .pid==$spid)" "$MRT_OUT")" '.cause=="memlock_limit"'
-	rm -rf $PRIV
-	check watch_stale_maps_stops mrt_stop
-fi
+check watch_restarts mrt_start watch-stale-maps
+PRIV=/run/mrt-stale-lib
+rm -rf $PRIV && mkdir -p $PRIV/turn && cp "$REAL" $PRIV/libibverbs.so.1 && chmod -R a+rX $PRIV
+with_memlock 65536 env LD_LIBRARY_PATH=$PRIV NCCL_JOB_DELAY=4 NCCL_JOB_STALE_MAPS=$PRIV/turn \
+	setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$JOB" "$LIBNCCL" rxe0 16777216 \
+	> "$CASE_OUT/job-stale.txt" 2>&1 &
+jobpid=$!
+check stale_probed wait_for_line "$CASE_OUT/job-stale.txt" '^probed$' 30
+spid=$(grep -l "$PRIV/libibverbs.so.1" /proc/[0-9]*/maps 2>/dev/null | head -1 | cut -d/ -f3)
+# its record written: the maps were read and kept before the split
+check stale_probe_reported wait_for_line "$MRT_OUT" "\"event\":\"nccl_probe\",[^}]*\"pid\":$spid," 15
+touch $PRIV/turn/split
+check stale_text_split wait_for_line "$CASE_OUT/job-stale.txt" '^split$' 30
+rm -f $PRIV/libibverbs.so.1 && mkfifo $PRIV/libibverbs.so.1 && touch $PRIV/turn/go
+wait $jobpid
+cat "$CASE_OUT/job-stale.txt"
+check stale_job_failed grep -q "^pid=$spid .*result=FAIL errno=12" "$CASE_OUT/job-stale.txt"
+check stale_maps_not_stalled wait_for_line "$MRT_OUT" "\"event\":\"reg_failure\",[^}]*\"pid\":$spid," 10 ||
+	watch_blocked_on
+jq_true stale_cause "$(jq -c "select(.event==\"reg_failure\" and .pid==$spid)" "$MRT_OUT")" '.cause=="memlock_limit"'
+rm -rf $PRIV
+check watch_stale_maps_stops mrt_stop
