@@ -285,7 +285,7 @@ static __always_inline void fill_ns_ids(struct mrt_event *ev)
  * when it points just after a call instruction (a return address); user
  * space keeps those inside executable mappings and names the libibverbs
  * function each lies in (the API the application called). */
-/* Reached from one flavour of the REG_MR exit only (emit_from(ev, true),
+/* Reached from one flavour of the REG_MR exit only (MRT_USTACK_SCAN,
  * bpf/regpath/uverbs.bpf.c), which the site planner arms on 5.17+ (feature
  * "kernel_ustack", user/tracer/facts.c): its two callbacks (bpf_loop's,
  * bpf_find_vma's) are subprograms, and a kernel before 5.13 refuses a
@@ -433,6 +433,8 @@ static __always_inline void kernel_ustack(struct mrt_event *ev)
 	ev->nustack = b->n < MRT_USTACK_MAX ? b->n : MRT_USTACK_MAX;
 }
 
+#include "ustack_raw.bpf.h"
+
 static __always_inline void send(struct mrt_event *ev)
 {
 	if (bpf_ringbuf_output(&events, ev, sizeof(*ev), 0))
@@ -445,7 +447,7 @@ static __always_inline void send(struct mrt_event *ev)
  * (ts_ns held the time its call began until now), then folded into its
  * storm or sent, and counted as sent, lost (ring buffer full) or folded.
  * Runs on failures only: the success path never comes here. */
-static __always_inline void emit_from(struct mrt_event *ev, const bool ustack)
+static __always_inline void emit_from(struct mrt_event *ev, const int ustack)
 {
 	__u64 began = ev->ts_ns, now = bpf_ktime_get_ns();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
@@ -485,18 +487,23 @@ static __always_inline void emit_from(struct mrt_event *ev, const bool ustack)
 	fill_ns_ids(ev); /* for the records sent only */
 	if (ev->kind == MRT_EV_REG_FAILURE || ev->kind == MRT_EV_FAILURE)
 		fill_owner(ev); /* a trail kept only its ids (ctx_open) */
-	/* the REG_MR command's caller, from its exit's ustack flavour only
+	/* the REG_MR command's caller, from its exit's stack flavours only
 	 * (ibv_reg_dmabuf_mr keeps its uprobe: a provider may refuse it inside
-	 * libibverbs); ustack is a constant, so every other program is built
-	 * without kernel_ustack() and its callbacks */
-	if (ustack && ev->kind == MRT_EV_REG_FAILURE && ev->opener == MRT_SITE_UVERBS_REG_MR)
-		kernel_ustack(ev);
+	 * libibverbs): scanned here (5.17+), or copied raw for user space to
+	 * scan (before, ustack_raw.bpf.h).  ustack is a constant, so every
+	 * other program is built without kernel_ustack() and its callbacks */
+	if (ustack && ev->kind == MRT_EV_REG_FAILURE && ev->opener == MRT_SITE_UVERBS_REG_MR) {
+		if (ustack == MRT_USTACK_SCAN)
+			kernel_ustack(ev);
+		else
+			ustack_raw_send(ev);
+	}
 	send(ev);
 }
 
 static __always_inline void emit(struct mrt_event *ev)
 {
-	emit_from(ev, false);
+	emit_from(ev, MRT_USTACK_NONE);
 }
 
 /* Pages a range [addr, addr + len) spans, counted as ib_umem_get counts

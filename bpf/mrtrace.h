@@ -30,6 +30,26 @@ enum mrt_kind {
 	MRT_EV_ENVIRON = 8, /* what places a process, copied from its own memory
 			     * at its first contact or first failure: struct
 			     * mrt_environ, not struct mrt_event (issue 47) */
+	MRT_EV_USTACK_RAW = 9, /* the raw top of a failed REG_MR's user stack,
+				* sent just before its record where the kernel
+				* cannot scan it (before 5.17): struct
+				* mrt_ustack_raw, not struct mrt_event (issue 50) */
+};
+
+/* MRT_EV_USTACK_RAW: the words above the user stack pointer of the thread
+ * whose REG_MR failed, copied in one read (bpf/ustack_raw.bpf.h).  User
+ * space keeps those that lie in the process's executable file mappings as
+ * its return addresses (user/proc/ustack_raw.c) and hands them to the
+ * record that follows from the same thread, as if the kernel had found
+ * them (the 5.17+ scan, kernel_ustack). */
+#define MRT_USTACK_RAW_WORDS 256 /* 2 KiB: ibv_reg_mr* -> provider -> ibv_cmd_* -> write() */
+struct mrt_ustack_raw {
+	unsigned int kind; /* MRT_EV_USTACK_RAW: first, as in struct mrt_event */
+	unsigned int pid; /* tgid */
+	unsigned int tid;
+	unsigned int words; /* copied: MRT_USTACK_RAW_WORDS, fewer near the stack's top */
+	unsigned long long sp; /* the user stack pointer the words start at */
+	unsigned long long w[MRT_USTACK_RAW_WORDS];
 };
 
 /* MRT_EV_ENVIRON: sent once per process (tgid + start time), before the

@@ -132,8 +132,8 @@ static __always_inline void step_add(struct mrt_ctx *c, __u16 site, int ret, __u
 
 /* Close one level of the context at an opener's exit; the outermost level
  * emits the event when the registration failed (with the caller's user
- * stack taken in the kernel when ustack: emit_from()). */
-static __always_inline void ctx_close_from(struct mrt_ctx *c, long ret, const bool ustack)
+ * stack when ustack, MRT_USTACK_*: emit_from()). */
+static __always_inline void ctx_close_from(struct mrt_ctx *c, long ret, const int ustack)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 
@@ -155,7 +155,7 @@ static __always_inline void ctx_close_from(struct mrt_ctx *c, long ret, const bo
 
 static __always_inline void ctx_close(struct mrt_ctx *c, long ret)
 {
-	ctx_close_from(c, ret, false);
+	ctx_close_from(c, ret, MRT_USTACK_NONE);
 }
 
 /* Pointer-returning functions: the errno, or 0 on success. */

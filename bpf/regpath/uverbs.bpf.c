@@ -46,7 +46,7 @@ static __always_inline void reg_mr_enter(struct uverbs_attr_bundle *attrs, __u64
 	}
 }
 
-static __always_inline void opener_exit_from(__u16 site, long ret, const bool ustack)
+static __always_inline void opener_exit_from(__u16 site, long ret, const int ustack)
 {
 	struct mrt_ctx *c = ctx_get();
 
@@ -58,7 +58,7 @@ static __always_inline void opener_exit_from(__u16 site, long ret, const bool us
 
 static __always_inline void opener_exit(__u16 site, long ret)
 {
-	opener_exit_from(site, ret, false);
+	opener_exit_from(site, ret, MRT_USTACK_NONE);
 }
 
 SEC("fentry/ib_uverbs_reg_mr")
@@ -96,14 +96,33 @@ int BPF_KRETPROBE(kretprobe_reg_mr, int ret)
 SEC("fexit/ib_uverbs_reg_mr")
 int BPF_PROG(fexit_reg_mr_ustack, struct uverbs_attr_bundle *attrs, int ret)
 {
-	opener_exit_from(MRT_SITE_UVERBS_REG_MR, ret, true);
+	opener_exit_from(MRT_SITE_UVERBS_REG_MR, ret, MRT_USTACK_SCAN);
 	return 0;
 }
 
 SEC("kretprobe/ib_uverbs_reg_mr")
 int BPF_KRETPROBE(kretprobe_reg_mr_ustack, int ret)
 {
-	opener_exit_from(MRT_SITE_UVERBS_REG_MR, ret, true);
+	opener_exit_from(MRT_SITE_UVERBS_REG_MR, ret, MRT_USTACK_SCAN);
+	return 0;
+}
+
+/* The exit's raw flavour (before 5.17, chosen by the planner where the
+ * ustack one cannot load): a failed REG_MR sends the raw top of its user
+ * stack beside its record (ustack_raw.bpf.h); user space finds the return
+ * addresses in it, so here too libibverbs' registration calls need no
+ * uprobe. */
+SEC("fexit/ib_uverbs_reg_mr")
+int BPF_PROG(fexit_reg_mr_raw, struct uverbs_attr_bundle *attrs, int ret)
+{
+	opener_exit_from(MRT_SITE_UVERBS_REG_MR, ret, MRT_USTACK_RAW);
+	return 0;
+}
+
+SEC("kretprobe/ib_uverbs_reg_mr")
+int BPF_KRETPROBE(kretprobe_reg_mr_raw, int ret)
+{
+	opener_exit_from(MRT_SITE_UVERBS_REG_MR, ret, MRT_USTACK_RAW);
 	return 0;
 }
 

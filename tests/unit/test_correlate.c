@@ -894,6 +894,50 @@ static void test_kernel_calls_from_the_kernel_stack(void **state)
 	corr_free(c);
 }
 
+/* Before 5.17 the kernel sends the raw top of the failed REG_MR's stack
+ * just before its record (MRT_EV_USTACK_RAW): the return addresses are
+ * found among its words through the process's maps - read at its first
+ * device context, and still there when it is gone by its failure - and
+ * name the API and the caller as the kernel's own scan does. */
+static void test_kernel_calls_from_a_raw_stack(void **state)
+{
+	(void)state;
+	struct corr *c = make(true, false, false, NULL);
+	struct mrt_ustack_raw r = { .kind = MRT_EV_USTACK_RAW, .pid = 2000, .tid = 2001 };
+	struct mrt_event ev, contact;
+
+	corr_set_kernel_calls(c, true);
+	add_proc(2000, 5000, 65536, true);
+	contact = kernel_rec(2000, 2000, 500);
+	contact.kind = MRT_EV_CONTACT;
+	corr_contact(c, &contact);
+	assert_int_equal(fk.maps_reads, 1); /* kept from the first contact */
+	fk.procs[fake_slot(2000)].pid = -1; /* exited at its failure */
+	r.sp = 0x7ffd00001000ULL;
+	r.words = 6;
+	r.w[0] = 0x10000; /* a length: nowhere mapped */
+	r.w[1] = LIB_LO + 0x2100; /* in ibv_cmd_reg_mr */
+	r.w[2] = 0x7ffd00001100ULL; /* a saved frame pointer */
+	r.w[3] = LIB_LO + 0x5100; /* in ibv_reg_mr_iova2 */
+	r.w[4] = NCCL_LO + 0x40;
+	r.w[5] = 7; /* past words: never read */
+	corr_ustack_raw(c, &r, sizeof(r));
+	ev = kernel_rec(2000, 2001, 1000);
+	ev.nustack = 0;
+	push(c, ev);
+	assert_int_equal(ngot, 1);
+	assert_string_equal(got[0].api, "ibv_reg_mr_iova2");
+	assert_true(got[0].via_nccl);
+	assert_string_equal(got[0].caller, "/opt/nccl/lib/libnccl.so.2.21.5");
+	/* a raw stack is the next record's of its own thread only */
+	corr_ustack_raw(c, &r, sizeof(r));
+	ev = kernel_rec(2000, 2002, 2000);
+	push(c, ev);
+	assert_int_equal(ngot, 2);
+	assert_string_equal(got[1].api, "reg_mr");
+	corr_free(c);
+}
+
 /* ---- what reaches the sink --------------------------------------------------------------- */
 
 static void test_repeats_counted_per_pid_and_cause(void **state)
@@ -1087,6 +1131,7 @@ int main(void)
 		cmocka_unit_test(test_cache_eviction),
 		cmocka_unit_test(test_maps_read_again_for_new_library),
 		cmocka_unit_test(test_kernel_calls_from_the_kernel_stack),
+		cmocka_unit_test(test_kernel_calls_from_a_raw_stack),
 		cmocka_unit_test(test_repeats_counted_per_pid_and_cause),
 		cmocka_unit_test(test_repeats_table_full_explains_in_full),
 		cmocka_unit_test(test_harmless_probes),

@@ -648,7 +648,7 @@ static void plan_arms_what_each_recorded_kernel_armed(void **state)
 
 /* 5.17+: reg_mr's exit takes the caller's user stack at a failure (its
  * ustack flavour) and the libibverbs registration uprobes stand down;
- * before, the plain exit and the uprobes.  A demotion to kprobes keeps the
+ * before, its raw flavour does, and they stand down as well.  A demotion to kprobes keeps the
  * flavour (its kretprobe takes the stack too). */
 static void reg_mr_takes_the_stack_where_the_kernel_can(void **state)
 {
@@ -659,6 +659,7 @@ static void reg_mr_takes_the_stack_where_the_kernel_can(void **state)
 	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr_ustack");
 	assert_string_equal(cand_of("reg_mr")->kprobe, "kprobe_reg_mr");
 	assert_true(tracer_reg_mr_takes_stack(&plan));
+	assert_false(tracer_reg_mr_stack_raw(&plan));
 	/* the drivers' reg_user_mr has its exit only: its range is the command's */
 	assert_site("rxe_reg", MECH_KPROBE, "rdma_rxe", NULL);
 	assert_null(cand_of("rxe_reg")->kprobe);
@@ -676,11 +677,14 @@ static void reg_mr_takes_the_stack_where_the_kernel_can(void **state)
 	assert_site("reg_mr", MECH_NONE, "ib_uverbs", "fexit attach refused");
 	assert_false(tracer_reg_mr_takes_stack(&plan));
 
+	/* before 5.17 the exit copies the stack raw for user space to scan
+	 * (bpf/ustack_raw.bpf.h): the uprobes stand down there too */
 	load_facts("debian-5.10-rxe-mlx5.facts");
 	tracer_plan_regpath(&plan, &facts, true, true);
 	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", NULL);
-	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr");
-	assert_false(tracer_reg_mr_takes_stack(&plan));
+	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr_raw");
+	assert_true(tracer_reg_mr_takes_stack(&plan));
+	assert_true(tracer_reg_mr_stack_raw(&plan));
 
 	/* a 5.17+ kernel where reg_mr cannot be armed: nothing takes the stack */
 	load_facts("debian-6.12-rxe-mlx5.facts");

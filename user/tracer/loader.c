@@ -124,9 +124,11 @@ int tracer_load_uprobes(struct tracer_uprobes *u, struct tracer_plan *p, struct 
 		u->skel = s; /* from here the object is the uprobes' (closed with them) */
 		if (tracer_shared_adopt(sh, s->obj, err, errlen))
 			return -1;
-		/* reg_mr armed in its ustack flavour (5.17+) takes the caller's
-		 * stack at a failed REG_MR: the registration calls need no uprobe */
+		/* reg_mr armed in a flavour that takes the caller's stack at a
+		 * failed REG_MR (scanned in the kernel on 5.17+, copied raw
+		 * before): the registration calls need no uprobe */
 		u->kernel_calls = tracer_reg_mr_takes_stack(p);
+		u->kernel_raw = tracer_reg_mr_stack_raw(p);
 		tracer_uprobes_start(u, s, sh->opts->pid);
 	}
 	if (p->uprobe >= 0)

@@ -538,13 +538,44 @@ struct tracer_site *tracer_plan_site(struct tracer_plan *p, const char *name)
 	return NULL;
 }
 
+/* The REG_MR exits that take the caller's user stack at a failure
+ * (sites.c): scanned in the kernel (5.17+), or copied raw for user space to
+ * scan (bpf/ustack_raw.bpf.h, every kernel before). */
+static const struct {
+	const char *prog;
+	bool raw;
+} stack_exits[] = {
+	{ "fexit_reg_mr_ustack", false }, { "kretprobe_reg_mr_ustack", false },
+	{ "fexit_reg_mr_raw", true },	  { "kretprobe_reg_mr_raw", true },
+};
+
+/* reg_mr's armed exit in stack_exits: its index, or -1 */
+static int stack_exit(const struct tracer_plan *p)
+{
+	for (int i = 0; i < p->nreg; i++) {
+		if (strcmp(p->sites[i].name, "reg_mr"))
+			continue;
+		if (p->sites[i].mech == MECH_NONE)
+			return -1;
+		const char *prog =
+			p->sites[i].mech == MECH_FENTRY ? p->cand[i].fexit : p->cand[i].kretprobe;
+		for (int k = 0; prog && k < (int)(sizeof(stack_exits) / sizeof(stack_exits[0])); k++)
+			if (!strcmp(prog, stack_exits[k].prog))
+				return k;
+		return -1;
+	}
+	return -1;
+}
+
 bool tracer_reg_mr_takes_stack(const struct tracer_plan *p)
 {
-	for (int i = 0; i < p->nreg; i++)
-		if (!strcmp(p->sites[i].name, "reg_mr"))
-			return p->sites[i].mech != MECH_NONE && p->cand[i].needs &&
-			       !strcmp(p->cand[i].needs, "kernel_ustack");
-	return false;
+	return stack_exit(p) >= 0;
+}
+
+bool tracer_reg_mr_stack_raw(const struct tracer_plan *p)
+{
+	int k = stack_exit(p);
+	return k >= 0 && stack_exits[k].raw;
 }
 
 const char *tracer_mech_name(enum mech m)

@@ -73,10 +73,13 @@ int tracer_plan_armed(const struct tracer_plan *p, bool openers_only);
 /* The site called `name`, or NULL. */
 struct tracer_site *tracer_plan_site(struct tracer_plan *p, const char *name);
 
-/* Whether reg_mr is armed in the flavour whose exit takes the caller's user
- * stack at a failure (candidate needing "kernel_ustack", 5.17+): then the
+/* Whether reg_mr is armed in a flavour whose exit takes the caller's user
+ * stack at a failure: scanned in the kernel (candidate needing
+ * "kernel_ustack", 5.17+) or copied raw for user space (before): then the
  * libibverbs registration calls are not probed (tracer/uprobes.c). */
 bool tracer_reg_mr_takes_stack(const struct tracer_plan *p);
+/* ...in its raw flavour: the stack copied for user space to scan */
+bool tracer_reg_mr_stack_raw(const struct tracer_plan *p);
 /* ib_umem_get is armed by its exit alone (plan.c, plan_umem_entry) */
 bool tracer_umem_exit_only(const struct tracer_plan *p);
 

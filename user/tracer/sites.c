@@ -19,14 +19,19 @@
 		"ib_umem_get_cq_buf*"
 
 static const struct tracer_site_def before_drivers[] = {
-	/* two flavours of the exit: with the caller's user stack taken in the
-	 * kernel at a failure (5.17+), or without (libibverbs uprobes give it) */
+	/* three flavours of the exit: at a failure, the caller's user stack
+	 * scanned in the kernel (5.17+), or its raw top copied for user space
+	 * to scan (before: bpf/ustack_raw.bpf.h; needs nothing 5.10 lacks), or
+	 * neither (the libibverbs uprobes give it, where the raw one is refused) */
 	{ "reg_mr", "ib_uverbs_reg_mr",
 	  "REG_MR command args (start, iova, access) and final errno; at a failure, the "
 	  "caller's user stack (5.17+)",
 	  true, "fentry_reg_mr", "fexit_reg_mr_ustack", "kprobe_reg_mr", "kretprobe_reg_mr_ustack",
 	  .kernels = "5.17+: the caller's stack taken in the kernel", .needs = "kernel_ustack",
-	  .more = { { "ib_uverbs_reg_mr", "before 5.17: the caller from libibverbs uprobes",
+	  .more = { { "ib_uverbs_reg_mr",
+		      "before 5.17: the caller's stack copied raw, scanned in user space",
+		      "fentry_reg_mr", "fexit_reg_mr_raw", "kprobe_reg_mr", "kretprobe_reg_mr_raw" },
+		    { "ib_uverbs_reg_mr", "the caller from the libibverbs uprobes",
 		      "fentry_reg_mr", "fexit_reg_mr", "kprobe_reg_mr", "kretprobe_reg_mr" } },
 	  .type = "uverbs_attr_bundle", .critical = "the REG_MR command",
 	  .without = "EINVAL causes (access flags, iova) cannot be told apart" },

@@ -384,7 +384,9 @@ void tracer_uprobes_describe(const struct tracer_uprobes *u, struct tracer_site 
 		snprintf(s->note + off, len - off,
 			 "; ibv_reg_mr, ibv_reg_mr_iova, ibv_reg_mr_iova2, ibv_cmd_reg_mr not attached: "
 			 "reg_mr's kernel trail is armed and takes the caller's stack and API at a "
-			 "failure (no uprobe on a successful registration)");
+			 "failure (no uprobe on a successful registration)%s",
+			 u->kernel_raw ? "; the stack's raw top, its return addresses found in user "
+					 "space (a kernel before 5.17)" : "");
 }
 
 void tracer_uprobes_close(struct tracer_uprobes *u)

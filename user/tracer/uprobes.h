@@ -52,6 +52,8 @@ struct tracer_uprobes {
 	 * ibv_reg_mr_iova, ibv_reg_mr_iova2 and ibv_cmd_reg_mr are not probed
 	 * (nothing on the success path of a registration). */
 	bool kernel_calls;
+	/* ...from the stack's raw top, scanned in user space (before 5.17) */
+	bool kernel_raw;
 	double last_scan, last_full_scan;
 	/* libraries not attached: the table held UPROBE_LIBS_MAX that
 	 * processes still mapped (in the stop record, uprobe_libs_full) */

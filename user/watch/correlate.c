@@ -10,8 +10,10 @@
 
 #include "record/kind.h"
 #include "watch/kenv.h"
+#include "proc/ustack_raw.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +71,11 @@ struct corr {
 	struct storm_slot storms[CORR_STORMS_MAX];
 	struct report r; /* the one being handed to the sink */
 	struct mrt_event kcall; /* a libibverbs call made from a kernel record */
+	/* raw user stacks (MRT_EV_USTACK_RAW) waiting for the failed REG_MR
+	 * record each precedes, by thread (corr_ustack_raw) */
+	struct { bool used; struct mrt_ustack_raw r; } raws[4];
+	unsigned int nraws;
+	struct mrt_event kraw; /* such a record with the return addresses found */
 	struct gate_facts gates; /* of the failure being reported */
 	/* threads whose device context the kernel just refused: libibverbs'
 	 * ibv_open_device then returns NULL too, and that record adds nothing */
@@ -402,6 +409,62 @@ static unsigned int api_of_stack(struct corr *c, struct corr_proc *p, const stru
 	return api;
 }
 
+/* ---- a raw user stack (before 5.17) ------------------------------------------ */
+
+void corr_ustack_raw(struct corr *c, const struct mrt_ustack_raw *r, size_t size)
+{
+	size_t head = offsetof(struct mrt_ustack_raw, w);
+	unsigned int i;
+
+	if (size < head)
+		return;
+	for (i = 0; i < 4 && !(c->raws[i].used && c->raws[i].r.tid == r->tid); i++)
+		;
+	if (i == 4)
+		i = c->nraws++ % 4; /* the oldest gives way: its record never came */
+	memset(&c->raws[i].r, 0, sizeof(c->raws[i].r));
+	memcpy(&c->raws[i].r, r, size < sizeof(*r) ? size : sizeof(*r));
+	if (c->raws[i].r.words > (size - head) / sizeof(r->w[0]))
+		c->raws[i].r.words = (unsigned int)((size - head) / sizeof(r->w[0]));
+	c->raws[i].used = true;
+}
+
+/* A failed REG_MR whose raw stack came just before it: the record with the
+ * return addresses found among the words (user/proc/ustack_raw.c), as the
+ * kernel's own scan would have given them (5.17+), through the process's
+ * maps read now if it lives, else those kept since its first device
+ * context (corr_contact).  Any other record: itself. */
+static const struct mrt_event *with_raw_stack(struct corr *c, const struct mrt_event *ev)
+{
+	struct corr_proc *p;
+	double now = now_of(c);
+	int i, words;
+
+	if (ev->kind != MRT_EV_REG_FAILURE || ev->opener != MRT_SITE_UVERBS_REG_MR || ev->nustack)
+		return ev;
+	for (i = 0; i < 4 && !(c->raws[i].used && c->raws[i].r.tid == ev->tid &&
+			       c->raws[i].r.pid == ev->pid); i++)
+		;
+	if (i == 4)
+		return ev;
+	c->raws[i].used = false;
+	if (!(p = proc_of(c, ev->pid, ev)))
+		return ev;
+	if (!p->maps || now - p->maps_at >= CORR_RECHECK_S)
+		load_maps(c, p, now); /* kept as they were when the process is gone */
+	if (!p->maps)
+		return ev;
+	c->kraw = *ev;
+	words = c->raws[i].r.words < MRT_USTACK_RAW_WORDS ? (int)c->raws[i].r.words
+							  : MRT_USTACK_RAW_WORDS;
+	/* each frame's file and offset as the maps name them: the process may
+	 * be gone before its library can be opened (api_of_stack) */
+	c->kraw.nustack = (unsigned int)ustack_raw_frames(
+		p->maps, (const uint64_t *)c->raws[i].r.w, words, (uint64_t *)c->kraw.ustack,
+		(uint64_t *)c->kraw.uino, (uint64_t *)c->kraw.uoff, MRT_USTACK_MAX);
+	return &c->kraw;
+}
+
 /* The call as a USER_CALL record: the command's arguments as the kernel
  * read them, its errno, the user stack the kernel took. */
 static void kernel_call(struct corr *c, const struct mrt_event *ev, struct mrt_event *u)
@@ -649,6 +712,11 @@ void corr_contact(struct corr *c, const struct mrt_event *ev)
 
 	c->st.contacts++;
 	p->snapshot = p->have_ctx;
+	/* where the REG_MR exit takes the caller's stack, its maps now: a
+	 * process that exits at its failure leaves these to name the frames
+	 * (bounded: execmaps.h, CORR_PROCS_MAX processes) */
+	if (c->cfg.kernel_calls && !p->maps)
+		load_maps(c, p, now_of(c));
 }
 
 void corr_push(struct corr *c, const struct mrt_event *ev)
@@ -675,6 +743,7 @@ void corr_push(struct corr *c, const struct mrt_event *ev)
 		proc_of(c, ev->pid, ev); /* now, while the process most likely still exists */
 		if (c->cfg.kernel_calls && ev->opener != MRT_SITE_UVERBS_REG_DMABUF) {
 			struct mrt_event *u = &c->kcall;
+			ev = with_raw_stack(c, ev);
 			kernel_call(c, ev, u);
 			report(c, ev, u);
 			return;

@@ -145,6 +145,9 @@ void corr_push(struct corr *c, const struct mrt_event *ev);
  * them should it exit the instant a call fails (a live one is read again
  * at its first failure).  No report. */
 void corr_contact(struct corr *c, const struct mrt_event *ev);
+/* A raw user stack (MRT_EV_USTACK_RAW, size bytes of it), kept for the
+ * failed REG_MR record of the same thread that follows it. */
+void corr_ustack_raw(struct corr *c, const struct mrt_ustack_raw *r, size_t size);
 
 /* The kernel's copy of what places a process (MRT_EV_ENVIRON, `size`
  * bytes as the ring gave them): parsed through the allow-list at once and

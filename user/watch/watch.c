@@ -143,6 +143,12 @@ static int on_event(void *cookie, void *data, size_t size)
 		corr_environ(w->corr, data, size);
 		return 0;
 	}
+	/* the raw top of a failed REG_MR's user stack (before 5.17): kept for
+	 * the record that follows it */
+	if (kind == MRT_EV_USTACK_RAW) {
+		corr_ustack_raw(w->corr, data, size);
+		return 0;
+	}
 	if (size >= sizeof(*ev) && ev->kind == MRT_EV_CONTACT) {
 		corr_contact(w->corr, ev); /* not a record: the context, read now */
 		return 0;

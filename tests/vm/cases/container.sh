@@ -31,15 +31,11 @@ pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$CASE_OUT/job.txt")
 check job_failed grep -q 'result=FAIL errno=12' "$CASE_OUT/job.txt"
 check reported mrt_wait_event "$pid"
 ev=$(mrt_event "$pid" | head -1)
-if kernel_older_than 5.17; then
-	# the uprobe on the container's copy saw the call
-	jq_true joined_with_user_call "$ev" '.user_call.api=="ibv_reg_mr" and .api=="ibv_reg_mr"'
-else
-	# the stack the kernel took, named through the container's own copy
-	# (/proc/PID/root): ibv_reg_mr tail-calls ibv_reg_mr_iova2, which is
-	# the libibverbs frame left on the stack (docs/json.md, user_call)
-	jq_true api_from_kernel_stack "$ev" '.user_call.api=="ibv_reg_mr_iova2" and .api=="ibv_reg_mr_iova2" and .user_call.reached_kernel and .user_call.via_nccl and .user_call.stack_frames>0'
-fi
+# the stack the kernel took (raw before 5.17, scanned in user space), named
+# through the container's own copy (/proc/PID/root): ibv_reg_mr tail-calls
+# ibv_reg_mr_iova2, which is the libibverbs frame left on the stack
+# (docs/json.md, user_call)
+jq_true api_from_kernel_stack "$ev" '.user_call.api=="ibv_reg_mr_iova2" and .api=="ibv_reg_mr_iova2" and .user_call.reached_kernel and .user_call.via_nccl and .user_call.stack_frames>0'
 jq_true cause "$ev" '.cause=="memlock_limit"'
 
 # issue 34 item 1: a user's private copy of libibverbs, deleted and replaced
@@ -78,31 +74,28 @@ check copy_attached grep -q "/proc/[0-9]*/root$REAL" "$MRT_OUT.err"
 # read and keep the job's maps; the job then splits libibverbs' text in two
 # mappings (the LO-HI kept opens no /proc/PID/map_files link) and the
 # library, not deleted when the maps were read, is replaced by a FIFO.  The
-# failed registration's frames (the stack scan, 5.17+) are then looked up
+# failed registration's frames (the stack scan: in the kernel on 5.17+, of
+# the raw copy in user space before) are then looked up
 # by that path; watch must refuse the FIFO and report at once.
-if kernel_older_than 5.17; then
-	skip_check stale_maps_not_stalled "before 5.17 the uprobes name the call: no frame is looked up"
-else
-	check watch_restarts mrt_start watch-stale-maps
-	PRIV=/run/mrt-stale-lib
-	rm -rf $PRIV && mkdir -p $PRIV/turn && cp "$REAL" $PRIV/libibverbs.so.1 && chmod -R a+rX $PRIV
-	with_memlock 65536 env LD_LIBRARY_PATH=$PRIV NCCL_JOB_DELAY=4 NCCL_JOB_STALE_MAPS=$PRIV/turn \
-		setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$JOB" "$LIBNCCL" rxe0 16777216 \
-		> "$CASE_OUT/job-stale.txt" 2>&1 &
-	jobpid=$!
-	check stale_probed wait_for_line "$CASE_OUT/job-stale.txt" '^probed$' 30
-	spid=$(grep -l "$PRIV/libibverbs.so.1" /proc/[0-9]*/maps 2>/dev/null | head -1 | cut -d/ -f3)
-	# its record written: the maps were read and kept before the split
-	check stale_probe_reported wait_for_line "$MRT_OUT" "\"event\":\"nccl_probe\",[^}]*\"pid\":$spid," 15
-	touch $PRIV/turn/split
-	check stale_text_split wait_for_line "$CASE_OUT/job-stale.txt" '^split$' 30
-	rm -f $PRIV/libibverbs.so.1 && mkfifo $PRIV/libibverbs.so.1 && touch $PRIV/turn/go
-	wait $jobpid
-	cat "$CASE_OUT/job-stale.txt"
-	check stale_job_failed grep -q "^pid=$spid .*result=FAIL errno=12" "$CASE_OUT/job-stale.txt"
-	check stale_maps_not_stalled wait_for_line "$MRT_OUT" "\"event\":\"reg_failure\",[^}]*\"pid\":$spid," 10 ||
-		watch_blocked_on
-	jq_true stale_cause "$(jq -c "select(.event==\"reg_failure\" and .pid==$spid)" "$MRT_OUT")" '.cause=="memlock_limit"'
-	rm -rf $PRIV
-	check watch_stale_maps_stops mrt_stop
-fi
+check watch_restarts mrt_start watch-stale-maps
+PRIV=/run/mrt-stale-lib
+rm -rf $PRIV && mkdir -p $PRIV/turn && cp "$REAL" $PRIV/libibverbs.so.1 && chmod -R a+rX $PRIV
+with_memlock 65536 env LD_LIBRARY_PATH=$PRIV NCCL_JOB_DELAY=4 NCCL_JOB_STALE_MAPS=$PRIV/turn \
+	setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$JOB" "$LIBNCCL" rxe0 16777216 \
+	> "$CASE_OUT/job-stale.txt" 2>&1 &
+jobpid=$!
+check stale_probed wait_for_line "$CASE_OUT/job-stale.txt" '^probed$' 30
+spid=$(grep -l "$PRIV/libibverbs.so.1" /proc/[0-9]*/maps 2>/dev/null | head -1 | cut -d/ -f3)
+# its record written: the maps were read and kept before the split
+check stale_probe_reported wait_for_line "$MRT_OUT" "\"event\":\"nccl_probe\",[^}]*\"pid\":$spid," 15
+touch $PRIV/turn/split
+check stale_text_split wait_for_line "$CASE_OUT/job-stale.txt" '^split$' 30
+rm -f $PRIV/libibverbs.so.1 && mkfifo $PRIV/libibverbs.so.1 && touch $PRIV/turn/go
+wait $jobpid
+cat "$CASE_OUT/job-stale.txt"
+check stale_job_failed grep -q "^pid=$spid .*result=FAIL errno=12" "$CASE_OUT/job-stale.txt"
+check stale_maps_not_stalled wait_for_line "$MRT_OUT" "\"event\":\"reg_failure\",[^}]*\"pid\":$spid," 10 ||
+	watch_blocked_on
+jq_true stale_cause "$(jq -c "select(.event==\"reg_failure\" and .pid==$spid)" "$MRT_OUT")" '.cause=="memlock_limit"'
+rm -rf $PRIV
+check watch_stale_maps_stops mrt_stop
