@@ -100,7 +100,7 @@ bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
 		if (!t)
 			continue;
 		ev->kind = LOG_FAILURE_CALL;
-		memcpy(ev->call, call, sizeof(call));
+		str_copy_n(ev->call, sizeof(ev->call), call, strlen(call)); /* not the stack bytes after it */
 		/* UCX's md registration outside UCX's own prefix */
 		log_reg_range(p, end, ev);
 		ev->op = op;
