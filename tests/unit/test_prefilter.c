@@ -7,7 +7,8 @@
  *    it gives the same event, byte for byte, and the same counts: a shape
  *    added to a table without its words reaching the anchors shows here;
  *  - an anchor set answers for the words it holds, anywhere in a line,
- *    and not for a line without them; an anchor of one byte passes all. */
+ *    and not for a line without them, in either case when asked (explain's
+ *    words on a buffer); an anchor of one byte passes all. */
 #include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -124,6 +125,24 @@ static void anchors_answer(void **state)
 	assert_true(log_anchors_any(&one, none, none + strlen(none)));
 }
 
+/* explain's words on a buffer are found in either case (strcasestr's) */
+static void anchors_in_either_case(void **state)
+{
+	(void)state;
+	static struct log_anchors t = { .nocase = true };
+	static const char gpu[] = "alloc failed on CUDA MEMORY for rank 3";
+	static const char dev[] = "comm 0x1 rank 3 nranks 8 cudaDev 3";
+
+	log_prefilter_set(true);
+	log_anchors_add(&t, "cuda memory", 11);
+	log_anchors_add(&t, "cudaMalloc", 10);
+	log_anchors_build(&t);
+	assert_true(log_anchors_any(&t, gpu, gpu + strlen(gpu)));
+	assert_false(log_anchors_any(&t, dev, dev + strlen(dev)));
+	static const char mixed[] = "x CudaMALLOC y";
+	assert_true(log_anchors_any(&t, mixed, mixed + strlen(mixed)));
+}
+
 static void longest_literal(void **state)
 {
 	(void)state;
@@ -139,6 +158,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fixtures_read_the_same),
 		cmocka_unit_test(anchors_answer),
+		cmocka_unit_test(anchors_in_either_case),
 		cmocka_unit_test(longest_literal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

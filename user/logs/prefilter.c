@@ -9,8 +9,10 @@
  * without the prefilter and fails on any difference. */
 #include "logs/prefilter.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static bool prefilter_on = true;
 
@@ -54,22 +56,43 @@ void log_anchors_add(struct log_anchors *t, const char *p, size_t n)
 	t->a[t->n++] = (struct log_anchor){ p, n };
 }
 
+/* the byte an anchor is filed under: its own, or its lower case */
+static bool folding;
+
+static unsigned key(unsigned char c)
+{
+	return folding ? (unsigned)tolower(c) : c;
+}
+
 static int by_first_byte(const void *a, const void *b)
 {
 	const struct log_anchor *x = a, *y = b;
-	return (int)(unsigned char)x->p[0] - (int)(unsigned char)y->p[0];
+	return (int)key((unsigned char)x->p[0]) - (int)key((unsigned char)y->p[0]);
+}
+
+static void set_pair(struct log_anchors *t, unsigned char a, unsigned char b)
+{
+	unsigned k = (unsigned)a << 8 | b;
+	t->pair[k / 64] |= 1ull << (k % 64);
 }
 
 void log_anchors_build(struct log_anchors *t)
 {
+	folding = t->nocase;
 	qsort(t->a, t->n, sizeof(t->a[0]), by_first_byte);
 	memset(t->pair, 0, sizeof(t->pair));
 	size_t i = 0;
 	for (unsigned c = 0; c < 256; c++) {
 		t->from[c] = (uint16_t)i;
-		while (i < t->n && (unsigned char)t->a[i].p[0] == c) {
-			unsigned k = c << 8 | (unsigned char)t->a[i].p[1];
-			t->pair[k / 64] |= 1ull << (k % 64);
+		while (i < t->n && key((unsigned char)t->a[i].p[0]) == c) {
+			unsigned char a = (unsigned char)t->a[i].p[0], b = (unsigned char)t->a[i].p[1];
+			set_pair(t, a, b);
+			if (t->nocase) {
+				set_pair(t, (unsigned char)tolower(a), (unsigned char)tolower(b));
+				set_pair(t, (unsigned char)tolower(a), (unsigned char)toupper(b));
+				set_pair(t, (unsigned char)toupper(a), (unsigned char)tolower(b));
+				set_pair(t, (unsigned char)toupper(a), (unsigned char)toupper(b));
+			}
 			i++;
 		}
 	}
@@ -87,8 +110,10 @@ bool log_anchors_any(const struct log_anchors *t, const char *s, const char *end
 		unsigned k = (unsigned)u[i] << 8 | u[i + 1];
 		if (!(t->pair[k / 64] >> (k % 64) & 1))
 			continue;
-		for (unsigned j = t->from[u[i]]; j < t->from[u[i] + 1]; j++)
-			if (t->a[j].n <= n - i && !memcmp(s + i, t->a[j].p, t->a[j].n))
+		unsigned c = t->nocase ? (unsigned)tolower(u[i]) : u[i];
+		for (unsigned j = t->from[c]; j < t->from[c + 1]; j++)
+			if (t->a[j].n <= n - i && !(t->nocase ? strncasecmp(s + i, t->a[j].p, t->a[j].n)
+							       : memcmp(s + i, t->a[j].p, t->a[j].n)))
 				return true;
 	}
 	return false;

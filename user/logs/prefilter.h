@@ -19,6 +19,7 @@ struct log_anchor {
 struct log_anchors {
 	bool built;
 	bool always; /* an anchor of under two bytes: every line may match */
+	bool nocase; /* set before build: letters in either case (strcasestr's) */
 	uint64_t pair[65536 / 64]; /* the first two bytes of some anchor */
 	uint16_t from[257]; /* a[from[c]..from[c+1]): anchors starting with byte c */
 	size_t n;
