@@ -6,7 +6,9 @@
  *
  *   - every line lands in exactly one bucket, and the counts add up;
  *   - the strings of the event are terminated within their arrays;
- *   - a failure with a call names a known op or none, never garbage. */
+ *   - a failure with a call names a known op or none, never garbage;
+ *   - the whole input as one line reads the same without the prefilter
+ *     (user/logs/prefilter.c): it skips only what no shape would read. */
 #include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,8 +17,9 @@
 
 #include "explain/stream.h"
 #include "logs/logline.h"
+#include "logs/prefilter.h"
 
-static struct log_event ev;
+static struct log_event ev, without;
 
 #define TERMINATED(a) assert(memchr((a), 0, sizeof(a)) != NULL)
 
@@ -97,9 +100,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	log_reader_free(r);
 	fclose(f);
-	/* the whole input as one line, too */
+	/* the whole input as one line, too, with the prefilter and without */
 	log_line_parse((const char *)data, size, &ev);
 	json_object_put(ev.json);
+	log_prefilter_set(false);
+	log_line_parse((const char *)data, size, &without);
+	log_prefilter_set(true);
+	json_object_put(without.json);
+	ev.json = without.json = NULL;
+	assert(!memcmp(&ev, &without, sizeof(ev)));
 	as_records(data, size);
 	return 0;
 }

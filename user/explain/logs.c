@@ -23,6 +23,7 @@
 
 #include "core/escape.h"
 #include "explain/facts.h"
+#include "logs/prefilter.h"
 #include "record/inferred_failure.h"
 #include "record/kind.h"
 #include "record/record.h"
@@ -144,17 +145,20 @@ static const struct {
 };
 
 /* What a line says of its buffer: 1 GPU memory, -1 host memory, 0 nothing.
- * Every context line comes here: a few exact searches first, one of which
- * every phrase above contains in its usual spelling, before the eleven
- * searches in either case (NCCL's INFO chatter holds none of them). */
+ * Every context line comes here: one scan of the line for all the phrases
+ * above (their anchors, user/logs/prefilter.c, in either case) before the
+ * searches that find which one, in the table's order (NCCL's INFO chatter
+ * holds none of them: "cudaDev" is no phrase). */
 static int mem_word(const char *raw)
 {
-	static const char *const cheap[] = { "emory", "EMORY", "mem_type", "cuda", "CUDA", "cuMem" };
-	bool any = false;
+	static struct log_anchors anchors = { .nocase = true };
 
-	for (size_t i = 0; i < sizeof(cheap) / sizeof(cheap[0]) && !any; i++)
-		any = strstr(raw, cheap[i]) != NULL;
-	if (!any)
+	if (!anchors.built) {
+		for (size_t i = 0; i < sizeof(mem_words) / sizeof(mem_words[0]); i++)
+			log_anchors_add(&anchors, mem_words[i].needle, strlen(mem_words[i].needle));
+		log_anchors_build(&anchors);
+	}
+	if (!log_anchors_any(&anchors, raw, raw + strlen(raw)))
 		return 0;
 	for (size_t i = 0; i < sizeof(mem_words) / sizeof(mem_words[0]); i++)
 		if (strcasestr(raw, mem_words[i].needle))

@@ -7,6 +7,7 @@
  * it failed; the errno is the strerror text after the call, else whatever
  * shape log_errno_scan reads in the line. */
 #include "logs/parse.h"
+#include "logs/prefilter.h"
 
 #include <string.h>
 
@@ -68,13 +69,18 @@ static bool known_prefix(const char *p, const char *end)
 
 /* whether any of the prefixes stands in the line at all: every line that no
  * other part took comes here, so the walk below is for the few that name a
- * call (a search per prefix is what keeps the reader at its rate) */
+ * call; the prefixes are the table's anchors (prefilter.c), one scan of the
+ * line for all of them */
 static bool any_prefix(const char *s, const char *end)
 {
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (log_find(s, end, prefixes[i]))
-			return true;
-	return false;
+	static struct log_anchors anchors;
+
+	if (!anchors.built) {
+		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+			log_anchors_add(&anchors, prefixes[i], strlen(prefixes[i]));
+		log_anchors_build(&anchors);
+	}
+	return log_anchors_any(&anchors, s, end);
 }
 
 /* what stands between "failed" and a strerror text when no colon does */
@@ -100,7 +106,7 @@ bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
 		if (!t)
 			continue;
 		ev->kind = LOG_FAILURE_CALL;
-		memcpy(ev->call, call, sizeof(call));
+		str_copy_n(ev->call, sizeof(ev->call), call, strlen(call)); /* not the stack bytes after it */
 		/* UCX's md registration outside UCX's own prefix */
 		log_reg_range(p, end, ev);
 		ev->op = op;

@@ -6,6 +6,7 @@
  * column, so a new release's line is rows, not code. */
 #include "logs/fmtmatch.h"
 #include "logs/parse.h"
+#include "logs/prefilter.h"
 
 #include <string.h>
 
@@ -132,31 +133,33 @@ static size_t literal_len(const char *fmt)
 	return n;
 }
 
-/* the longest literal run of each format, found once */
+/* each row's literal prefix and longest literal run, found once; the
+ * longest runs are the table's anchors (prefilter.c): a message holding
+ * none of them matches no row, and the rows are not tried */
 static struct {
 	const char *p;
-	size_t n;
-} longest[256];
+	size_t n, prefix;
+} lit[sizeof(log_nccl_shapes) / sizeof(log_nccl_shapes[0])];
+static struct log_anchors anchors;
+
+static void index_table(void)
+{
+	if (anchors.built)
+		return;
+	for (size_t i = 0; i < log_nccl_shapes_n; i++) {
+		const char *fmt = log_nccl_shapes[i].fmt;
+		size_t n = log_fmt_longest_literal(fmt, &lit[i].p);
+		lit[i].n = n;
+		lit[i].prefix = fmt_literal_prefix(fmt);
+		if (log_nccl_shapes[i].level != 'D')
+			log_anchors_add(&anchors, lit[i].p, n);
+	}
+	log_anchors_build(&anchors);
+}
 
 static bool has_longest_literal(size_t i, const char *s, const char *end)
 {
-	if (i >= sizeof(longest) / sizeof(longest[0]))
-		return true;
-	if (!longest[i].p) {
-		const char *fmt = log_nccl_shapes[i].fmt, *best = fmt, *p = fmt;
-		size_t best_n = 0;
-		while (*p) {
-			size_t k = strcspn(p, "%");
-			if (k > best_n)
-				best = p, best_n = k;
-			p += k;
-			if (*p == '%')
-				p = p[1] ? p + 2 : p + 1;
-		}
-		longest[i].n = best_n;
-		longest[i].p = best;
-	}
-	return !longest[i].n || memmem(s, (size_t)(end - s), longest[i].p, longest[i].n);
+	return !lit[i].n || memmem(s, (size_t)(end - s), lit[i].p, lit[i].n);
 }
 
 bool log_parse_nccl_message(const char *s, const char *end, char level, struct log_event *ev)
@@ -167,6 +170,9 @@ bool log_parse_nccl_message(const char *s, const char *end, char level, struct l
 	int best_nc = 0;
 	size_t best_len = 0;
 
+	index_table();
+	if (!log_anchors_any(&anchors, s, end))
+		return false;
 	for (size_t i = 0; i < log_nccl_shapes_n; i++) {
 		const struct log_shape *sh = &log_nccl_shapes[i];
 		struct fmt_cap caps[FMT_CAPS_MAX];
@@ -174,12 +180,12 @@ bool log_parse_nccl_message(const char *s, const char *end, char level, struct l
 
 		if (sh->level == 'D' || (level && sh->level != level))
 			continue;
-		size_t lit = fmt_literal_prefix(sh->fmt);
-		if (lit > n || memcmp(sh->fmt, s, lit))
+		size_t pre = lit[i].prefix;
+		if (pre > n || memcmp(sh->fmt, s, pre))
 			continue;
 		/* a format that starts with a conversion: its longest literal
 		 * text must be in the line before any backtracking */
-		if (lit < 4 && !has_longest_literal(i, s, end))
+		if (pre < 4 && !has_longest_literal(i, s, end))
 			continue;
 		if (!fmt_match(sh->fmt, s, n, caps, &nc))
 			continue;
