@@ -6,6 +6,7 @@
 #include "logs/parse.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -109,25 +110,41 @@ bool log_reg_range(const char *c, const char *end, struct log_event *ev)
 	return true;
 }
 
+/* the calls of the RDMA sources that have an operation (user/logs/calls.tsv,
+ * tools/call-names.py: every ibv_*, mlx5dv_*, efadv_*, rdma_* of rdma-core's
+ * headers, libfabric's fi_*, the kernel's uverbs commands, pidfd_*, mlock*),
+ * sorted by name */
+static const struct {
+	const char *call, *op;
+} source_calls[] = {
+#define LOG_CALL(c, o) { c, o },
+#define LOG_WC_STATUS(t, n, sym)
+#include "log_calls.h"
+#undef LOG_CALL
+#undef LOG_WC_STATUS
+};
+
+static int call_cmp(const void *key, const void *row)
+{
+	return strcmp(key, *(const char *const *)row);
+}
+
 /* docs/json.md's ops: registrations are reg_mr, the refusal records' ops */
 const char *log_op_of_call(const char *call)
 {
-	static const struct { const char *call, *op; } ops[] = {
-		{ "ibv_reg_mr", "reg_mr" }, { "ibv_reg_mr_iova", "reg_mr" },
-		{ "ibv_reg_mr_iova2", "reg_mr" }, { "ibv_reg_dmabuf_mr", "reg_mr" },
-		{ "mlx5dv_reg_dmabuf_mr", "reg_mr" }, { "ibv_create_qp", "create_qp" },
-		{ "ibv_create_qp_ex", "create_qp" }, { "ibv_create_cq", "create_cq" },
-		{ "ibv_create_cq_ex", "create_cq" }, { "ibv_modify_qp", "modify_qp" },
-		{ "ibv_open_device", "open_device" }, { "ibv_get_device_list", "open_device" },
-		{ "ibv_alloc_pd", "alloc_pd" }, { "ibv_create_ah", "create_ah" },
+	/* the C library's and tools' calls no RDMA header declares */
+	static const struct { const char *call, *op; } libc_calls[] = {
 		{ "posix_fallocate", "shm_alloc" }, { "fallocate", "shm_alloc" },
-		{ "shm_open", "shm_alloc" }, { "pidfd_getfd", "fd_import" },
-		{ "mlock", "mlock" }, { "mlock2", "mlock" }, { "mlockall", "mlock" },
-		/* libfabric's registrations (EFA, verbs providers): an MR below */
-		{ "fi_mr_reg", "reg_mr" }, { "fi_mr_regattr", "reg_mr" }, { "fi_mr_regv", "reg_mr" },
+		{ "shm_open", "shm_alloc" },
 	};
-	for (size_t i = 0; call && i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strcmp(call, ops[i].call))
-			return ops[i].op;
+	if (!call)
+		return NULL;
+	const void *row = bsearch(call, source_calls, sizeof(source_calls) / sizeof(source_calls[0]),
+				  sizeof(source_calls[0]), call_cmp);
+	if (row)
+		return ((const char *const *)row)[1];
+	for (size_t i = 0; i < sizeof(libc_calls) / sizeof(libc_calls[0]); i++)
+		if (!strcmp(call, libc_calls[i].call))
+			return libc_calls[i].op;
 	return NULL;
 }
