@@ -141,6 +141,13 @@ $(BUILD)/nccl_shapes.h: user/logs/nccl_shapes.tsv tools/shapes-to-c.sh | $(BUILD
 	$(Q)tools/shapes-to-c.sh $< > $@.tmp && mv $@.tmp $@
 $(BUILD)/user/logs/shapes.o: $(BUILD)/nccl_shapes.h
 
+# the call names and completion status texts are data as well
+# (user/logs/calls.tsv, tools/call-names.py reads them from rdma-core's,
+# libfabric's and the kernel's sources): compiled into util.c and completion.c
+$(BUILD)/log_calls.h: user/logs/calls.tsv tools/calls-to-c.sh | $(BUILD)
+	$(Q)tools/calls-to-c.sh $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/user/logs/util.o $(BUILD)/user/logs/completion.o: $(BUILD)/log_calls.h
+
 # only the tracer includes the generated skeletons
 $(filter $(BUILD)/user/tracer/%,$(LIB_OBJS)): $(SKELS)
 
@@ -389,6 +396,7 @@ FUZZ_CFLAGS := -O1 -g -std=c11 -D_GNU_SOURCE -Iuser -Ibpf -I$(BUILD) $(SAN_FLAGS
 $(FUZZ_BUILD)/user/core/version.o: $(BUILD)/mrtrace_version.h
 $(FUZZ_BUILD)/user/check/cmd.o: $(BUILD)/mrtrace_docdir.h
 $(FUZZ_BUILD)/user/logs/shapes.o: $(BUILD)/nccl_shapes.h
+$(FUZZ_BUILD)/user/logs/util.o $(FUZZ_BUILD)/user/logs/completion.o: $(BUILD)/log_calls.h
 
 # the BPF objects are the same with or without sanitizers: reused
 asan: all $(HELPER_BINS)

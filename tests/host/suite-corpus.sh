@@ -45,7 +45,9 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 # modify_qp EINVAL, queue ENOMEM, EFAULT of a plain ibv_reg_mr, "failed with
 # error TEXT more words"; 63: a provider's own words in libfabric's prefix,
 # rdma-core's phrases in either case, a context line's word on the buffer; 65:
-# mlock as a call of its own; 68: the move to RTS is its own attributes);
+# mlock as a call of its own; 68: the move to RTS is its own attributes; 70
+# with 3 more fixtures in N: completion errors in libibverbs' words, the
+# sources' call names, 'CALL:TEXT');
 # the issue asks 90.
 FLOOR=73
 

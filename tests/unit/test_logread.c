@@ -398,6 +398,83 @@ static void other_sources(void **state)
  * number behind a marker, either sign, glibc's "Unknown error N" for the
  * numbers with no name (the kernel-internal ENOTSUPP 524 leaks so), an
  * E-name; a known call named by a line of no known source */
+/* issue 46 item 2: the calls of the sources' tables (user/logs/calls.tsv),
+ * the error shapes glog, Rust and Python print, completion errors in any
+ * program's words (the field corpus: roll-417, async-rdma-107,
+ * mooncake-2511, ucx-3564, ucx-1878) */
+static void source_call_names_and_shapes(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line, *call, *op;
+		int err;
+	} lines[] = {
+		/* a name of rdma-core's librdmacm, libfabric, efadv, the syscalls */
+		{ "rdma_create_qp: Cannot allocate memory", "rdma_create_qp", "create_qp", 12 },
+		{ "rdma_reg_msgs failed: Cannot allocate memory", "rdma_reg_msgs", "reg_mr", 12 },
+		{ "efadv_create_qp_ex failed: errno: 12", "efadv_create_qp_ex", "create_qp", 12 },
+		{ "fi_mr_regattr failed: ret=-12", "fi_mr_regattr", "reg_mr", 12 },
+		{ "ibv_rereg_mr failed: Bad address", "ibv_rereg_mr", "reg_mr", 14 },
+		/* no space after the colon */
+		{ "RuntimeError: pidfd_open:Operation not permitted", "pidfd_open", "fd_import", 1 },
+		/* Rust's io::Error, Debug and Display */
+		{ "ibv_reg_mr failed Os { code: 12, kind: OutOfMemory, message: \"Cannot allocate memory\" }",
+		  "ibv_reg_mr", "reg_mr", 12 },
+		{ "ibv_reg_mr failed: registering (os error 14)", "ibv_reg_mr", "reg_mr", 14 },
+		/* glog: the strerror text and its number in brackets */
+		{ "E0819 11:21:45.193161 147554 rdma_context.cpp:588] Failed to register memory 0x12397fd5800: Invalid argument [22]",
+		  "ibv_reg_mr", "reg_mr", 22 },
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		parse(lines[i].line);
+		if (ev.kind != LOG_FAILURE_CALL || strcmp(ev.call, lines[i].call) || !ev.op ||
+		    strcmp(ev.op, lines[i].op) || ev.err != lines[i].err)
+			fail_msg("%s: kind %d call %s op %s err %d", lines[i].line, ev.kind, ev.call,
+				 ev.op ? ev.op : "-", ev.err);
+	}
+	/* "ibv_reg_mr err, arguments:": the call said to fail, no errno here */
+	parse("2023-07-20T12:27:48.882393Z ERROR async_rdma::memory_region::raw: ibv_reg_mr err, arguments:");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.op, "reg_mr");
+	assert_true(ev.no_errno);
+	/* a name the sources declare with no operation, a prefix and no name */
+	parse("ibv_query_port failed: Invalid argument");
+	assert_int_not_equal(ev.kind, LOG_FAILURE_CALL);
+	parse("rdma_context.cpp:77] Using 2 HCAs: Invalid argument");
+	assert_int_not_equal(ev.kind, LOG_FAILURE_CALL);
+	/* a bracketed number that is not its text's own */
+	parse("Failed to register MR: Invalid argument [1]");
+	assert_int_equal(ev.err, 22);
+	parse("ibv_reg_mr failed [1]");
+	assert_int_equal(ev.err, 0);
+
+	/* completion errors in libibverbs' words, with or without UCX's prefix */
+	static const struct {
+		const char *line;
+		int status;
+		const char *name;
+	} completions[] = {
+		{ "rc_verbs_iface.c:67   send completion with error: local protection error", 4, "IBV_WC_LOC_PROT_ERR" },
+		{ " dc_verbs.c:633  UCX  ERROR Send completion with error on qp 0x226c3: transport retry counter exceeded syndrome 0x81",
+		  12, "IBV_WC_RETRY_EXC_ERR" },
+		{ "Failed status Work Request Flushed Error (5) for wr_id 2", 5, "IBV_WC_WR_FLUSH_ERR" },
+		{ "[1466599688.714393] [vegas30:25196:0] rc_verbs_iface.c:47   UCX  ERROR Send completion with error: RNR retry counter exceeded",
+		  13, "IBV_WC_RNR_RETRY_EXC_ERR" },
+	};
+	for (size_t i = 0; i < sizeof(completions) / sizeof(completions[0]); i++) {
+		parse(completions[i].line);
+		if (ev.kind != LOG_FAILURE_NOCALL || ev.nocall != LOG_NC_COMPLETION ||
+		    ev.wc.status != completions[i].status || strcmp(ev.wc.status_name, completions[i].name))
+			fail_msg("%s: kind %d nocall %d status %d %s", completions[i].line, ev.kind, ev.nocall,
+				 ev.wc.status, ev.wc.status_name);
+	}
+	/* a status text with no completion said to fail, a completion with none */
+	parse("retry: transport retry counter exceeded once, then it worked");
+	assert_int_not_equal(ev.kind, LOG_FAILURE_NOCALL);
+	parse("send completion with error: see above");
+	assert_int_not_equal(ev.kind, LOG_FAILURE_NOCALL);
+}
+
 static void errno_shapes(void **state)
 {
 	(void)state;
@@ -807,6 +884,7 @@ int main(void)
 		cmocka_unit_test(fallocate_tool_lines),
 		cmocka_unit_test(gdr_dmabuf_enabled),
 		cmocka_unit_test(errno_shapes),
+		cmocka_unit_test(source_call_names_and_shapes),
 		cmocka_unit_test(provider_registrations),
 		cmocka_unit_test(job_host_from_slurmstepd_only),
 	};

@@ -38,7 +38,9 @@ static const char *after_call(const char *p, const char *end)
 	if (col && col - p <= 24 && col + 2 <= end && col[1] == ' ' &&
 	    log_errno_at_start(col + 2, (size_t)(end - col - 2)))
 		return col + 2;
-	if (log_starts(p, end, "failed") || log_starts(p, end, "returned") || log_starts(p, end, "error")) {
+	/* "err" holds "error" and "errno", and async-rdma's "ibv_reg_mr err,
+	 * arguments:" (its errno on a line of its own further down) */
+	if (log_starts(p, end, "failed") || log_starts(p, end, "returned") || log_starts(p, end, "err")) {
 		/* "failed: TEXT"; with no colon the rest ("failed with error
 		 * 12", "failed (ret=-12)") is for the scan */
 		const char *c = memchr(p, ':', (size_t)(end - p));
@@ -50,14 +52,20 @@ static const char *after_call(const char *p, const char *end)
 	}
 	if (p + 1 < end && *p == ':' && p[1] == ' ')
 		return p + 2;
+	/* "RuntimeError: pidfd_open:Operation not permitted": no space */
+	if (p + 1 < end && *p == ':' && log_errno_at_start(p + 1, (size_t)(end - p - 1)))
+		return p + 1;
 	return NULL;
 }
 
-/* the calls read from a line of no known source: the verbs and the
- * providers' registrations, pidfd_getfd and mlock (the RLIMIT_MEMLOCK a
- * pin meets); not a tool's name ("fallocate failed: ..." is util-linux's
- * only in its own shape, tools in others.c) */
-static const char *const prefixes[] = { "ibv_", "mlx5dv_", "fi_mr_", "pidfd_getfd", "mlock" };
+/* the calls read from a line of no known source: the prefixes of the names
+ * of user/logs/calls.tsv (rdma-core's verbs, mlx5dv, efadv and librdmacm,
+ * libfabric's fi_*, the kernel's uverbs commands, pidfd_* and mlock*: the
+ * RLIMIT_MEMLOCK a pin meets); a name only counts when log_op_of_call knows
+ * it; not a tool's name ("fallocate failed: ..." is util-linux's only in
+ * its own shape, tools in others.c) */
+static const char *const prefixes[] = { "ibv_", "mlx5dv_", "efadv_", "rdma_", "fi_",
+					"ib_uverbs_", "pidfd_", "mlock" };
 
 static bool known_prefix(const char *p, const char *end)
 {

@@ -2,7 +2,9 @@
 /* errnos.c - the errno a failure line carries, in the shapes the providers,
  * the launchers' wrappers and the tools print it beside the call
  * (docs/logs.md, "Errno shapes"): a number behind a marker ("errno: 12",
- * "[error code: 14]", "ret=-22", "(-95)"), glibc's text for a number with
+ * "[error code: 14]", "ret=-22", "(-95)", Rust's "Os { code: 12", "(os
+ * error 13)"), a strerror text's own number after it ("Invalid argument
+ * [22]"), glibc's text for a number with
  * no name ("Unknown error -95", "Unknown error 524": the kernel-internal
  * 512..530 leak so), or the E-name itself.  A provider may print the same
  * errno positive or negative: the magnitude is the errno. */
@@ -22,6 +24,9 @@ static const struct {
 	{ "error=", 0 },         { "err=", 0 },            { "ret=", 0 },
 	{ "rc=", 0 },            { "failed with error ", 0 }, { "with error ", 0 },
 	{ "[Errno ", ']' }, /* Python's OSError: "[Errno 1] Operation not permitted" */
+	/* Rust's io::Error: Debug "Os { code: 12, kind: OutOfMemory, ...",
+	 * Display "Cannot allocate memory (os error 12)" */
+	{ "Os { code: ", ',' }, { "(os error ", ')' },
 	{ "(", ')' },
 };
 
@@ -92,10 +97,19 @@ int log_errno_scan(const char *s, size_t n)
 		for (const char *p = s; (p = log_find(p, end, markers[i].lit)); p++) {
 			int e;
 			/* a bare "(" takes only "(-N)": "(12)" may be anything */
-			e = number_at(p + l, end, markers[i].close, markers[i].lit[0] == '(');
+			e = number_at(p + l, end, markers[i].close, !strcmp(markers[i].lit, "("));
 			if (e)
 				return e;
 		}
+	}
+	/* glog programs' "Invalid argument [22]": a number in brackets only
+	 * after its own strerror text (a bare "[1]" may be anything) */
+	for (const char *p = s; (p = memchr(p, '[', (size_t)(end - p))); p++) {
+		int e = number_at(p + 1, end, ']', false);
+		const char *t = e ? strerror(e) : NULL;
+		size_t tl = t ? strlen(t) : 0;
+		if (t && (size_t)(p - s) >= tl + 1 && p[-1] == ' ' && !memcmp(p - 1 - tl, t, tl))
+			return e;
 	}
 	for (const char *p = s; p < end; p++) {
 		if (*p != 'E' || !word_start(s, p))

@@ -124,6 +124,10 @@ bool log_parse_ucx(const char *s, const char *end, struct log_event *ev)
 		m++;
 	if (error && call_failed(m, end, ev))
 		return true;
+	/* rc_verbs/dc_verbs: "Send completion with error on qp 0x226c3:
+	 * transport retry counter exceeded syndrome 0x81" */
+	if (error && log_parse_completion(m, end, ev))
+		return true;
 	ev->kind = error ? LOG_UNRECOGNISED : LOG_NOT_FAILURE;
 	return true;
 }
@@ -207,6 +211,8 @@ static const struct {
 	{ "Couldn't register MR", "ibv_reg_mr" },
 	{ "Couldn't allocate MR", "ibv_reg_mr" },
 	{ "Failed to register MR", "ibv_reg_mr" },
+	/* Mooncake's glog "Failed to register memory 0x..: Invalid argument [22]" */
+	{ "Failed to register memory", "ibv_reg_mr" },
 	{ "Couldn't create CQ", "ibv_create_cq" },
 	{ "Failed to create CQ", "ibv_create_cq" },
 	{ "Couldn't create QP", "ibv_create_qp" },
@@ -256,6 +262,9 @@ bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
 		if (col) {
 			str_copy_n(ev->err_text, sizeof(ev->err_text), col + 2, (size_t)(end - col - 2));
 			ev->err = log_errno_from_text(col + 2, (size_t)(end - col - 2));
+			/* "Invalid argument [22]": the text, then more of the line */
+			if (!ev->err)
+				ev->err = log_errno_at_start(col + 2, (size_t)(end - col - 2));
 		}
 		ev->no_errno = !ev->err;
 		return true;

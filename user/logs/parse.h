@@ -29,6 +29,8 @@ bool log_parse_kernel(const char *s, const char *end, bool force, struct log_eve
 /* a known call (log_op_of_call's) that a line of no known source says
  * failed: "pidfd_getfd: Operation not permitted", "X failed: TEXT" (anycall.c) */
 bool log_parse_anycall(const char *s, const char *end, struct log_event *ev);
+/* a work completion's error status in any program's words (completion.c) */
+bool log_parse_completion(const char *s, const char *end, struct log_event *ev);
 /* a line that names the job (job.c): srun's, salloc's, slurmstepd's, an
  * echoed SLURM_JOB_ID=; LOG_CONTEXT with ev->job */
 bool log_parse_job(const char *s, const char *end, struct log_event *ev);

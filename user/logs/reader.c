@@ -83,7 +83,7 @@ void log_classify(const char *s, const char *end, struct log_event *ev, int dept
 	if (log_parse_job(s, end, ev) || log_parse_nccl(s, end, ev) || log_parse_framework(s, end, ev) || log_parse_ucx(s, end, ev) ||
 	    log_parse_libfabric(s, end, ev) || log_parse_rdma_core(s, end, ev) ||
 	    log_parse_tools(s, end, ev) || log_parse_kernel(s, end, false, ev) ||
-	    log_parse_anycall(s, end, ev)) {
+	    log_parse_anycall(s, end, ev) || log_parse_completion(s, end, ev)) {
 		errno_fallback(s, end, ev);
 		qp_state_fallback(s, end, ev);
 		return;

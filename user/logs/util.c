@@ -6,6 +6,7 @@
 #include "logs/parse.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -124,25 +125,42 @@ bool log_reg_range(const char *c, const char *end, struct log_event *ev)
 	return true;
 }
 
+/* the calls of the RDMA sources that have an operation (user/logs/calls.tsv,
+ * tools/call-names.py: every ibv_*, mlx5dv_*, efadv_*, rdma_* of rdma-core's
+ * headers, libfabric's fi_*, the kernel's uverbs commands, pidfd_*, mlock*),
+ * sorted by name */
+static const struct source_call {
+	const char *call;
+	enum rdma_op op;
+} source_calls[] = {
+#define LOG_CALL(c, o) { c, o },
+#define LOG_WC_STATUS(t, n, sym)
+#include "log_calls.h"
+#undef LOG_CALL
+#undef LOG_WC_STATUS
+};
+
+static int call_cmp(const void *key, const void *row)
+{
+	return strcmp(key, *(const char *const *)row);
+}
+
 /* docs/json.md's ops: registrations are reg_mr, the refusal records' ops */
 enum rdma_op log_op_of_call(const char *call)
 {
-	static const struct { const char *call; enum rdma_op op; } ops[] = {
-		{ "ibv_reg_mr", OP_REG_MR }, { "ibv_reg_mr_iova", OP_REG_MR },
-		{ "ibv_reg_mr_iova2", OP_REG_MR }, { "ibv_reg_dmabuf_mr", OP_REG_MR },
-		{ "mlx5dv_reg_dmabuf_mr", OP_REG_MR }, { "ibv_create_qp", OP_CREATE_QP },
-		{ "ibv_create_qp_ex", OP_CREATE_QP }, { "ibv_create_cq", OP_CREATE_CQ },
-		{ "ibv_create_cq_ex", OP_CREATE_CQ }, { "ibv_modify_qp", OP_MODIFY_QP },
-		{ "ibv_open_device", OP_OPEN_DEVICE }, { "ibv_get_device_list", OP_OPEN_DEVICE },
-		{ "ibv_alloc_pd", OP_ALLOC_PD }, { "ibv_create_ah", OP_CREATE_AH },
+	/* the C library's and tools' calls no RDMA header declares */
+	static const struct { const char *call; enum rdma_op op; } libc_calls[] = {
 		{ "posix_fallocate", OP_SHM_ALLOC }, { "fallocate", OP_SHM_ALLOC },
-		{ "shm_open", OP_SHM_ALLOC }, { "pidfd_getfd", OP_FD_IMPORT },
-		{ "mlock", OP_MLOCK }, { "mlock2", OP_MLOCK }, { "mlockall", OP_MLOCK },
-		/* libfabric's registrations (EFA, verbs providers): an MR below */
-		{ "fi_mr_reg", OP_REG_MR }, { "fi_mr_regattr", OP_REG_MR }, { "fi_mr_regv", OP_REG_MR },
+		{ "shm_open", OP_SHM_ALLOC },
 	};
-	for (size_t i = 0; call && i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strcmp(call, ops[i].call))
-			return ops[i].op;
+	if (!call)
+		return OP_NONE;
+	const void *row = bsearch(call, source_calls, sizeof(source_calls) / sizeof(source_calls[0]),
+				  sizeof(source_calls[0]), call_cmp);
+	if (row)
+		return ((const struct source_call *)row)->op;
+	for (size_t i = 0; i < sizeof(libc_calls) / sizeof(libc_calls[0]); i++)
+		if (!strcmp(call, libc_calls[i].call))
+			return libc_calls[i].op;
 	return OP_NONE;
 }
