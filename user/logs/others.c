@@ -174,7 +174,7 @@ bool log_parse_libfabric(const char *s, const char *end, struct log_event *ev)
 		char call[40];
 		str_copy_n(call, sizeof(call), m, (size_t)(col - m));
 		if (log_op_of_call(call)) {
-			memcpy(ev->call, call, sizeof(call));
+			str_copy_n(ev->call, sizeof(ev->call), call, strlen(call)); /* not the bytes after it */
 		} else if (log_find(m, col, "register") || log_find(m, col, "reg_mr") ||
 			   log_find(m, col, "MR")) {
 			str_copy_n(ev->call, sizeof(ev->call), "fi_mr_reg", 9);
