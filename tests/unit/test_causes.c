@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "fixture_path.h"
+
 #include "verdict/causes.h"
 #include "verdict/fixes.h"
 #include "verdict/names.h"
@@ -105,23 +107,10 @@ static void class_from_the_row(void **state)
 	assert_string_equal(cause_class_name(CLASS_NO_REFUSAL), "no_refusal");
 }
 
+/* docs/ beside tests/fixtures/, found as the fixtures are */
 static const char *docs_path(void)
 {
-	static char path[PATH_MAX + 64];
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, sizeof(path), "%s/../../docs/causes.md", exe);
-			if (access(path, R_OK) == 0)
-				return path;
-		}
-	}
-	return "docs/causes.md";
+	return fixture_path("..", "../docs/causes.md");
 }
 
 /* docs/causes.md's table: one line per row, "| `name` | errnos |" with the

@@ -722,9 +722,69 @@ static int read_all(const char *text, struct item *items, int max)
 	return n;
 }
 
-/* read_all with the log lines among the values handed out (rc 2: event
- * holds the line's first 31 bytes) */
-static int read_mixed(const char *text, size_t len, struct item *items, int max)
+static void test_stream_lines(void **state)
+{
+	(void)state;
+	struct item it[16];
+	int n;
+
+	/* JSON Lines, a blank line, CRLF, two values on one line */
+	n = read_all("{\"event\":\"start\"}\n\n{\"event\":\"a\"}\r\n{\"event\":\"b\"} {\"event\":\"c\"}\n", it, 16);
+	assert_int_equal(n, 4);
+	assert_int_equal(it[0].line, 1);
+	assert_string_equal(it[1].event, "a");
+	assert_int_equal(it[1].line, 3);
+	assert_int_equal(it[2].line, 4);
+	assert_int_equal(it[3].line, 4);
+	assert_string_equal(it[3].event, "c");
+
+	/* pretty-printed records: the line each starts on */
+	n = read_all("{\n  \"event\": \"a\",\n  \"raw\": {\n    \"kind\": 1\n  }\n}\n{\n  \"event\": \"b\"\n}\n",
+		     it, 16);
+	assert_int_equal(n, 2);
+	assert_int_equal(it[0].line, 1);
+	assert_int_equal(it[1].line, 7);
+	assert_string_equal(it[1].event, "b");
+
+	/* a malformed line between good ones */
+	n = read_all("{\"event\":\"a\"}\n{\"event\": nope}\n{\"event\":\"b\"}\n", it, 16);
+	assert_int_equal(n, 3);
+	assert_int_equal(it[1].rc, -1);
+	assert_int_equal(it[1].line, 2);
+	assert_int_equal(it[2].rc, 1);
+	assert_string_equal(it[2].event, "b");
+	assert_int_equal(it[2].line, 3);
+
+	/* a line cut short (killed while writing): the next record still counts */
+	n = read_all("{\"event\":\"a\"}\n{\"event\":\"reg_fail\n{\"event\":\"b\"}\n", it, 16);
+	assert_int_equal(n, 3);
+	assert_int_equal(it[1].rc, -1);
+	assert_int_equal(it[1].line, 2);
+	assert_string_equal(it[2].event, "b");
+	assert_int_equal(it[2].line, 3);
+
+	/* a broken pretty-printed record: one error, then the next record */
+	n = read_all("{\n  \"event\": \"a\",\n  oops\n  \"x\": 1\n}\n{\n  \"event\": \"b\"\n}\n", it, 16);
+	assert_int_equal(n, 2);
+	assert_int_equal(it[0].rc, -1);
+	assert_int_equal(it[0].line, 1);
+	assert_string_equal(it[1].event, "b");
+	assert_int_equal(it[1].line, 6);
+
+	/* the input ends inside a value */
+	n = read_all("{\"event\":\"a\"}\n{\"event\":", it, 16);
+	assert_int_equal(n, 2);
+	assert_int_equal(it[1].rc, -1);
+	assert_int_equal(it[1].line, 2);
+
+	/* nothing at all */
+	assert_int_equal(read_all("\n\n", it, 16), 0);
+}
+
+/* read_all for a buffer with NUL bytes in it; with keep, the log lines
+ * among the values handed out too (rc 2: event holds the line's first 31
+ * bytes) */
+static int read_stream(const char *text, size_t len, struct item *items, int max, bool keep)
 {
 	FILE *f = fmemopen((void *)text, len, "r");
 	struct replay_stream *s = replay_stream_new(f);
@@ -734,20 +794,21 @@ static int read_mixed(const char *text, size_t len, struct item *items, int max)
 	int n = 0, rc;
 
 	assert_non_null(s);
-	replay_stream_keep_lines(s, true);
+	replay_stream_keep_lines(s, keep);
 	while ((rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
-		assert_true(n < max);
-		items[n].rc = rc;
-		items[n].line = line;
-		items[n].event[0] = 0;
-		if (rc == 1) {
-			const char *ev = jstr(o, "event");
-			snprintf(items[n].event, sizeof(items[n].event), "%s", ev ? ev : "");
-		} else if (rc == 2) {
-			size_t k;
-			const char *t = replay_stream_line(s, &k);
-			assert_null(memchr(t, '\n', k));
-			snprintf(items[n].event, sizeof(items[n].event), "%.*s", (int)k, t);
+		if (n < max) {
+			items[n].rc = rc;
+			items[n].line = line;
+			items[n].event[0] = 0;
+			if (rc == 1) {
+				const char *ev = jstr(o, "event");
+				snprintf(items[n].event, sizeof(items[n].event), "%s", ev ? ev : "");
+			} else if (rc == 2) {
+				size_t k;
+				const char *t = replay_stream_line(s, &k);
+				assert_null(memchr(t, '\n', k));
+				snprintf(items[n].event, sizeof(items[n].event), "%.*s", (int)k, t);
+			}
 		}
 		json_object_put(o);
 		n++;
@@ -755,6 +816,16 @@ static int read_mixed(const char *text, size_t len, struct item *items, int max)
 	replay_stream_free(s);
 	fclose(f);
 	return n;
+}
+
+static int read_mem(const char *text, size_t len, struct item *items, int max)
+{
+	return read_stream(text, len, items, max, false);
+}
+
+static int read_mixed(const char *text, size_t len, struct item *items, int max)
+{
+	return read_stream(text, len, items, max, true);
 }
 
 /* issue 46 item 4: in an input that starts with a record, whether a line
@@ -817,91 +888,6 @@ static void test_stream_log_lines_among_records(void **state)
 	n = read_all(mixed, it, 16);
 	assert_int_equal(it[0].rc, 1);
 	assert_int_equal(it[1].rc, -1);
-}
-
-static void test_stream_lines(void **state)
-{
-	(void)state;
-	struct item it[16];
-	int n;
-
-	/* JSON Lines, a blank line, CRLF, two values on one line */
-	n = read_all("{\"event\":\"start\"}\n\n{\"event\":\"a\"}\r\n{\"event\":\"b\"} {\"event\":\"c\"}\n", it, 16);
-	assert_int_equal(n, 4);
-	assert_int_equal(it[0].line, 1);
-	assert_string_equal(it[1].event, "a");
-	assert_int_equal(it[1].line, 3);
-	assert_int_equal(it[2].line, 4);
-	assert_int_equal(it[3].line, 4);
-	assert_string_equal(it[3].event, "c");
-
-	/* pretty-printed records: the line each starts on */
-	n = read_all("{\n  \"event\": \"a\",\n  \"raw\": {\n    \"kind\": 1\n  }\n}\n{\n  \"event\": \"b\"\n}\n",
-		     it, 16);
-	assert_int_equal(n, 2);
-	assert_int_equal(it[0].line, 1);
-	assert_int_equal(it[1].line, 7);
-	assert_string_equal(it[1].event, "b");
-
-	/* a malformed line between good ones */
-	n = read_all("{\"event\":\"a\"}\n{\"event\": nope}\n{\"event\":\"b\"}\n", it, 16);
-	assert_int_equal(n, 3);
-	assert_int_equal(it[1].rc, -1);
-	assert_int_equal(it[1].line, 2);
-	assert_int_equal(it[2].rc, 1);
-	assert_string_equal(it[2].event, "b");
-	assert_int_equal(it[2].line, 3);
-
-	/* a line cut short (killed while writing): the next record still counts */
-	n = read_all("{\"event\":\"a\"}\n{\"event\":\"reg_fail\n{\"event\":\"b\"}\n", it, 16);
-	assert_int_equal(n, 3);
-	assert_int_equal(it[1].rc, -1);
-	assert_int_equal(it[1].line, 2);
-	assert_string_equal(it[2].event, "b");
-	assert_int_equal(it[2].line, 3);
-
-	/* a broken pretty-printed record: one error, then the next record */
-	n = read_all("{\n  \"event\": \"a\",\n  oops\n  \"x\": 1\n}\n{\n  \"event\": \"b\"\n}\n", it, 16);
-	assert_int_equal(n, 2);
-	assert_int_equal(it[0].rc, -1);
-	assert_int_equal(it[0].line, 1);
-	assert_string_equal(it[1].event, "b");
-	assert_int_equal(it[1].line, 6);
-
-	/* the input ends inside a value */
-	n = read_all("{\"event\":\"a\"}\n{\"event\":", it, 16);
-	assert_int_equal(n, 2);
-	assert_int_equal(it[1].rc, -1);
-	assert_int_equal(it[1].line, 2);
-
-	/* nothing at all */
-	assert_int_equal(read_all("\n\n", it, 16), 0);
-}
-
-/* read_all for a buffer with NUL bytes in it */
-static int read_mem(const char *text, size_t len, struct item *items, int max)
-{
-	FILE *f = fmemopen((void *)text, len, "r");
-	struct replay_stream *s = replay_stream_new(f);
-	struct json_object *o;
-	char err[256];
-	long line;
-	int n = 0, rc;
-
-	assert_non_null(s);
-	while ((rc = replay_stream_next(s, &o, &line, err, sizeof(err))) != 0) {
-		if (n < max) {
-			items[n].rc = rc;
-			items[n].line = line;
-			const char *ev = rc > 0 ? jstr(o, "event") : NULL;
-			snprintf(items[n].event, sizeof(items[n].event), "%s", ev ? ev : "");
-		}
-		json_object_put(o);
-		n++;
-	}
-	replay_stream_free(s);
-	fclose(f);
-	return n;
 }
 
 /* issue 24 row 3: NUL bytes are malformed input, not whitespace; a value
