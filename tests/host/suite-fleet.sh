@@ -165,10 +165,19 @@ check config_service_section_only_with_service sh -c "rm -f '$C/svc.prom'; '$MRT
 
 echo "  [$(( $(date +%s) - T0 ))s]"
 # ---- 3. make install into a temporary DESTDIR ---------------------------------
+# In a build directory of its own: PREFIX=/usr is built into the binaries
+# (the docs' path), so an install from build/ relinked build/mrtrace for
+# /usr, and the next `make all` relinked it back, under the VM suites that
+# run it from build/ in make test's other lane (and it made 5.10's systemd
+# boot rebuild the package: its binary was newer than the lane's .deb).
 D=$OUT/destdir
-if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1; then
+IB=$OUT/install-build
+inst() { make -s -C "$TOP" BUILD="$IB" DESTDIR="$D" PREFIX=/usr "$@"; }
+if inst install > "$OUT/install.log" 2>&1; then
 	ok install_runs
-	ver=$("$MRTRACE" --version); ver=${ver#mrtrace } # install relinks it when the tree changed
+	# the installed build's own version (the tree may have moved since
+	# build/ was made)
+	ver=$("$D/usr/sbin/mrtrace" --version); ver=${ver#mrtrace }
 	(cd "$D" && find . -type f -o -type l | sort) > "$OUT/files.txt"
 	want="./etc/mrtrace/mrtrace.conf ./usr/lib/systemd/system/mrtrace-check.service
 		./usr/lib/systemd/system/mrtrace-check.timer ./usr/lib/systemd/system/mrtrace.service
@@ -201,7 +210,7 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	check install_user_path_link test "$(readlink "$D/usr/bin/mrtrace")" = ../sbin/mrtrace
 	check install_user_path_runs "$D/usr/bin/mrtrace" --version
 	# the installed DaemonSet names the image `make image` tags for this build
-	tags=$("$TOP/deploy/k8s/build-image.sh" --tags "$MRTRACE")
+	tags=$("$TOP/deploy/k8s/build-image.sh" --tags "$D/usr/sbin/mrtrace")
 	img=$(sed -n 's/^ *image: //p' "$D/usr/share/mrtrace/k8s/daemonset.yaml" | sort -u)
 	check install_daemonset_image_is_built_tag sh -c "[ '$img' = \"\$(printf '%s\n' '$tags' | head -1)\" ] && [ '$img' = 'localhost/mrtrace:${ver//+/_}' ]"
 	check install_unit_execstart_follows_prefix grep -q '^ExecStart=/usr/sbin/mrtrace watch --service$' "$D/usr/lib/systemd/system/mrtrace.service"
@@ -219,7 +228,7 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	check install_named_docs_exist test -z "$missing"
 	[ -z "$missing" ] || echo "  named, not installed:$missing"
 	echo '# mine' >> "$D/etc/mrtrace/mrtrace.conf"
-	make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > /dev/null 2>&1
+	inst install > /dev/null 2>&1
 	check install_keeps_operator_config grep -q '^# mine$' "$D/etc/mrtrace/mrtrace.conf"
 	# the man pages render without a warning
 	for m in man8/mrtrace.8 man1/mrprobe.1; do
@@ -269,14 +278,14 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr > "$OUT/install.log" 2>&1;
 	done
 	check help_short_mrprobe sh -c "'${MRTRACE%/*}/mrprobe' -h | grep -q '^Usage: mrprobe'"
 	check help_short_not_after_dashdash sh -c "'$MRTRACE' watch --no-config -d 1 -- sh -c 'echo \"\$1\"' x -h 2>/dev/null | grep -qx -- -h"
-	make -s -C "$TOP" uninstall DESTDIR="$D" PREFIX=/usr > /dev/null 2>&1
+	inst uninstall > /dev/null 2>&1
 	check uninstall_leaves_only_config test "$(cd "$D" && find . -type f -o -type l | grep -v '^./etc/' | wc -l)" = 0
 else
 	bad install_runs "$(tail -3 "$OUT/install.log")"
 fi
 
 echo "  [$(( $(date +%s) - T0 ))s]"
-ver=$("$MRTRACE" --version); ver=${ver#mrtrace } # install may have relinked it
+ver=$("$MRTRACE" --version); ver=${ver#mrtrace }
 # ---- 4. the systemd unit -----------------------------------------------------
 UNIT_SET="CAP_BPF CAP_PERFMON CAP_SYS_ADMIN CAP_SYS_PTRACE CAP_DAC_READ_SEARCH"
 unit_caps=$(sed -n 's/^CapabilityBoundingSet=//p' "$TOP/contrib/systemd/mrtrace.service")
