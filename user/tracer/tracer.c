@@ -162,6 +162,11 @@ bool tracer_kernel_calls(const struct tracer *t)
 	return t->up.kernel_calls;
 }
 
+bool tracer_stack_raw(const struct tracer *t)
+{
+	return tracer_reg_mr_stack_raw(&t->ld.plan);
+}
+
 bool tracer_site_armed(const struct tracer *t, const char *name)
 {
 	for (int i = 0; i < t->ld.plan.n; i++)

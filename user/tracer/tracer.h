@@ -40,6 +40,8 @@ const struct tracer_site *tracer_site(const struct tracer *t, int i);
 /* Whether failed registrations get their caller (user stack, API) from the
  * kernel trail instead of libibverbs uprobes (tracer/uprobes.h). */
 bool tracer_kernel_calls(const struct tracer *t);
+/* ...and the REG_MR exit copies the caller's stack raw (before 5.17) */
+bool tracer_stack_raw(const struct tracer *t);
 /* The path of a libibverbs file the tracer has seen, by inode number, or
  * NULL; *dev is the device it was on. */
 const char *tracer_libibverbs_path(const struct tracer *t, unsigned long long ino, uint64_t *dev);

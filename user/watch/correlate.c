@@ -712,10 +712,12 @@ void corr_contact(struct corr *c, const struct mrt_event *ev)
 
 	c->st.contacts++;
 	p->snapshot = p->have_ctx;
-	/* where the REG_MR exit takes the caller's stack, its maps now: a
-	 * process that exits at its failure leaves these to name the frames
-	 * (bounded: execmaps.h, CORR_PROCS_MAX processes) */
-	if (c->cfg.kernel_calls && !p->maps)
+	/* where the REG_MR exit copies the caller's stack raw (before 5.17),
+	 * its maps now: a process that exits at its failure leaves these to
+	 * find the frames (bounded: execmaps.h, CORR_PROCS_MAX processes).
+	 * The kernel's own scan (5.17+) names each frame's inode itself: no
+	 * read then. */
+	if (c->cfg.kernel_calls && c->cfg.stack_raw && !p->maps)
 		load_maps(c, p, now_of(c));
 }
 
@@ -794,6 +796,11 @@ void corr_flush(struct corr *c)
 void corr_set_kernel_calls(struct corr *c, bool on)
 {
 	c->cfg.kernel_calls = on;
+}
+
+void corr_set_stack_raw(struct corr *c, bool on)
+{
+	c->cfg.stack_raw = on;
 }
 
 void corr_set_join(struct corr *c, bool join)

@@ -91,6 +91,9 @@ struct corr_config {
 	/* the registration calls are not probed: a REG_MR record's libibverbs
 	 * call is made from the record and the user stack the kernel took */
 	bool kernel_calls;
+	/* ...and it is taken raw (before 5.17): user space finds the frames
+	 * through the process's maps, kept from its first device context */
+	bool stack_raw;
 	bool dedupe; /* count repeats per (pid, cause) */
 	bool keep_harmless; /* give NCCL's probes to the sink too */
 	/* root for the cgroup-id lookup of an exited process's record
@@ -133,6 +136,8 @@ void corr_free(struct corr *c);
 void corr_set_join(struct corr *c, bool join);
 /* corr_config.kernel_calls, as the tracer decided it. */
 void corr_set_kernel_calls(struct corr *c, bool on);
+/* corr_config.stack_raw, as the tracer decided it. */
+void corr_set_stack_raw(struct corr *c, bool on);
 
 /* One ring-buffer record of an explained kind (record/kind.h): a kernel
  * trail waits for its libibverbs call, a call joins the trail that waits

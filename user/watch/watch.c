@@ -511,6 +511,7 @@ static int loop(struct watch *w)
 	while (!stop) {
 		corr_set_join(w->corr, tracer_site_armed(w->t, "libibverbs"));
 		corr_set_kernel_calls(w->corr, tracer_kernel_calls(w->t));
+		corr_set_stack_raw(w->corr, tracer_stack_raw(w->t));
 		/* woken as well by the output of a `rdma res` run that the port
 		 * monitor waits for: it never waits in the loop itself */
 		int err = tracer_poll_also(w->t, 100, ports_wait_fd(w->ports));
