@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "core/ops.h"
 #include "verdict/explain.h"
 #include "proc/gates.h"
 #include "record/record.h"
@@ -296,8 +297,8 @@ static void test_names(void **state)
 {
 	(void)state;
 	for (unsigned op = 1; op < MRT_OP_MAX; op++)
-		assert_int_equal(op_from_name(op_name(op)), op);
-	assert_int_equal(op_from_name("nope"), MRT_OP_NONE);
+		assert_int_equal(rdma_op_from_name(op_name(op)), op);
+	assert_int_equal(rdma_op_from_name("nope"), OP_NONE);
 	assert_string_equal(cause_name(CAUSE_SHM_EXHAUSTED), "shm_exhausted");
 	assert_int_equal(cause_from_name("fd_import_denied"), CAUSE_FD_IMPORT_DENIED);
 	assert_string_equal(cause_class_name(cause_class(CAUSE_MEMLOCK_LIMIT, 0)), "environment");

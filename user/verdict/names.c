@@ -20,13 +20,6 @@ const char *op_name(unsigned int op)
 	return op < MRT_OP_MAX ? rdma_op_name((enum rdma_op)op) : NULL;
 }
 
-enum mrt_op op_from_name(const char *name)
-{
-	enum rdma_op op = rdma_op_from_name(name);
-
-	return op < (enum rdma_op)MRT_OP_MAX ? (enum mrt_op)op : MRT_OP_NONE;
-}
-
 const char *site_name(unsigned int site)
 {
 	static const char *const names[MRT_SITE_MAX] = {

@@ -20,7 +20,6 @@ enum cause_class cause_class(enum cause c, unsigned int op);
 const char *cause_class_name(enum cause_class c); /* "environment", "infiniband" */
 /* "modify_qp" for an enum mrt_op value; NULL for MRT_OP_NONE. */
 const char *op_name(unsigned int op);
-enum mrt_op op_from_name(const char *name); /* MRT_OP_NONE when unknown */
 
 /* "ibv_reg_mr_iova2" for an enum mrt_api value. */
 const char *api_name(unsigned int api);
