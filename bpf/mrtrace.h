@@ -43,12 +43,22 @@ enum mrt_kind {
  * record that follows from the same thread, as if the kernel had found
  * them (the 5.17+ scan, kernel_ustack). */
 #define MRT_USTACK_RAW_WORDS 256 /* 2 KiB: ibv_reg_mr* -> provider -> ibv_cmd_* -> write() */
+#define MRT_USTACK_RAW_VMAS 1024 /* the VMAs walked for libibverbs' code, at most */
 struct mrt_ustack_raw {
 	unsigned int kind; /* MRT_EV_USTACK_RAW: first, as in struct mrt_event */
 	unsigned int pid; /* tgid */
 	unsigned int tid;
 	unsigned int words; /* copied: MRT_USTACK_RAW_WORDS, fewer near the stack's top */
 	unsigned long long sp; /* the user stack pointer the words start at */
+	/* libibverbs' code as the process mapped it at the failure (its first
+	 * executable VMA of a file named libibverbs*, found on the mm's VMA
+	 * list by the kernel, MRT_USTACK_RAW_VMAS at most): its return
+	 * addresses are placed even when the process exits before user space
+	 * reads its maps.  lib_hi 0: not found (lib_walked says how far the
+	 * walk went: MRT_USTACK_RAW_VMAS, cut off). */
+	unsigned long long lib_lo, lib_hi, lib_off, lib_ino;
+	unsigned int lib_walked;
+	unsigned int pad;
 	unsigned long long w[MRT_USTACK_RAW_WORDS];
 };
 

@@ -8,7 +8,9 @@
  * (struct mrt_ustack_raw) just before the failure's.  User space keeps the
  * words that lie in the process's executable file mappings as the return
  * addresses (user/proc/ustack_raw.c) and names the libibverbs API among
- * them as for the kernel's scan.  Included by common.bpf.h: reached from
+ * them as for the kernel's scan; libibverbs' own code range comes along,
+ * found by the kernel, for a process that is gone before its maps are
+ * read.  Included by common.bpf.h: reached from
  * emit_from() of the exit's raw flavour only. */
 #ifndef MRT_USTACK_RAW_BPF_H
 #define MRT_USTACK_RAW_BPF_H
@@ -52,6 +54,62 @@ static __always_inline __u64 user_sp(void)
 	return 0;
 }
 
+/* The VMA list of an mm before 6.1's maple tree (every kernel that takes
+ * the raw flavour has it), under CO-RE flavour names: vmlinux.h is newer. */
+struct mm_struct___list {
+	struct vm_area_struct___list *mmap;
+} __attribute__((preserve_access_index));
+
+struct vm_area_struct___list {
+	unsigned long vm_start, vm_end;
+	struct vm_area_struct___list *vm_next;
+	unsigned long vm_flags, vm_pgoff;
+	struct file *vm_file;
+} __attribute__((preserve_access_index));
+
+#define MRT_VM_EXEC_FLAG 0x4ULL /* include/linux/mm.h VM_EXEC */
+/* "libibverbs" as two little-endian words (x86-64 and arm64 alike) */
+#define MRT_LIBIBVERBS_0 0x726576626962696cULL /* "libibver" */
+#define MRT_LIBIBVERBS_1 0x7362ULL /* "bs" */
+
+/* libibverbs' code in the current process (struct mrt_ustack_raw, lib_*):
+ * the first executable VMA of a file whose name starts "libibverbs", on a
+ * walk of the VMA list of MRT_USTACK_RAW_VMAS at most.  A process that
+ * dies at its failure (a rank does) is gone before user space reads its
+ * maps; this range still places libibverbs' return addresses among the
+ * words, and each frame's inode and offset name the API as the 5.17+ scan
+ * does.  Unlocked reads: a racing unmap makes them fail, not fault. */
+static __always_inline void ustack_raw_libibverbs(struct mrt_ustack_raw *r)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+	struct mm_struct___list *mm = (void *)BPF_CORE_READ(t, mm);
+	struct vm_area_struct___list *v;
+	unsigned int i;
+
+	if (!mm || !bpf_core_field_exists(mm->mmap))
+		return;
+	v = BPF_CORE_READ(mm, mmap);
+	for (i = 0; i < MRT_USTACK_RAW_VMAS && v; i++) {
+		struct file *f = BPF_CORE_READ(v, vm_file);
+		__u64 name[2] = {};
+		const unsigned char *dn;
+
+		if (f && (BPF_CORE_READ(v, vm_flags) & MRT_VM_EXEC_FLAG)) {
+			dn = BPF_CORE_READ(f, f_path.dentry, d_name.name);
+			if (dn && !bpf_probe_read_kernel(name, 10, dn) && name[0] == MRT_LIBIBVERBS_0 &&
+			    (name[1] & 0xffff) == MRT_LIBIBVERBS_1) {
+				r->lib_lo = BPF_CORE_READ(v, vm_start);
+				r->lib_hi = BPF_CORE_READ(v, vm_end);
+				r->lib_off = BPF_CORE_READ(v, vm_pgoff) << (page_shift ? page_shift : 12);
+				r->lib_ino = BPF_CORE_READ(f, f_inode, i_ino);
+				break;
+			}
+		}
+		v = BPF_CORE_READ(v, vm_next);
+	}
+	r->lib_walked = i;
+}
+
 /* The raw words for the record ev is about to send (a failed REG_MR).  A
  * full ring loses this record alone: the failure still goes, without the
  * caller (counted as a drop). */
@@ -72,6 +130,9 @@ static __always_inline void ustack_raw_send(const struct mrt_event *ev)
 	r->tid = ev->tid;
 	r->sp = sp;
 	r->words = MRT_USTACK_RAW_WORDS;
+	r->lib_lo = r->lib_hi = r->lib_off = r->lib_ino = 0;
+	r->lib_walked = r->pad = 0;
+	ustack_raw_libibverbs(r);
 	/* near the top of the stack 2 KiB may run past its end: then less */
 	if (bpf_probe_read_user(r->w, sizeof(r->w), (void *)sp)) {
 		r->words = MRT_USTACK_RAW_WORDS / 4;

@@ -572,7 +572,18 @@ static void failed_load_demotes_one_site(void **state)
 	/* iova has a kprobe flavour now (5.10 needed one) */
 	assert_int_equal(tracer_plan_demote(&plan, iova, &facts, "fentry load failed: Z"), 4);
 	assert_site("iova", MECH_KPROBE, "vmlinux", "fentry load failed: Z");
-	/* a kprobe that fails too: gone */
+	/* a kprobe that fails too: the site's next flavour (reg_mr's exit that
+	 * scans the stack, then the one that copies it raw, then the plain one
+	 * whose caller the libibverbs uprobes give), then gone */
+	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr_ustack");
+	assert_true(tracer_reg_mr_takes_stack(&plan) && !tracer_reg_mr_stack_raw(&plan));
+	assert_int_equal(tracer_plan_demote(&plan, reg_mr, &facts, "kprobe load failed: Y"), 4);
+	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", "kprobe load failed: Y; then before 5.17");
+	assert_true(tracer_reg_mr_stack_raw(&plan));
+	assert_int_equal(tracer_plan_demote(&plan, reg_mr, &facts, "kprobe load failed: Y"), 4);
+	assert_site("reg_mr", MECH_KPROBE, "ib_uverbs", "then the caller from the libibverbs uprobes");
+	assert_string_equal(cand_of("reg_mr")->kretprobe, "kretprobe_reg_mr");
+	assert_false(tracer_reg_mr_takes_stack(&plan));
 	assert_int_equal(tracer_plan_demote(&plan, reg_mr, &facts, "kprobe load failed: Y"), 3);
 	assert_site("reg_mr", MECH_NONE, "ib_uverbs", "kprobe load failed: Y");
 	/* the last opener gone: nothing stays armed */
@@ -764,8 +775,14 @@ static void hot_sites_are_off_by_default(void **state)
 	/* the pinning entry lost: the sites it reads go with it */
 	tracer_plan_regpath(&plan, &facts, true, false);
 	for (int i = 0; i < plan.nreg; i++)
-		if (!strcmp(plan.sites[i].name, "umem_get"))
+		if (!strcmp(plan.sites[i].name, "umem_get")) {
+			/* its bpf_find_vma exit first, then its rb-tree one */
 			tracer_plan_demote(&plan, i, &facts, "kprobe load failed: X");
+			assert_site("umem_get", MECH_KPROBE, "ib_uverbs",
+				    "kprobe load failed: X; then 5.10-5.16");
+			assert_string_equal(cand_of("umem_get")->kretprobe, "kretprobe_umem_get");
+			tracer_plan_demote(&plan, i, &facts, "kprobe load failed: X");
+		}
 	assert_site("umem_get", MECH_NONE, "ib_uverbs", "kprobe load failed: X");
 	assert_site("cap_ipc_lock", MECH_NONE, "ib_uverbs",
 		    "not armed: umem_get is not, whose programs read this by default");
@@ -842,6 +859,8 @@ static void reasons_are_values_with_their_text(void **state)
 	/* the pinning entry lost, then the plan's openers redone twice more:
 	 * the derived site's reason is said once, with its own reason after */
 	int umem = (int)(site("umem_get") - plan.sites);
+	tracer_plan_demote(&plan, umem, &facts, "kprobe load failed: X");
+	assert_int_equal(site_reason("umem_get"), SITE_ARMED); /* its rb-tree exit */
 	tracer_plan_demote(&plan, umem, &facts, "kprobe load failed: X");
 	assert_int_equal(site_reason("umem_get"), SITE_OFF_LOAD_FAILED);
 	for (int again = 0; again < 2; again++)

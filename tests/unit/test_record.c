@@ -332,7 +332,7 @@ static void take_the_others(void)
 		.command_pid = 8, .sites = sites, .nsites = 2, .missing_capabilities = caps,
 		.nmissing = 1, .privilege_notes = notes, .nnotes = 1, .host_root = "/host",
 	};
-	struct record_stop stop = { .duration_s = 1.5, .reported = 3,
+	struct record_stop stop = { .duration_s = 1.5, .reported = 3, .raw_stacks = 2, .raw_stacks_unplaced = 1,
 				    .misses = { .total = 4, .readable = 2, .unreadable = 1, .nsites = 1,
 						.sites = { { "reg_mr", true, 4 } } } };
 	struct record_library lib = { .path = "/proc/1/root/usr/lib/libibverbs.so.1", .entry_points = 6 };

@@ -88,7 +88,7 @@ static void raw_stack_words_in_code_are_the_frames(void **state)
 	struct ustack_attr a;
 	(void)state;
 
-	int n = ustack_raw_frames(raw_maps, words, 10, out, ino, off, 16);
+	int n = ustack_raw_frames(raw_maps, NULL, words, 10, out, ino, off, 16);
 	assert_int_equal(n, 4);
 	assert_true(out[0] == 0x7f1000001234 && out[1] == 0x7f1000002000);
 	assert_true(out[2] == 0x7f0000004321 && out[3] == 0x55d0c0000100);
@@ -100,9 +100,19 @@ static void raw_stack_words_in_code_are_the_frames(void **state)
 	assert_true(a.via_nccl);
 	assert_string_equal(a.caller, "/opt/conda/lib/libnccl.so.2");
 	/* bounded by the frames a record holds */
-	assert_int_equal(ustack_raw_frames(raw_maps, words, 10, out, NULL, NULL, 2), 2);
+	assert_int_equal(ustack_raw_frames(raw_maps, NULL, words, 10, out, NULL, NULL, 2), 2);
 	/* no maps, no frames */
-	assert_int_equal(ustack_raw_frames("", words, 10, out, NULL, NULL, 16), 0);
+	assert_int_equal(ustack_raw_frames("", NULL, words, 10, out, NULL, NULL, 16), 0);
+	/* no maps (the process was gone before they were read), libibverbs'
+	 * code as the kernel found it: its two frames, in its file */
+	struct ustack_code lib = { 0x7f1000000000, 0x7f1000050000, 0x3000, 300 };
+	n = ustack_raw_frames(NULL, &lib, words, 10, out, ino, off, 16);
+	assert_int_equal(n, 2);
+	assert_true(out[0] == 0x7f1000001234 && ino[0] == 300 && off[0] == 0x4234);
+	assert_true(out[1] == 0x7f1000002000 && ino[1] == 300 && off[1] == 0x5000);
+	/* an empty range is none */
+	lib.hi = 0;
+	assert_int_equal(ustack_raw_frames(NULL, &lib, words, 10, out, NULL, NULL, 16), 0);
 }
 
 /* The default-version symbol (ibv_reg_mr@@IBVERBS_1.1), not the compat one

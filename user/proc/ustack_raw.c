@@ -13,19 +13,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct code_range {
-	uint64_t lo, hi, off, ino;
-};
-
 /* The executable mappings of files (a path, not [vdso] or an anonymous JIT
  * region) in maps, parsed once: a stack has hundreds of words and a
- * process thousands of mappings.  malloc'd; *n how many. */
-static struct code_range *code_ranges(const char *maps, int *n)
+ * process thousands of mappings; the kernel's libibverbs range (lib) first.
+ * malloc'd; *n how many. */
+static struct ustack_code *code_ranges(const char *maps, const struct ustack_code *lib, int *n)
 {
-	struct code_range *r = NULL;
+	struct ustack_code *r = NULL;
 	int cap = 0;
 
 	*n = 0;
+	if (lib && lib->hi > lib->lo && (r = malloc(64 * sizeof(*r)))) {
+		cap = 64;
+		r[(*n)++] = *lib;
+	}
 	for (const char *line = maps; line && *line;) {
 		unsigned long long lo, hi, off, ino;
 		char perms[8] = "", path[2] = "";
@@ -34,24 +35,24 @@ static struct code_range *code_ranges(const char *maps, int *n)
 			   path) == 6 &&
 		    perms[2] == 'x' && path[0] == '/') {
 			if (*n == cap) {
-				struct code_range *g = realloc(r, (cap ? cap * 2 : 64) * sizeof(*r));
+				struct ustack_code *g = realloc(r, (cap ? cap * 2 : 64) * sizeof(*r));
 				if (!g)
 					break;
 				r = g;
 				cap = cap ? cap * 2 : 64;
 			}
-			r[(*n)++] = (struct code_range){ lo, hi, off, ino };
+			r[(*n)++] = (struct ustack_code){ lo, hi, off, ino };
 		}
 		line = eol ? eol + 1 : NULL;
 	}
 	return r;
 }
 
-int ustack_raw_frames(const char *maps_text, const uint64_t *words, int nwords, uint64_t *out,
-		      uint64_t *ino, uint64_t *off, int max)
+int ustack_raw_frames(const char *maps_text, const struct ustack_code *lib, const uint64_t *words,
+		      int nwords, uint64_t *out, uint64_t *ino, uint64_t *off, int max)
 {
 	int nr, n = 0;
-	struct code_range *r = code_ranges(maps_text, &nr);
+	struct ustack_code *r = code_ranges(maps_text, lib, &nr);
 
 	for (int i = 0; i < nwords && n < max; i++) {
 		for (int k = 0; k < nr; k++)

@@ -14,7 +14,16 @@
  * (its inode number) and its offset in that file - what the kernel's scan
  * finds with bpf_find_vma on 5.17+, so that a frame is named by its file
  * after the process is gone.  Returns how many. */
-int ustack_raw_frames(const char *maps_text, const uint64_t *words, int nwords, uint64_t *out,
-		      uint64_t *ino, uint64_t *off, int max);
+/* A file's code the kernel placed itself: libibverbs', sent with the words
+ * (struct mrt_ustack_raw, lib_*): lo..hi mapped from file offset off. */
+struct ustack_code {
+	uint64_t lo, hi, off, ino;
+};
+
+/* As above, with lib (NULL, or hi 0: none) tried before the maps: a
+ * process gone before its maps were read (maps_text NULL or "") still has
+ * its libibverbs frames found. */
+int ustack_raw_frames(const char *maps_text, const struct ustack_code *lib, const uint64_t *words,
+		      int nwords, uint64_t *out, uint64_t *ino, uint64_t *off, int max);
 
 #endif

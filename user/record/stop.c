@@ -54,6 +54,8 @@ static struct json_object *stop_to_json(const struct record *rec)
 	jput_u64(o, "cgroup_lookups_cut", s->cgroup_walks_cut);
 	jput_u64(o, "environment_copies", c[MRT_CNT_ENVIRON]);
 	jput_u64(o, "environment_copies_cut", c[MRT_CNT_ENV_CUT]);
+	jput_u64(o, "raw_stacks", s->raw_stacks);
+	jput_u64(o, "raw_stacks_unplaced", s->raw_stacks_unplaced);
 	return o;
 }
 

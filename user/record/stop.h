@@ -14,6 +14,7 @@ struct record_stop {
 	unsigned long maps_cut, uprobe_libs_full, ports_full; /* user-space tables (issue 34) */
 	unsigned long port_waiting_full; /* port_change records whose holders were not waited for */
 	unsigned long async_unmatched; /* the kernel's device events for no port the monitor found */
+	unsigned long raw_stacks, raw_stacks_unplaced; /* corr_stats' */
 	/* exited processes' cgroups looked up by id (proc/cgroup_byid.h): walks
 	 * of the tree, answers kept, and walks the bound stopped */
 	unsigned long long cgroup_walks, cgroup_walks_cut;

@@ -178,7 +178,7 @@ static void plan_cands(struct tracer_plan *p, int i, const struct tracer_facts *
 		p->cand[i] = (struct tracer_cand){ .func = d->tp, .fentry = d->fentry };
 		return;
 	}
-	for (int k = 0; k < n; k++) {
+	for (int k = p->cand_from[i]; k < n; k++) {
 		const struct tracer_func_facts *ff = tracer_facts_func(f, c[k].func);
 		if (!present(ff))
 			continue;
@@ -437,6 +437,19 @@ int tracer_plan_regpath(struct tracer_plan *p, const struct tracer_facts *f, boo
 	return plan_openers(p);
 }
 
+/* The index of site i's armed candidate among tracer_site_cands(): -1 none */
+static int cand_index(const struct tracer_plan *p, int i)
+{
+	struct tracer_cand c[TRACER_SITE_CANDS];
+	int n = tracer_site_cands(p->defs[i], c);
+
+	for (int k = p->cand_from[i]; k < n && p->cand[i].func; k++)
+		if (!strcmp(c[k].func, p->cand[i].func) && c[k].fexit == p->cand[i].fexit &&
+		    c[k].kretprobe == p->cand[i].kretprobe)
+			return k;
+	return -1;
+}
+
 int tracer_plan_demote(struct tracer_plan *p, int i, const struct tracer_facts *f,
 		       const char *why)
 {
@@ -446,6 +459,27 @@ int tracer_plan_demote(struct tracer_plan *p, int i, const struct tracer_facts *
 	if (i < 0 || i >= p->nreg)
 		return tracer_plan_armed(p, true);
 	snprintf(text, sizeof(text), "%s", why);
+	/* the kprobe flavour of a candidate failed too: the next candidate (a
+	 * site's flavours are candidates of one function: reg_mr's exit that
+	 * copies the stack raw, then the plain one; umem_get's by bpf_find_vma,
+	 * then by the rb-tree), by kprobe, before the site goes */
+	int k = s->mech == MECH_KPROBE ? cand_index(p, i) : -1;
+	if (k >= 0) {
+		p->cand_from[i] = k + 1;
+		plan_site(p, i, f, false);
+		if (s->mech != MECH_NONE) {
+			plan_btf(p, i, f);
+			plan_btf_file(p);
+			char was[TRACER_NOTE_MAX];
+			snprintf(was, sizeof(was), "%s", s->note);
+			note(s, "%s; then %s%s%s", text,
+			     p->cand[i].kernels ? p->cand[i].kernels : p->cand[i].kretprobe,
+			     was[0] ? "; " : "", was);
+			return plan_openers(p);
+		}
+		p->cand_from[i] = k; /* what the site says it failed with */
+		plan_site(p, i, f, false);
+	}
 	if (s->mech == MECH_FENTRY) {
 		plan_site(p, i, f, false);
 		if (s->mech != MECH_NONE) {

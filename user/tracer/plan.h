@@ -24,6 +24,9 @@ struct tracer_plan {
 	 * (a tracepoint site: the tracepoint, its program in fentry);
 	 * cand[i].func is NULL for unarmed sites */
 	struct tracer_cand cand[TRACER_MAX_SITES];
+	/* candidates before this index failed to load (tracer_plan_demote):
+	 * the site is planned from the next one on */
+	int cand_from[TRACER_MAX_SITES];
 	/* the external BTF the registration-path object relocates against
 	 * (btf_custom_path), or NULL: kernel BTF */
 	const char *btf_file;

@@ -427,13 +427,17 @@ void corr_ustack_raw(struct corr *c, const struct mrt_ustack_raw *r, size_t size
 	if (c->raws[i].r.words > (size - head) / sizeof(r->w[0]))
 		c->raws[i].r.words = (unsigned int)((size - head) / sizeof(r->w[0]));
 	c->raws[i].used = true;
+	c->st.raw_stacks++;
+	if (!(c->raws[i].r.lib_hi > c->raws[i].r.lib_lo))
+		c->st.raw_stacks_unplaced++;
 }
 
 /* A failed REG_MR whose raw stack came just before it: the record with the
  * return addresses found among the words (user/proc/ustack_raw.c), as the
- * kernel's own scan would have given them (5.17+), through the process's
- * maps read now if it lives, else those kept since its first device
- * context (corr_contact).  Any other record: itself. */
+ * kernel's own scan would have given them (5.17+), through libibverbs'
+ * range the kernel sent with the words and the process's maps read now if
+ * it lives, else those kept since its first device context (corr_contact).
+ * Any other record: itself. */
 static const struct mrt_event *with_raw_stack(struct corr *c, const struct mrt_event *ev)
 {
 	struct corr_proc *p;
@@ -452,15 +456,19 @@ static const struct mrt_event *with_raw_stack(struct corr *c, const struct mrt_e
 		return ev;
 	if (!p->maps || now - p->maps_at >= CORR_RECHECK_S)
 		load_maps(c, p, now); /* kept as they were when the process is gone */
-	if (!p->maps)
+	/* libibverbs' code as the kernel found it at the failure: the process
+	 * may have exited before its maps were ever read (a one-vCPU guest runs
+	 * the failing process to its end before the watcher: CI's 5.10) */
+	const struct mrt_ustack_raw *r = &c->raws[i].r;
+	struct ustack_code lib = { r->lib_lo, r->lib_hi, r->lib_off, r->lib_ino };
+	if (!p->maps && !(lib.hi > lib.lo))
 		return ev;
 	c->kraw = *ev;
-	words = c->raws[i].r.words < MRT_USTACK_RAW_WORDS ? (int)c->raws[i].r.words
-							  : MRT_USTACK_RAW_WORDS;
-	/* each frame's file and offset as the maps name them: the process may
-	 * be gone before its library can be opened (api_of_stack) */
+	words = r->words < MRT_USTACK_RAW_WORDS ? (int)r->words : MRT_USTACK_RAW_WORDS;
+	/* each frame's file and offset as the kernel or the maps name them: the
+	 * process may be gone before its library can be opened (api_of_stack) */
 	c->kraw.nustack = (unsigned int)ustack_raw_frames(
-		p->maps, (const uint64_t *)c->raws[i].r.w, words, (uint64_t *)c->kraw.ustack,
+		p->maps, &lib, (const uint64_t *)r->w, words, (uint64_t *)c->kraw.ustack,
 		(uint64_t *)c->kraw.uino, (uint64_t *)c->kraw.uoff, MRT_USTACK_MAX);
 	return &c->kraw;
 }

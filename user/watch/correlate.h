@@ -123,6 +123,11 @@ struct corr_stats {
 	unsigned long summaries; /* storm summaries given to the sink (in reported) */
 	unsigned long folded; /* failures those summaries stand for */
 	unsigned long summaries_unmatched; /* ...of which without their first record */
+	/* failed REG_MRs' raw user stacks (before 5.17), and those libibverbs'
+	 * code was not found for by the kernel (no libibverbs* file mapped, or
+	 * not in the first MRT_USTACK_RAW_VMAS VMAs): their frames came from
+	 * maps read while the process lived, if it did long enough */
+	unsigned long raw_stacks, raw_stacks_unplaced;
 };
 
 struct corr;

@@ -315,6 +315,8 @@ static void emit_stop(struct watch *w, double secs)
 		.ports_full = ports_full(w->ports),
 		.port_waiting_full = ports_waiting_full(w->ports),
 		.async_unmatched = ports_kernel_unmatched(w->ports),
+		.raw_stacks = cs->raw_stacks,
+		.raw_stacks_unplaced = cs->raw_stacks_unplaced,
 	};
 	struct record rec = { .kind = &record_kind_stop, .data = &s };
 	const unsigned long long *c = s.counters;

@@ -3,6 +3,7 @@
 # mrprobe registers on soft-RoCE under the limits below while mrtrace watch
 # runs system-wide; every assertion reads mrtrace's JSON record.
 #   - nobody, 64 KiB limit, 16 MiB malloc'd buffer    -> memlock_limit, 4097 pages
+#     (again with the watcher stopped until the probe is gone: API still named)
 #     (page counts follow the guest's page size: 1025 with arm64's 16 KiB)
 #   - nobody, limit 0                                  -> memlock_zero (EPERM)
 #   - root without CAP_IPC_LOCK, 64 KiB limit          -> memlock_limit, capable() false
@@ -41,6 +42,20 @@ jq_true nobody64k_who "$ev" '.uid==65534 and .comm=="mrprobe" and .tid>0'
 jq_true nobody64k_api "$ev" ".api==\"ibv_reg_mr_iova2\" and .user_call.reached_kernel==true and .user_call.length==$M16 and .user_call.tid==.tid"
 jq_true nobody64k_fix "$ev" '(.fixes|length)>0 and (.summary|test("limit 64 KiB"))'
 
+# 1b. a rank that exits at its failure before the watcher reads anything of
+#     it (CI's 5.10 guest ran the probe to its end before the watcher read
+#     its first device context): the watcher is stopped while the probe
+#     runs, so the process's maps are never read; its API still comes from
+#     the stack the kernel took (5.17+: scanned, each frame's file named
+#     there; before: raw, with libibverbs' code range found on the VMA list)
+kill -STOP "$MRT_PID"
+probe dead64k with_memlock 65536 as_nobody -- --size 16M --mem malloc
+kill -CONT "$MRT_PID"
+check dead64k_reported mrt_wait_event "$PROBE_PID"
+ev=$(mrt_event "$PROBE_PID")
+jq_true dead64k_cause "$ev" '.cause=="memlock_limit" and .uid==65534 and .comm=="mrprobe"'
+jq_true dead64k_api "$ev" ".api==\"ibv_reg_mr_iova2\" and .user_call.reached_kernel==true and .user_call.length==$M16"
+
 # 2. limit 0: can_do_mlock() refuses before anything is pinned
 probe nobody0 with_memlock 0 as_nobody -- --size 16M
 check nobody0_reported mrt_wait_event "$PROBE_PID"
@@ -78,6 +93,15 @@ check watch_stops mrt_stop
 check rootcap_no_report test -z "$(mrt_event "$ROOTCAP_PID")"
 stop=$(grep -m1 '"event":"stop"' "$MRT_OUT")
 jq_true no_drops "$stop" '.drops==0 and .reported>=4'
+# before 5.17 each failed REG_MR's stack came raw, with libibverbs' code as
+# the kernel found it on the VMA list: a process that exits at its failure,
+# before its maps are read, is still named (nobody64k_api on a guest that
+# runs the probe to its end before the watcher); none on 5.17+
+if [ "$(printf '%s\n5.17\n' "$(uname -r | cut -d- -f1)" | sort -V | head -1)" != 5.17 ]; then
+	jq_true raw_stacks_placed "$stop" '.raw_stacks>=5 and .raw_stacks_unplaced==0'
+else
+	jq_true no_raw_stacks "$stop" '.raw_stacks==0 and .raw_stacks_unplaced==0'
+fi
 
 # 6. a process tree (-- CMD): the command's child (sh forks the probe, which
 #    fails as in 1) is followed by the fork hook, which takes processes, not
