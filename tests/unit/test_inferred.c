@@ -19,6 +19,7 @@
 #include "explain/facts.h"
 #include "record/inferred_failure.h"
 #include "record/kind.h"
+#include "verdict/causes.h"
 #include "verdict/inferred.h"
 #include "verdict/names.h"
 
@@ -42,6 +43,48 @@ static bool has_cand(const struct inferred *o, const char *cause)
 		if (!strcmp(cause_name(o->cand[i].cause), cause))
 			return true;
 	return false;
+}
+
+/* The causes' priors (causes.c) are the whole of a log line's candidates:
+ * each row, read as a line of its first op and errno, makes its cause a
+ * candidate (or lost only to INFERRED_MAX_CAND candidates scored at least
+ * as high); and no two rows of a cause follow the same line (the first
+ * would hide the second). */
+static bool errs_meet(const int *a, const int *b)
+{
+	for (int i = 0; i < 4 && a[i]; i++)
+		for (int j = 0; j < 4 && b[j]; j++)
+			if (a[i] == b[j] || a[i] == PRIOR_ANY_ERRNO || b[j] == PRIOR_ANY_ERRNO)
+				return true;
+	return false;
+}
+
+static void test_every_prior_row_reaches_its_cause(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	int rows = 0;
+
+	for (int c = 0; c < CAUSE__ALL; c++) {
+		for (const struct cause_prior *p = cause_row((enum cause)c)->priors; p && p->ops; p++) {
+			int op = __builtin_ctz(p->ops);
+			int e = p->err[0] == PRIOR_NO_ERRNO ? 0 : p->err[0] == PRIOR_ANY_ERRNO ? EPERM : p->err[0];
+			struct inferred_in in = call("a_call", e, "");
+			in.op = (enum rdma_op)op;
+			in.gdr = (p->flags & PRIOR_IF_GDR) != 0;
+			in.from_nccl = true; /* no default word on the buffer: scores as written */
+			inferred_judge(&in, NULL, INF_SET_UNKNOWN, NULL, &o);
+			rows++;
+			if (!has_cand(&o, cause_name((enum cause)c))) {
+				assert_int_equal(o.ncand, INFERRED_MAX_CAND);
+				assert_true(o.cand[INFERRED_MAX_CAND - 1].score >= p->score);
+			}
+			for (const struct cause_prior *q = p + 1; q->ops; q++)
+				if (p->ops & q->ops)
+					assert_false(errs_meet(p->err, q->err));
+		}
+	}
+	assert_true(rows >= 50);
 }
 
 static bool rests_on(const struct inferred *o, const char *needle)
@@ -925,6 +968,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_limits_exceeded),
 		cmocka_unit_test(test_rerun_settings),
 		cmocka_unit_test(test_rerun_beyond_registrations),
+		cmocka_unit_test(test_every_prior_row_reaches_its_cause),
 		cmocka_unit_test(test_facts_from_check),
 		cmocka_unit_test(test_record_round_trip),
 		cmocka_unit_test(test_text_escapes_bidi_and_esc),

@@ -10,6 +10,7 @@
 #ifndef MRTRACE_VERDICT_CAUSES_H
 #define MRTRACE_VERDICT_CAUSES_H
 
+#include "core/ops.h"
 #include "verdict/fix_input.h"
 #include "verdict/verdict.h"
 
@@ -26,12 +27,37 @@ enum cause_explainer {
 	EXPLAINER_FAILURE = 1u << 3,      /* explain_failure: the refusals beyond registration */
 };
 
+/* The log side of a cause (inferred.c): a failure line of one of ops that
+ * carries one of err[] can mean it, with the prior score (higher leads;
+ * only the order is meaningful) and why a reader should believe it.  The
+ * line's context moves it (flags); the node's facts move it later
+ * (inferred_weigh.c).  A cause's priors end with a row whose ops is 0. */
+#define PRIOR_OP(op) (1u << (op))
+#define PRIOR_QUEUES (PRIOR_OP(OP_CREATE_QP) | PRIOR_OP(OP_CREATE_CQ) | PRIOR_OP(OP_ALLOC_PD))
+#define PRIOR_NO_ERRNO (-1) /* in err[]: a line that carries no errno */
+#define PRIOR_ANY_ERRNO (-2) /* in err[]: any errno, or none */
+enum prior_flag {
+	PRIOR_IF_GDR = 1u << 0,         /* only when the log says GPU Direct RDMA is on */
+	PRIOR_IF_NOT_DMABUF = 1u << 1,  /* only when the call is not a dma-buf registration */
+	PRIOR_GPU_BUFFER = 1u << 2,     /* raised by a line that says GPU memory, lowered by host */
+	PRIOR_HOST_BUFFER = 1u << 3,    /* raised by a line that says host memory (or by default) */
+	PRIOR_DMABUF_CALL = 1u << 4,    /* raised (+35) when a dma-buf registration says an errno */
+};
+struct cause_prior {
+	unsigned int ops;          /* PRIOR_OP() bits of enum rdma_op */
+	int err[4];                /* errnos (0: unused), PRIOR_NO_ERRNO, PRIOR_ANY_ERRNO */
+	int score;
+	unsigned int flags;        /* enum prior_flag */
+	const char *why;
+};
+
 struct cause_row {
 	const char *name;          /* the stable identifier, never renamed */
 	enum cause_class class;    /* CAUSE_UNKNOWN's depends on the op: cause_class() */
 	fix_generator fix;         /* NULL: no fix (unknown is not guessed at) */
 	unsigned int explainers;   /* enum cause_explainer bits */
 	const char *errnos;        /* docs/causes.md's errno column, verbatim */
+	const struct cause_prior *priors; /* NULL: no log line means it by itself */
 };
 
 /* The row of c (up to CAUSE__ALL); the row of CAUSE_UNKNOWN for a value

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "verdict/causes.h"
 #include "verdict/names.h"
 
 static const char *const setting_names[] = {
@@ -74,154 +75,81 @@ static void rank(struct inferred *o)
 	}
 }
 
-/* ---- the candidates of a refused call, by family and errno ---------------- */
+/* ---- the candidates of a refused call: the causes' priors ---------------- */
 
-static void reg_mr_cands(const struct inferred_in *in, struct inferred *o, int e)
+/* Whether a prior row follows a line of op with errno e (0: none). */
+static bool prior_matches(const struct cause_prior *p, enum rdma_op op, int e)
 {
-	if (!e || e == ENOMEM) {
-		add_cand(o, CAUSE_MEMLOCK_LIMIT, 50, "ib_umem_get refuses (ENOMEM) when pinned_vm plus the request exceeds RLIMIT_MEMLOCK");
-		add_cand(o, CAUSE_PIN_MIGRATE, 12, "pin_user_pages could not move the pages out of ZONE_MOVABLE/CMA (ENOMEM)");
-		add_cand(o, CAUSE_DMA_MAP_IOVA, 10, "the IOMMU ran out of IOVA space mapping the MR (ENOMEM)");
-		add_cand(o, CAUSE_MLX5_FIRMWARE, 8, "the HCA's firmware refused CREATE_MKEY (ENOMEM; dmesg names the status)");
-		if (in->gdr)
-			add_cand(o, CAUSE_GPU_BAR1_EXHAUSTED, 9, "GPU memory registered while the GPU's BAR1 is full (ENOMEM)");
-	}
-	if (!e || e == EPERM)
-		add_cand(o, CAUSE_MEMLOCK_ZERO, e ? 60 : 20, "ib_umem_get refuses (EPERM) a zero RLIMIT_MEMLOCK");
-	if (!e || e == EFAULT) {
-		/* the line's own word on the buffer decides between the two:
-		 * GPU memory pins only through a peer-memory client, host
-		 * memory faults only on its range */
-		int gpu = in->gpu_mem ? 25 : 0, host = in->host_mem ? 25 : 0;
-		/* a line that says nothing of its buffer: NCCL and its forks
-		 * register GPU memory with ibv_reg_mr_iova2 (ncclIbRegMr); a
-		 * plain ibv_reg_mr of any other program is host memory far
-		 * more often (the field corpus: a PM file system's EFAULT) */
-		if (!gpu && !host && !in->from_nccl && !strstr(in->call, "iova2") &&
-		    !strstr(in->call, "dmabuf"))
-			host = 15;
-		add_cand(o, CAUSE_PIN_DEVICE_MEMORY, (e ? 40 : 15) + gpu - host, "GPU memory registered through ib_umem_get with no peer-memory client (EFAULT)");
-		add_cand(o, CAUSE_PIN_FAULT, (e ? 30 : 6) + host, "pin_user_pages could not fault in the range (unmapped or protected; EFAULT)");
-		add_cand(o, CAUSE_PIN_HUGETLB, e ? 10 : 4, "untouched hugetlb pages with no free huge page (EFAULT)");
-	}
-	/* 524: the kernel-internal ENOTSUPP an exporter or an ODP path
-	 * returns, printed "Unknown error 524" */
-	if (!e || e == EOPNOTSUPP || e == ENOTSUP || e == EPROTONOSUPPORT || e == 524) {
-		/* a dma-buf MR's refusal is dma-buf's; a plain MR's EOPNOTSUPP is
-		 * the long-term pin of fs-dax memory (the kernel's only one) */
-		bool dmabuf = strstr(in->call, "dmabuf") != NULL;
-		add_cand(o, CAUSE_DMABUF_UNSUPPORTED, !e ? 10 : dmabuf ? 50 : 15, "the kernel or the NIC driver cannot register a dma-buf (EOPNOTSUPP; ODP-only paths refuse so too)");
-		if (!dmabuf && e != EPROTONOSUPPORT && e != 524)
-			add_cand(o, CAUSE_PIN_FSDAX, e ? 45 : 3, "the buffer maps a file on a DAX file system (persistent memory mounted -o dax): the kernel refuses its long-term pin (EOPNOTSUPP)");
-	}
-	if (!e || e == EINVAL) {
-		add_cand(o, CAUSE_BAD_ACCESS_FLAGS, e ? 40 : 5, "the access flags are refused (EINVAL: remote write without local write, relaxed ordering)");
-		add_cand(o, CAUSE_IOVA_MISALIGNED, e ? 30 : 4, "the iova's page offset differs from the address's (EINVAL)");
-	}
-	if (!e || e == EBADF)
-		add_cand(o, CAUSE_DMABUF_BAD_FD, e ? 50 : 3, "the dma-buf fd is not one (EBADF)");
-	if (e == EAGAIN)
-		add_cand(o, CAUSE_RDMA_CGROUP_LIMIT, 50, "the rdma cgroup's mr count is used up (EAGAIN)");
+	if (op < 0 || op >= 32 || !(p->ops & PRIOR_OP(op)))
+		return false;
+	for (int k = 0; k < 4; k++)
+		if (p->err[k] == PRIOR_ANY_ERRNO || (e && p->err[k] == e) ||
+		    (!e && p->err[k] == PRIOR_NO_ERRNO))
+			return true;
+	return false;
 }
 
-/* modify_qp's candidates per errno: which step of the move to RTR refuses
- * with it (docs/causes.md).  On RoCE the address is resolved there
- * (ib_resolve_eth_dmac): no route is ENETUNREACH/EHOSTUNREACH, no
- * neighbour within 1 s ETIMEDOUT ("Call to ibv_modify_qp failed with 110
- * Connection timed out"), the source GID's netdev gone or in another
- * namespace ENODEV, an empty GID entry ENODATA.  Err 0: the line carries
- * no errno, every step is possible. */
-static const struct cand_row {
-	int err;
-	enum cause cause;
-	int score;
-	const char *why;
-} modify_qp_rows[] = {
-	{ ETIMEDOUT, CAUSE_GID_UNREACHABLE, 60, "no neighbour answered for the peer GID's address within 1 s (ETIMEDOUT): a peer down, an address nobody owns, a cross-rail address, the source GID's netdev in another namespace" },
-	{ ETIMEDOUT, CAUSE_PORT_NOT_ACTIVE, 12, "a port that went down under the job loses its neighbours" },
-	{ ENETUNREACH, CAUSE_GID_UNREACHABLE, 50, "no route from the source GID's netdev to the peer's address (ENETUNREACH)" },
-	{ ENETUNREACH, CAUSE_PORT_NOT_ACTIVE, 40, "a port that is not ACTIVE has no routes (ENETUNREACH)" },
-	{ EHOSTUNREACH, CAUSE_GID_UNREACHABLE, 55, "the route to the peer's address is unreachable (EHOSTUNREACH)" },
-	{ EHOSTUNREACH, CAUSE_PORT_NOT_ACTIVE, 15, "a port that is not ACTIVE has no routes" },
-	{ ENODEV, CAUSE_GID_UNREACHABLE, 50, "the source GID's netdev is gone, or lives in another network namespace (ENODEV)" },
-	{ ENODEV, CAUSE_BAD_GID_INDEX, 40, "the GID index names an entry whose netdev went (an address, VF or macvlan removed): the index of another node's table (ENODEV)" },
-	{ ENODEV, CAUSE_PORT_NOT_ACTIVE, 10, "the port's netdev went down or away" },
-	{ ENODATA, CAUSE_BAD_GID_INDEX, 60, "the source GID index is an empty entry of the port's table (ENODATA)" },
-	/* the index (and RoCE's GRH) before the port: what the threads that
-	 * settled an RTR EINVAL found (tests/fixtures/field) and what the
-	 * VM proves (failures.sh nogrh); a down port is the facts' to raise */
-	{ EINVAL, CAUSE_BAD_GID_INDEX, 32, "the GID index is empty or of another type, or no GRH on RoCE (EINVAL)" },
-	{ EINVAL, CAUSE_PORT_NOT_ACTIVE, 30, "a QP cannot move to RTR on a port that is not ACTIVE (EINVAL)" },
-	{ EINVAL, CAUSE_BAD_PKEY_INDEX, 10, "the PKey index has no valid PKey (EINVAL)" },
-	{ EINVAL, CAUSE_QP_ATTR_INVALID, 8, "another QP attribute is out of range (EINVAL)" },
-	{ EINVAL, CAUSE_GID_UNREACHABLE, 6, "source and remote GID of different address families (EINVAL)" },
-	{ 0, CAUSE_BAD_GID_INDEX, 32, "the GID index is empty or of another type, or no GRH on RoCE" },
-	{ 0, CAUSE_PORT_NOT_ACTIVE, 30, "a QP cannot move to RTR on a port that is not ACTIVE" },
-	/* below the index and the port: resolution refuses with an errno of
-	 * its own (above), which a line without one did not see */
-	{ 0, CAUSE_GID_UNREACHABLE, 15, "RoCE: the peer's GID resolved to no route or no neighbour" },
-	{ 0, CAUSE_BAD_PKEY_INDEX, 10, "the PKey index has no valid PKey" },
-	{ 0, CAUSE_QP_ATTR_INVALID, 8, "another QP attribute is out of range" },
-};
-
-static void add_rows(struct inferred *o, const struct cand_row *rows, size_t n, int e)
+/* A prior's score as the line's own words move it (enum prior_flag); -1:
+ * the line rules it out. */
+static int prior_score(const struct cause_prior *p, const struct inferred_in *in, int e)
 {
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].err == e)
-			add_cand(o, rows[i].cause, rows[i].score, "%s", rows[i].why);
+	bool dmabuf = strstr(in->call, "dmabuf") != NULL;
+	/* the line's own word on the buffer decides between GPU and host
+	 * memory: GPU memory pins only through a peer-memory client, host
+	 * memory faults only on its range */
+	int gpu = in->gpu_mem ? 25 : 0, host = in->host_mem ? 25 : 0;
+	int score = p->score;
+
+	if ((p->flags & PRIOR_IF_GDR) && !in->gdr)
+		return -1;
+	if ((p->flags & PRIOR_IF_NOT_DMABUF) && dmabuf)
+		return -1;
+	/* a line that says nothing of its buffer: NCCL and its forks register
+	 * GPU memory with ibv_reg_mr_iova2 (ncclIbRegMr); a plain ibv_reg_mr of
+	 * any other program is host memory far more often (the field corpus: a
+	 * PM file system's EFAULT) */
+	if (!gpu && !host && !in->from_nccl && !strstr(in->call, "iova2") && !dmabuf)
+		host = 15;
+	if (p->flags & PRIOR_GPU_BUFFER)
+		score += gpu - host;
+	if (p->flags & PRIOR_HOST_BUFFER)
+		score += host;
+	if ((p->flags & PRIOR_DMABUF_CALL) && e && dmabuf)
+		score += 35;
+	return score;
 }
 
-static void qp_cands(enum rdma_op op, struct inferred_in const *in, struct inferred *o, int e)
-{
-	(void)in;
-	if (op == OP_MODIFY_QP) {
-		add_rows(o, modify_qp_rows, sizeof(modify_qp_rows) / sizeof(modify_qp_rows[0]), e);
-		return;
-	}
-	if (!e || e == ENOMEM || e == EINVAL) {
-		add_cand(o, CAUSE_HCA_RESOURCE_LIMIT, e == EINVAL ? 20 : 40, "the HCA's QP/CQ/PD count or queue depth is used up (ENOMEM, EINVAL past max_qp_wr/max_cqe)");
-		add_cand(o, CAUSE_QP_ATTR_INVALID, e == EINVAL ? 40 : 10, "a queue size or SGE count beyond what the device allows (EINVAL)");
-	}
-	if (!e || e == EAGAIN || e == EDQUOT)
-		add_cand(o, CAUSE_RDMA_CGROUP_LIMIT, e ? 60 : 15, "the rdma cgroup's hca_object count is used up (EAGAIN)");
-	/* a known ENOMEM: the queue's buffers pinned under RLIMIT_MEMLOCK
-	 * first (every settled thread of the field corpus: a container's or
-	 * a shell's limit), the HCA's counts when the limit is known to be
-	 * high (weigh_queue_memlock) */
-	if (!e || e == ENOMEM)
-		add_cand(o, CAUSE_MEMLOCK_LIMIT, e ? 45 : 5, "the queue buffers are pinned like an MR (ENOMEM under RLIMIT_MEMLOCK)");
-}
-
-static void open_cands(struct inferred *o, int e)
-{
-	if (!e || e == ENOENT || e == ENODEV || e == ENXIO)
-		add_cand(o, CAUSE_DEVICE_MISSING, e ? 50 : 20, "no /dev/infiniband/uverbsN node here, or no RDMA device (ENOENT/ENODEV)");
-	if (!e || e == EACCES || e == EPERM) {
-		add_cand(o, CAUSE_DEVICE_PERMISSION, e ? 40 : 15, "the node's mode does not let this user open it (EACCES)");
-		add_cand(o, CAUSE_DEVICE_CGROUP, e ? 30 : 12, "the devices cgroup denies the node (EPERM/EACCES)");
-	}
-	if (!e || e == EAGAIN)
-		add_cand(o, CAUSE_RDMA_CGROUP_LIMIT, e ? 60 : 8, "the rdma cgroup's hca_handle count is used up: opening the device charges one (EAGAIN)");
-}
-
+/* Every cause whose priors (causes.c) follow the line, ranked by score,
+ * ties in the causes' order; the INFERRED_MAX_CAND highest kept. */
 static void call_cands(const struct inferred_in *in, struct inferred *o)
 {
 	enum rdma_op op = inferred_in_op(in);
-	int e = in->err;
+	struct prior_cand {
+		enum cause cause;
+		int score;
+		const char *why;
+	} c[CAUSE__ALL], t;
+	int n = 0, e = in->err;
 
-	if (op == OP_REG_MR)
-		reg_mr_cands(in, o, e);
-	else if (inferred_queue_op(op) || op == OP_MODIFY_QP)
-		qp_cands(op, in, o, e);
-	else if (op == OP_OPEN_DEVICE)
-		open_cands(o, e);
-	else if (op == OP_MLOCK && (!e || e == ENOMEM || e == EPERM)) {
-		add_cand(o, CAUSE_MEMLOCK_LIMIT, e == EPERM ? 10 : 60, "mlock refuses (ENOMEM) past RLIMIT_MEMLOCK without CAP_IPC_LOCK, as a registration's pin does");
-		add_cand(o, CAUSE_MEMLOCK_ZERO, e == EPERM ? 60 : 5, "a zero RLIMIT_MEMLOCK refuses every mlock (EPERM)");
-	} else if (op == OP_FD_IMPORT)
-		add_cand(o, CAUSE_FD_IMPORT_DENIED, 60, "pidfd_getfd was refused: ptrace access to the peer process (EPERM)");
-	else if (op == OP_SHM_ALLOC && (!e || e == ENOSPC || e == ENOMEM))
-		add_cand(o, CAUSE_SHM_EXHAUSTED, 60, "/dev/shm (a tmpfs) has no room for NCCL's segment (ENOSPC, or SIGBUS/ENOMEM at first touch)");
+	for (int i = 0; i < CAUSE__ALL; i++) {
+		const struct cause_prior *p = cause_row((enum cause)i)->priors;
+		for (; p && p->ops; p++) {
+			if (!prior_matches(p, op, e))
+				continue;
+			int score = prior_score(p, in, e);
+			if (score >= 0)
+				c[n++] = (struct prior_cand){ (enum cause)i, score, p->why };
+			break; /* a cause's first row that follows the line */
+		}
+	}
+	for (int i = 1; i < n; i++) { /* stable: insertion */
+		int j = i;
+		for (t = c[i]; j > 0 && c[j - 1].score < t.score; j--)
+			c[j] = c[j - 1];
+		c[j] = t;
+	}
+	for (int i = 0; i < n; i++)
+		add_cand(o, c[i].cause, c[i].score, "%s", c[i].why);
 	if (!o->ncand) {
 		/* a call no site is known for: every family's lead, none favoured */
 		add_cand(o, CAUSE_UNKNOWN, 0, "no kernel site is known for %s with this errno", in->call);
