@@ -894,6 +894,18 @@ static void test_kernel_calls_from_the_kernel_stack(void **state)
 	corr_free(c);
 }
 
+/* A raw stack, then a failed REG_MR of pid/tid: the API its report names */
+static const char *raw_then_failure(struct corr *c, const struct mrt_ustack_raw *r, int pid, int tid,
+				    uint64_t ts)
+{
+	int before = ngot;
+
+	corr_ustack_raw(c, r, sizeof(*r));
+	push(c, kernel_rec(pid, tid, ts));
+	assert_int_equal(ngot, before + 1);
+	return got[before].api;
+}
+
 /* Before 5.17 the kernel sends the raw top of the failed REG_MR's stack
  * just before its record (MRT_EV_USTACK_RAW): the return addresses are
  * found among its words through the process's maps - read at its first
@@ -934,21 +946,13 @@ static void test_kernel_calls_from_a_raw_stack(void **state)
 	assert_true(got[0].via_nccl);
 	assert_string_equal(got[0].caller, "/opt/nccl/lib/libnccl.so.2.21.5");
 	/* a raw stack is the next record's of its own thread only */
-	corr_ustack_raw(c, &r, sizeof(r));
-	ev = kernel_rec(2000, 2002, 2000);
-	push(c, ev);
-	assert_int_equal(ngot, 2);
-	assert_string_equal(got[1].api, "reg_mr");
+	assert_string_equal(raw_then_failure(c, &r, 2000, 2002, 2000), "reg_mr");
 	/* gone before its maps were ever read (a one-vCPU guest runs it to its
 	 * end before the watcher reads its first contact: CI's 5.10 guest,
 	 * memlock:nobody64k_api): without libibverbs' range no API ... */
 	r.pid = 2100;
 	r.tid = 2101;
-	corr_ustack_raw(c, &r, sizeof(r));
-	ev = kernel_rec(2100, 2101, 3000);
-	push(c, ev);
-	assert_int_equal(ngot, 3);
-	assert_string_equal(got[2].api, "reg_mr");
+	assert_string_equal(raw_then_failure(c, &r, 2100, 2101, 3000), "reg_mr");
 	/* ... with the range the kernel found on the VMA list, the API by
 	 * inode and offset (the tracer's libibverbs, inode 77) */
 	r.tid = 2102;
@@ -956,11 +960,8 @@ static void test_kernel_calls_from_a_raw_stack(void **state)
 	r.lib_hi = LIB_LO + 0x100000;
 	r.lib_off = 0;
 	r.lib_ino = 77;
-	corr_ustack_raw(c, &r, sizeof(r));
-	ev = kernel_rec(2100, 2102, 3100);
-	push(c, ev);
+	assert_string_equal(raw_then_failure(c, &r, 2100, 2102, 3100), "ibv_reg_mr_iova2");
 	assert_int_equal(ngot, 4);
-	assert_string_equal(got[3].api, "ibv_reg_mr_iova2");
 	corr_free(c);
 }
 

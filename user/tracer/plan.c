@@ -450,6 +450,27 @@ static int cand_index(const struct tracer_plan *p, int i)
 	return -1;
 }
 
+/* Site i planned again by kprobe (from its cand_from candidate on): true
+ * when armed, its note then the failure (text), the flavour it moved to
+ * (then: NULL for the same candidate's kprobe), and what it said before. */
+static bool replan_kprobe(struct tracer_plan *p, int i, const struct tracer_facts *f,
+			  const char *text, bool then)
+{
+	struct tracer_site *s = &p->sites[i];
+	char was[TRACER_NOTE_MAX];
+
+	plan_site(p, i, f, false);
+	if (s->mech == MECH_NONE)
+		return false;
+	plan_btf(p, i, f);
+	plan_btf_file(p);
+	snprintf(was, sizeof(was), "%s", s->note);
+	note(s, "%s%s%s%s%s", text, then ? "; then " : "",
+	     !then ? "" : p->cand[i].kernels ? p->cand[i].kernels : p->cand[i].kretprobe,
+	     was[0] ? "; " : "", was);
+	return true;
+}
+
 int tracer_plan_demote(struct tracer_plan *p, int i, const struct tracer_facts *f,
 		       const char *why)
 {
@@ -466,30 +487,12 @@ int tracer_plan_demote(struct tracer_plan *p, int i, const struct tracer_facts *
 	int k = s->mech == MECH_KPROBE ? cand_index(p, i) : -1;
 	if (k >= 0) {
 		p->cand_from[i] = k + 1;
-		plan_site(p, i, f, false);
-		if (s->mech != MECH_NONE) {
-			plan_btf(p, i, f);
-			plan_btf_file(p);
-			char was[TRACER_NOTE_MAX];
-			snprintf(was, sizeof(was), "%s", s->note);
-			note(s, "%s; then %s%s%s", text,
-			     p->cand[i].kernels ? p->cand[i].kernels : p->cand[i].kretprobe,
-			     was[0] ? "; " : "", was);
+		if (replan_kprobe(p, i, f, text, true))
 			return plan_openers(p);
-		}
 		p->cand_from[i] = k; /* what the site says it failed with */
 		plan_site(p, i, f, false);
-	}
-	if (s->mech == MECH_FENTRY) {
-		plan_site(p, i, f, false);
-		if (s->mech != MECH_NONE) {
-			plan_btf(p, i, f);
-			plan_btf_file(p);
-			char was[TRACER_NOTE_MAX];
-			snprintf(was, sizeof(was), "%s", s->note);
-			note(s, "%s%s%s", text, was[0] ? "; " : "", was);
-			return plan_openers(p);
-		}
+	} else if (s->mech == MECH_FENTRY && replan_kprobe(p, i, f, text, false)) {
+		return plan_openers(p);
 	}
 	tracer_plan_disarm(p, i, SITE_OFF_LOAD_FAILED, "%s", text);
 	return plan_openers(p);
