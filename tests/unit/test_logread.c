@@ -505,6 +505,11 @@ static void errno_shapes(void **state)
 		{ "ibv_create_cq(...) failed: Cannot allocate memory", "ibv_create_cq", 12 },
 		{ "RuntimeError: pidfd_getfd: Operation not permitted", "pidfd_getfd", 1 },
 		{ "PermissionError: pidfd_getfd failed: [Errno 1] Operation not permitted", "pidfd_getfd", 1 },
+		/* markdown emphasis a poster typed around the line: the strerror
+		 * text ends at the closing mark (nccl-769) */
+		{ "_ibvwrap.cc: NCCL WARN Call to ibv_modify_qp failed with error Connection timed out_", "ibv_modify_qp", 110 },
+		{ "**h:1:1 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory**", "ibv_reg_mr", 12 },
+		{ "**ibv_create_cq(...) failed: Cannot allocate memory**", "ibv_create_cq", 12 },
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		parse(lines[i].line);
