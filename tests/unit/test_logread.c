@@ -529,6 +529,12 @@ static void errno_shapes(void **state)
 	parse("[ERROR] (setup_ib.c:184:setup_ib: errno: Cannot allocate memory) Failed to create qp");
 	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
 	assert_string_equal(ev.call, "ibv_create_qp");
+	/* Open MPI's help text for a CQ it could not create (ucx-551): the
+	 * errno is on a later line of the block, so none on this one */
+	parse("Failed to create a completion queue (CQ):");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.call, "ibv_create_cq");
+	assert_true(ev.no_errno);
 	/* near misses: a number that is no errno, a call not said to fail */
 	parse("ibv_reg_mr failed (12)");
 	assert_int_equal(ev.err, 0);
