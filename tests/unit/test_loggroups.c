@@ -110,6 +110,21 @@ static void one_job_one_group(void **state)
 	assert_string_equal(jstr(out[0], "job", NULL), "slurm job 4242");
 }
 
+/* a context line that names the buffer as a GPU buffer (perftest's
+ * "allocated GPU buffer ... for type CUDA_MEM_DEVICE") speaks for the
+ * EFAULT of the registration after it: device memory pinned as host
+ * memory leads, not an unmapped range (perftest-346) */
+static void gpu_buffer_context_word(void **state)
+{
+	(void)state;
+	assert_int_equal(explain_file("perftest.log",
+				      "allocated GPU buffer of a 16777216 address at 0x594ca786d9b0 "
+				      "for type CUDA_MEM_DEVICE\n"
+				      "Couldn't allocate MR with error=14\n"),
+			 1);
+	assert_string_equal(jstr(out[0], "cause", NULL), "pin_device_memory");
+}
+
 /* two jobs merged (each announced by srun), the same ENOMEM in both: two
  * groups, each counting only its own ranks, the earlier job first */
 static void two_jobs_two_groups(void **state)
@@ -177,6 +192,7 @@ int main(void)
 		cmocka_unit_test(two_jobs_two_groups),
 		cmocka_unit_test(job_from_name_then_line),
 		cmocka_unit_test(every_group_a_verdict),
+		cmocka_unit_test(gpu_buffer_context_word),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

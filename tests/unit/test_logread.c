@@ -505,6 +505,11 @@ static void errno_shapes(void **state)
 		{ "ibv_create_cq(...) failed: Cannot allocate memory", "ibv_create_cq", 12 },
 		{ "RuntimeError: pidfd_getfd: Operation not permitted", "pidfd_getfd", 1 },
 		{ "PermissionError: pidfd_getfd failed: [Errno 1] Operation not permitted", "pidfd_getfd", 1 },
+		/* markdown emphasis a poster typed around the line: the strerror
+		 * text ends at the closing mark (nccl-769) */
+		{ "_ibvwrap.cc: NCCL WARN Call to ibv_modify_qp failed with error Connection timed out_", "ibv_modify_qp", 110 },
+		{ "**h:1:1 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory**", "ibv_reg_mr", 12 },
+		{ "**ibv_create_cq(...) failed: Cannot allocate memory**", "ibv_create_cq", 12 },
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		parse(lines[i].line);
@@ -524,6 +529,12 @@ static void errno_shapes(void **state)
 	parse("[ERROR] (setup_ib.c:184:setup_ib: errno: Cannot allocate memory) Failed to create qp");
 	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
 	assert_string_equal(ev.call, "ibv_create_qp");
+	/* Open MPI's help text for a CQ it could not create (ucx-551): the
+	 * errno is on a later line of the block, so none on this one */
+	parse("Failed to create a completion queue (CQ):");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_string_equal(ev.call, "ibv_create_cq");
+	assert_true(ev.no_errno);
 	/* near misses: a number that is no errno, a call not said to fail */
 	parse("ibv_reg_mr failed (12)");
 	assert_int_equal(ev.err, 0);

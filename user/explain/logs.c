@@ -142,6 +142,9 @@ static const struct {
 	{ "GPU memory", true },     { "device memory", true },   { "cuda memory", true },
 	{ "mem_type cuda", true },  { "memory type cuda", true }, { "cudaMalloc", true },
 	{ "cuMemAlloc", true },     { "use_cuda", true },
+	/* perftest's "allocated GPU buffer of a N address at 0x.. for type
+	 * CUDA_MEM_DEVICE" (its cuMemAlloc line is gone in newer releases) */
+	{ "GPU buffer", true },
 };
 
 /* What a line says of its buffer: 1 GPU memory, -1 host memory, 0 nothing.

@@ -215,6 +215,9 @@ static const struct {
 	{ "Failed to register memory", "ibv_reg_mr" },
 	{ "Couldn't create CQ", "ibv_create_cq" },
 	{ "Failed to create CQ", "ibv_create_cq" },
+	/* Open MPI's help text (oob/ud, btl/openib): "Failed to create a
+	 * completion queue (CQ):", its "Error:" line follows on its own */
+	{ "Failed to create a completion queue", "ibv_create_cq" },
 	{ "Couldn't create QP", "ibv_create_qp" },
 	{ "Failed to create QP", "ibv_create_qp" },
 	{ "Failed to modify QP", "ibv_modify_qp" },

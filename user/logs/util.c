@@ -77,10 +77,18 @@ int log_errno_num(long long v)
 	return v > 0 && v < 4096 ? (int)v : 0;
 }
 
+/* markdown emphasis a poster typed around a pasted line ("**...**",
+ * "_..._"): no strerror text ends with either mark, so a closing one is the
+ * end of the text, not part of it */
+static bool emphasis_mark(char c)
+{
+	return c == '*' || c == '_';
+}
+
 /* glibc's messages, as NCCL, UCX and libfabric print them (strerror) */
 int log_errno_from_text(const char *s, size_t n)
 {
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '.'))
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '.' || emphasis_mark(s[n - 1])))
 		n--;
 	if (!n)
 		return 0;
@@ -104,7 +112,7 @@ int log_errno_at_start(const char *s, size_t n)
 			continue;
 		/* the description must end there: "Cannot allocate memory.
 		 * Please set ..." (UCX), not a longer word */
-		if (l < n && !strchr(" .:,;(", s[l]))
+		if (l < n && !strchr(" .:,;(", s[l]) && !emphasis_mark(s[l]))
 			continue;
 		best = e, best_len = l;
 	}
