@@ -85,6 +85,17 @@ static void test_every_prior_row_reaches_its_cause(void **state)
 		}
 	}
 	assert_true(rows >= 50);
+	/* a line with more candidates than a verdict holds keeps the highest:
+	 * ibv_reg_mr with no errno has 13, the table's order puts
+	 * mlx5_firmware (8) after pin_hugetlb (4), and only the first is kept */
+	struct inferred_in in = call("ibv_reg_mr_iova2", 0, "2.21.5");
+	in.from_nccl = true;
+	inferred_judge(&in, NULL, INF_SET_UNKNOWN, NULL, &o);
+	assert_int_equal(o.ncand, INFERRED_MAX_CAND);
+	assert_true(has_cand(&o, "mlx5_firmware") && has_cand(&o, "pin_fault"));
+	assert_false(has_cand(&o, "pin_hugetlb") || has_cand(&o, "iova_misaligned"));
+	for (int i = 1; i < o.ncand; i++)
+		assert_true(o.cand[i - 1].score >= o.cand[i].score);
 }
 
 static bool rests_on(const struct inferred *o, const char *needle)

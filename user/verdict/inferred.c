@@ -37,13 +37,28 @@ enum inferred_setting inferred_setting_from_name(const char *name)
 
 static void add_cand(struct inferred *o, enum cause cause, int score, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* A candidate, once per cause.  The table full, the new one takes the
+ * place of the lowest scored (the last added of those) when it scores
+ * higher, the others keeping their order: the INFERRED_MAX_CAND highest
+ * stay, ties in the order added (rank() is stable). */
 static void add_cand(struct inferred *o, enum cause cause, int score, const char *fmt, ...)
 {
 	va_list ap;
 	struct inferred_cand *c;
 
-	if (inferred_has(o, cause) || o->ncand == INFERRED_MAX_CAND)
+	if (inferred_has(o, cause))
 		return;
+	if (o->ncand == INFERRED_MAX_CAND) {
+		int low = 0;
+		for (int i = 1; i < o->ncand; i++)
+			if (o->cand[i].score <= o->cand[low].score)
+				low = i;
+		if (o->cand[low].score >= score)
+			return;
+		memmove(&o->cand[low], &o->cand[low + 1],
+			(size_t)(o->ncand - low - 1) * sizeof(o->cand[0]));
+		o->ncand--;
+	}
 	c = &o->cand[o->ncand++];
 	c->cause = cause;
 	c->score = score;
@@ -119,17 +134,12 @@ static int prior_score(const struct cause_prior *p, const struct inferred_in *in
 	return score;
 }
 
-/* Every cause whose priors (causes.c) follow the line, ranked by score,
- * ties in the causes' order; the INFERRED_MAX_CAND highest kept. */
+/* Every cause whose priors (causes.c) follow the line, in the causes'
+ * order (add_cand keeps the highest, rank() orders them, ties so). */
 static void call_cands(const struct inferred_in *in, struct inferred *o)
 {
 	enum rdma_op op = inferred_in_op(in);
-	struct prior_cand {
-		enum cause cause;
-		int score;
-		const char *why;
-	} c[CAUSE__ALL], t;
-	int n = 0, e = in->err;
+	int e = in->err;
 
 	for (int i = 0; i < CAUSE__ALL; i++) {
 		const struct cause_prior *p = cause_row((enum cause)i)->priors;
@@ -138,18 +148,10 @@ static void call_cands(const struct inferred_in *in, struct inferred *o)
 				continue;
 			int score = prior_score(p, in, e);
 			if (score >= 0)
-				c[n++] = (struct prior_cand){ (enum cause)i, score, p->why };
+				add_cand(o, (enum cause)i, score, "%s", p->why);
 			break; /* a cause's first row that follows the line */
 		}
 	}
-	for (int i = 1; i < n; i++) { /* stable: insertion */
-		int j = i;
-		for (t = c[i]; j > 0 && c[j - 1].score < t.score; j--)
-			c[j] = c[j - 1];
-		c[j] = t;
-	}
-	for (int i = 0; i < n; i++)
-		add_cand(o, c[i].cause, c[i].score, "%s", c[i].why);
 	if (!o->ncand) {
 		/* a call no site is known for: every family's lead, none favoured */
 		add_cand(o, CAUSE_UNKNOWN, 0, "no kernel site is known for %s with this errno", in->call);
