@@ -54,11 +54,9 @@ struct mrt_ustack_raw {
 	 * executable VMA of a file named libibverbs*, found on the mm's VMA
 	 * list by the kernel, MRT_USTACK_RAW_VMAS at most): its return
 	 * addresses are placed even when the process exits before user space
-	 * reads its maps.  lib_hi 0: not found (lib_walked says how far the
-	 * walk went: MRT_USTACK_RAW_VMAS, cut off). */
+	 * reads its maps.  lib_hi 0: not found (none mapped, or beyond the
+	 * walk's bound). */
 	unsigned long long lib_lo, lib_hi, lib_off, lib_ino;
-	unsigned int lib_walked;
-	unsigned int pad;
 	unsigned long long w[MRT_USTACK_RAW_WORDS];
 };
 

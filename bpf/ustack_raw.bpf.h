@@ -84,12 +84,11 @@ static __always_inline void ustack_raw_libibverbs(struct mrt_ustack_raw *r)
 	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
 	struct mm_struct___list *mm = (void *)BPF_CORE_READ(t, mm);
 	struct vm_area_struct___list *v;
-	unsigned int i;
 
 	if (!mm || !bpf_core_field_exists(mm->mmap))
 		return;
 	v = BPF_CORE_READ(mm, mmap);
-	for (i = 0; i < MRT_USTACK_RAW_VMAS && v; i++) {
+	for (unsigned int i = 0; i < MRT_USTACK_RAW_VMAS && v; i++) {
 		struct file *f = BPF_CORE_READ(v, vm_file);
 		__u64 name[2] = {};
 		const unsigned char *dn;
@@ -102,12 +101,11 @@ static __always_inline void ustack_raw_libibverbs(struct mrt_ustack_raw *r)
 				r->lib_hi = BPF_CORE_READ(v, vm_end);
 				r->lib_off = BPF_CORE_READ(v, vm_pgoff) << (page_shift ? page_shift : 12);
 				r->lib_ino = BPF_CORE_READ(f, f_inode, i_ino);
-				break;
+				return;
 			}
 		}
 		v = BPF_CORE_READ(v, vm_next);
 	}
-	r->lib_walked = i;
 }
 
 /* The raw words for the record ev is about to send (a failed REG_MR).  A
@@ -131,7 +129,6 @@ static __always_inline void ustack_raw_send(const struct mrt_event *ev)
 	r->sp = sp;
 	r->words = MRT_USTACK_RAW_WORDS;
 	r->lib_lo = r->lib_hi = r->lib_off = r->lib_ino = 0;
-	r->lib_walked = r->pad = 0;
 	ustack_raw_libibverbs(r);
 	/* near the top of the stack 2 KiB may run past its end: then less */
 	if (bpf_probe_read_user(r->w, sizeof(r->w), (void *)sp)) {
