@@ -379,6 +379,26 @@ static void other_sources(void **state)
 	assert_false(ev.has_time);
 	parse("[2026-12-01 10:00:00] gpu-a7:4242:4250 [0] NCCL INFO Bootstrap : Using eth0");
 	assert_true(ev.has_time);
+	/* the stamp's value: the civil-date arithmetic agrees with timegm on
+	 * leap days, century years, the epoch and a day carried past the
+	 * month's end (31 April is 1 May) */
+	static const struct {
+		const char *stamp;
+		long long secs;
+	} stamps[] = {
+		{ "1970-01-01T00:00:00Z", 0LL },	   { "2024-02-29T12:00:00Z", 1709208000LL },
+		{ "2000-03-01T00:00:00Z", 951868800LL },   { "2100-03-01T00:00:00Z", 4107542400LL },
+		{ "2026-12-31T23:59:59Z", 1798761599LL },  { "2026-04-31T00:00:00Z", 1777593600LL },
+		{ "2026-12-01T10:00:00+02:00", 1796112000LL },
+	};
+	for (size_t i = 0; i < sizeof(stamps) / sizeof(stamps[0]); i++) {
+		char line[128];
+		snprintf(line, sizeof(line), "%s gpu-a7:4242:4250 [0] NCCL INFO Bootstrap : Using eth0",
+			 stamps[i].stamp);
+		parse(line);
+		assert_true(ev.has_time);
+		assert_int_equal(ev.time_ns / 1000000000, stamps[i].secs);
+	}
 	parse("[99999999999.123456] mlx5_core 0000:08:00.0: port 1 up");
 	assert_false(ev.has_boot_time);
 	parse("{\"MESSAGE\":\"mrtrace: reg_mr failed\",\"MRTRACE_EVENT\":\"reg_failure\",\"MRTRACE_CAUSE\":\"memlock_limit\"}");

@@ -501,8 +501,15 @@ static int one_log(struct run *run, struct log_reader *lr, const char *name)
 		return -1;
 	}
 	run->any_log = true;
-	while (!outfile_failed(run->out) && (rc = log_reader_next(lr, ev)) > 0)
-		one_log_event(run, ev, name);
+	rc = 0;
+	/* only a record inside a log writes while the log is read (verdicts
+	 * come at the end): the output is asked after those, not per line */
+	if (!outfile_failed(run->out))
+		while ((rc = log_reader_next(lr, ev)) > 0) {
+			one_log_event(run, ev, name);
+			if (ev->kind == LOG_RECORD && outfile_failed(run->out))
+				break;
+		}
 	if (rc < 0) {
 		fprintf(stderr, "mrtrace explain: %s: %s\n", esc(name), log_reader_error(lr));
 		run->t.malformed++;

@@ -23,7 +23,6 @@
 
 #include "core/escape.h"
 #include "explain/facts.h"
-#include "logs/prefilter.h"
 #include "record/inferred_failure.h"
 #include "record/kind.h"
 #include "record/record.h"
@@ -127,46 +126,6 @@ static bool seen_add(uint64_t *set, int *n, uint64_t h)
 	if (*n < SEEN_MAX)
 		set[(*n)++] = h;
 	return true;
-}
-
-/* What a failure line says of its buffer (UCX's "mem_type cuda", an
- * application's "GPU memory", the allocator it names): where the pin of an
- * EFAULT went. Phrases, never "cuda" alone: a line may carry a CUDA
- * library's path whatever its buffer is. The host's first: a line that says
- * "host memory" means it, whatever else it names. (case-insensitive) */
-static const struct {
-	const char *needle;
-	bool gpu;
-} mem_words[] = {
-	{ "host memory", false },   { "mem_type host", false },  { "memory type host", false },
-	{ "GPU memory", true },     { "device memory", true },   { "cuda memory", true },
-	{ "mem_type cuda", true },  { "memory type cuda", true }, { "cudaMalloc", true },
-	{ "cuMemAlloc", true },     { "use_cuda", true },
-	/* perftest's "allocated GPU buffer of a N address at 0x.. for type
-	 * CUDA_MEM_DEVICE" (its cuMemAlloc line is gone in newer releases) */
-	{ "GPU buffer", true },
-};
-
-/* What a line says of its buffer: 1 GPU memory, -1 host memory, 0 nothing.
- * Every context line comes here: one scan of the line for all the phrases
- * above (their anchors, user/logs/prefilter.c, in either case) before the
- * searches that find which one, in the table's order (NCCL's INFO chatter
- * holds none of them: "cudaDev" is no phrase). */
-static int mem_word(const char *raw)
-{
-	static struct log_anchors anchors = { .nocase = true };
-
-	if (!anchors.built) {
-		for (size_t i = 0; i < sizeof(mem_words) / sizeof(mem_words[0]); i++)
-			log_anchors_add(&anchors, mem_words[i].needle, strlen(mem_words[i].needle));
-		log_anchors_build(&anchors);
-	}
-	if (!log_anchors_any(&anchors, raw, raw + strlen(raw)))
-		return 0;
-	for (size_t i = 0; i < sizeof(mem_words) / sizeof(mem_words[0]); i++)
-		if (strcasestr(raw, mem_words[i].needle))
-			return mem_words[i].gpu ? 1 : -1;
-	return 0;
 }
 
 /* The reader's event as the judge reads it. */
@@ -276,7 +235,7 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 	/* NCCL's "next state RTS", a program's "RTR -> RTS" (the reader's) */
 	in->qp_to_rts = !strcmp(ev->qp.next_state, "RTS");
 	in->from_nccl = ev->source == LOG_SRC_NCCL;
-	int w = mem_word(ev->raw);
+	int w = ev->buf_word;
 	if (!w && l->buf_ctx && same_host(l->buf_host, ev->host))
 		w = l->buf_ctx;
 	in->gpu_mem = w > 0;
@@ -307,7 +266,7 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 	/* a context line's word on the buffers (not a failure's own: that one
 	 * is read with its failure) */
 	if (ev->kind == LOG_NOT_FAILURE || ev->kind == LOG_CONTEXT || ev->kind == LOG_UNRECOGNISED) {
-		int w = mem_word(ev->raw);
+		int w = ev->buf_word;
 		if (w) {
 			l->buf_ctx = w;
 			snprintf(l->buf_host, sizeof(l->buf_host), "%s", ev->host);

@@ -79,15 +79,20 @@ static bool known_prefix(const char *p, const char *end)
  * other part took comes here, so the walk below is for the few that name a
  * call; the prefixes are the table's anchors (prefilter.c), one scan of the
  * line for all of them */
-static bool any_prefix(const char *s, const char *end)
-{
-	static struct log_anchors anchors;
+static struct log_anchors anchors;
 
+void log_anycall_prepare(void)
+{
 	if (!anchors.built) {
 		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 			log_anchors_add(&anchors, prefixes[i], strlen(prefixes[i]));
 		log_anchors_build(&anchors);
 	}
+}
+
+static bool any_prefix(const char *s, const char *end)
+{
+	log_anycall_prepare();
 	return log_anchors_any(&anchors, s, end);
 }
 

@@ -41,6 +41,21 @@ static const char *ompi(const char *s, const char *end, struct log_event *ev)
 	return t < end && *t == ' ' ? t + 1 : t;
 }
 
+/* seconds since the epoch of a UTC civil date: the count of days by the
+ * proleptic Gregorian rules (eras of 400 years), not timegm, which takes
+ * the time zone's lock and tables on every line of a log that stamps each
+ * one (issue 46: the reader at disk speed).  mon 1-12, day 1-31. */
+static int64_t utc_seconds(int64_t year, int mon, int day, int hour, int min, int sec)
+{
+	year -= mon <= 2;
+	int64_t era = (year >= 0 ? year : year - 399) / 400;
+	int64_t yoe = year - era * 400;
+	int64_t doy = (153 * (mon + (mon > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	int64_t days = era * 146097 + doe - 719468;
+	return days * 86400 + hour * 3600 + min * 60 + sec;
+}
+
 /* 2026-12-01T10:00:00.123Z, 2026-12-01 10:00:00,123, +01:00; optional [ ] */
 static const char *iso(const char *s, const char *end, struct log_event *ev)
 {
@@ -49,13 +64,10 @@ static const char *iso(const char *s, const char *end, struct log_event *ev)
 	if (end - p < 19 || !dig(p[0]) || !dig(p[3]) || p[4] != '-' || p[7] != '-' ||
 	    (p[10] != 'T' && p[10] != ' ') || p[13] != ':' || p[16] != ':')
 		return NULL;
-	struct tm tm = { 0 };
-	tm.tm_year = (int)log_num(p, 4, 10) - 1900;
-	tm.tm_mon = (int)log_num(p + 5, 2, 10) - 1;
-	tm.tm_mday = (int)log_num(p + 8, 2, 10);
-	tm.tm_hour = (int)log_num(p + 11, 2, 10);
-	tm.tm_min = (int)log_num(p + 14, 2, 10);
-	tm.tm_sec = (int)log_num(p + 17, 2, 10);
+	int64_t year = log_num(p, 4, 10);
+	int mon = (int)log_num(p + 5, 2, 10), mday = (int)log_num(p + 8, 2, 10);
+	int hour = (int)log_num(p + 11, 2, 10), min = (int)log_num(p + 14, 2, 10);
+	int sec = (int)log_num(p + 17, 2, 10);
 	int64_t ns = 0;
 	p += 19;
 	if (p < end && (*p == '.' || *p == ',')) {
@@ -86,7 +98,16 @@ static const char *iso(const char *s, const char *end, struct log_event *ev)
 		return NULL;
 	/* a stamp past 2255 or before 1970 (a mangled line) is no time: its
 	 * nanoseconds would not fit an int64_t (fuzz_logs: year 2492) */
-	int64_t t = (int64_t)timegm(&tm) - off;
+	/* timegm's normalisation, kept: a month past 12 or a day past the
+	 * month's end is carried, a month 0 is the December before */
+	int64_t t;
+	if (mon >= 1 && mon <= 12)
+		t = utc_seconds(year, mon, mday, hour, min, sec) - off;
+	else {
+		struct tm tm = { .tm_year = (int)year - 1900, .tm_mon = mon - 1, .tm_mday = mday,
+				 .tm_hour = hour, .tm_min = min, .tm_sec = sec };
+		t = (int64_t)timegm(&tm) - off;
+	}
 	if (t >= 0 && t < 9000000000LL) {
 		ev->has_time = true;
 		ev->time_ns = t * 1000000000 + ns;

@@ -215,6 +215,9 @@ struct log_event {
 	 * bytes, unescaped: may hold any byte but NUL */
 	char raw[LOG_RAW_MAX + 1];
 	bool raw_cut; /* the line was longer */
+	/* what raw says of the buffer (bufword.c): 1 GPU memory ("GPU
+	 * memory", "mem_type cuda", "cuMemAlloc" ...), -1 host memory, 0 none */
+	signed char buf_word;
 };
 
 /* Every line of one input, in exactly one bucket:
@@ -259,6 +262,13 @@ const struct log_counts *log_reader_counts(const struct log_reader *r);
 /* the read error, "" when none */
 const char *log_reader_error(const struct log_reader *r);
 void log_reader_free(struct log_reader *r);
+/* Where two CPUs are free to it, a reader classifies a batch of lines in
+ * two threads (the events come out in order, the same events); on by
+ * default, off for tests that compare the two. */
+void log_reader_parallel(bool on);
+/* whether r's batches are classified in two threads (its first batch
+ * started the second) */
+bool log_reader_two_threads(const struct log_reader *r);
 
 /* One line by itself (the tests, the fuzzer): the same matching as the
  * reader, without counters or the input's memory (version, last host). */

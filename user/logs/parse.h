@@ -39,6 +39,16 @@ bool log_parse_job(const char *s, const char *end, struct log_event *ev);
 bool log_parse_json(const char *s, const char *end, struct log_event *ev, int depth,
 		    struct json_object **keep, const char **line);
 
+/* the parts' tables, built at their first use; before two threads
+ * classify lines (twin.c) they are built here, once */
+void log_shapes_prepare(void);
+void log_anycall_prepare(void);
+void log_bufword_prepare(void);
+/* what raw..n says of its buffer: 1 GPU memory, -1 host memory, 0 nothing
+ * (bufword.c) */
+int log_buffer_word(const char *raw, size_t n);
+void log_parts_prepare(void);
+
 /* the whole classification of one stripped-or-not line */
 void log_classify(const char *s, const char *end, struct log_event *ev, int depth);
 
@@ -47,10 +57,26 @@ int log_errno_from_text(const char *s, size_t n); /* strerror text -> errno, 0 *
 /* the errno whose strerror text starts S (the longest, ending at a space or
  * punctuation), 0 none: "Cannot allocate memory. Please set ..." -> ENOMEM */
 int log_errno_at_start(const char *s, size_t n);
-const char *log_find(const char *s, const char *end, const char *lit);
+const char *log_find_n(const char *s, const char *end, const char *lit, size_t n);
 /* the same, letters in either case ("failed to modify QP to RTR") */
-const char *log_find_nocase(const char *s, const char *end, const char *lit);
-bool log_starts(const char *s, const char *end, const char *lit);
+const char *log_find_nocase_n(const char *s, const char *end, const char *lit, size_t n);
+/* lit's length is counted where the call is: the parts pass literals, so
+ * the compiler counts it and a two-word log_starts is a compare of its
+ * own, not two calls (issue 46: the reader at disk speed) */
+static inline const char *log_find(const char *s, const char *end, const char *lit)
+{
+	return log_find_n(s, end, lit, __builtin_strlen(lit));
+}
+static inline const char *log_find_nocase(const char *s, const char *end, const char *lit)
+{
+	return log_find_nocase_n(s, end, lit, __builtin_strlen(lit));
+}
+static inline bool log_starts(const char *s, const char *end, const char *lit)
+{
+	size_t n = __builtin_strlen(lit);
+
+	return (size_t)(end - s) >= n && !__builtin_memcmp(s, lit, n);
+}
 long long log_num(const char *s, size_t n, int base); /* bounded strtoll */
 /* An errno a line printed as a number (either sign): its magnitude when it
  * is one (1..4095, the kernel's -MAX_ERRNO range), else 0 - "no errno".

@@ -5,10 +5,33 @@
  * classified by content (log_classify) and counted in one bucket; the
  * input's memory is only the NCCL version and the job it last named. */
 #include "logs/parse.h"
+#include "logs/twin.h"
 
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+
+/* A batch: lines read ahead and classified together (in two threads where
+ * twin.c starts one), handed out one by one.  Bounded: BATCH_LINES events
+ * (~1.7 MB) and BATCH_BYTES of text plus one line. */
+#define BATCH_LINES 1024
+#define BATCH_BYTES (1 << 20)
+/* a batch shorter than this is classified by one thread: the hand-over
+ * costs more than half of it */
+#define TWIN_MIN_LINES 64
+
+struct batch_line {
+	size_t off, len; /* in text */
+	bool cut, nul;
+};
+
+struct batch {
+	char *text;
+	struct batch_line *lines;
+	struct log_event *evs;
+	size_t n, next; /* lines read, the next to hand out */
+	bool eof;
+};
 
 struct log_reader {
 	FILE *f;
@@ -21,6 +44,10 @@ struct log_reader {
 	char line[LOG_LINE_MAX + 1];
 	char buf[64 << 10]; /* read ahead: a line is found with memchr, not getc */
 	size_t pos, len;
+	struct batch b;
+	struct log_twin *twin;
+	bool twin_tried; /* started at the first batch worth two threads */
+	bool batched; /* b's buffers exist: next() hands out batches */
 };
 
 /* A call's failure whose part read no errno: the line may still print one
@@ -91,6 +118,13 @@ void log_classify(const char *s, const char *end, struct log_event *ev, int dept
 	ev->kind = LOG_UNRECOGNISED;
 }
 
+void log_parts_prepare(void)
+{
+	log_shapes_prepare();
+	log_anycall_prepare();
+	log_bufword_prepare();
+}
+
 static void event_init(struct log_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -105,16 +139,22 @@ static void event_init(struct log_event *ev)
 	ev->comm.rank = ev->comm.nranks = -1;
 }
 
-void log_line_parse(const char *line, size_t len, struct log_event *ev)
+/* line..len classified up to its first NUL byte, nul (NULL: none) */
+static void parse_upto(const char *line, size_t len, const char *nul, struct log_event *ev)
 {
 	event_init(ev);
 	ev->raw_cut = len > LOG_RAW_MAX;
 	str_copy_n(ev->raw, sizeof(ev->raw), line, len > LOG_RAW_MAX ? LOG_RAW_MAX : len);
 	/* a NUL byte: the line is taken up to it for matching (counted) */
-	const char *nul = memchr(line, 0, len);
 	log_classify(line, nul ? nul : line + len, ev, 0);
+	ev->buf_word = (signed char)log_buffer_word(ev->raw, strlen(ev->raw));
 	if (ev->kind == LOG_FAILURE_CALL && !ev->op)
 		ev->op = log_op_of_call(ev->call);
+}
+
+void log_line_parse(const char *line, size_t len, struct log_event *ev)
+{
+	parse_upto(line, len, memchr(line, 0, len), ev);
 }
 
 struct log_reader *log_reader_new(FILE *f, const char *name)
@@ -151,8 +191,9 @@ struct log_reader *log_reader_open(const char *path, char *err, size_t errlen)
 	return f ? log_reader_adopt(f, path, gz, err, errlen) : NULL;
 }
 
-/* the next line into r->line: its kept length, *cut when longer; -1 at the end */
-static long read_line(struct log_reader *r, bool *cut, bool *nul)
+/* the next line into dst (LOG_LINE_MAX + 1 bytes): its kept length, *cut
+ * when longer; -1 at the end */
+static long read_line_into(struct log_reader *r, char *dst, bool *cut, bool *nul)
 {
 	size_t n = 0;
 	bool any = false;
@@ -175,7 +216,7 @@ static long read_line(struct log_reader *r, bool *cut, bool *nul)
 		if (memchr(p, 0, k))
 			*nul = true;
 		size_t keep = k < LOG_LINE_MAX - n ? k : LOG_LINE_MAX - n;
-		memcpy(r->line + n, p, keep);
+		memcpy(dst + n, p, keep);
 		n += keep;
 		*cut |= keep < k;
 		if (nl)
@@ -183,16 +224,21 @@ static long read_line(struct log_reader *r, bool *cut, bool *nul)
 	}
 	if (!any)
 		return -1;
-	r->line[n] = 0;
+	dst[n] = 0;
 	return (long)n;
 }
 
-/* r->line (n bytes) classified, counted and given the input's memory */
-static void take_line(struct log_reader *r, size_t n, bool cut, bool nul, struct log_event *ev)
+static long read_line(struct log_reader *r, bool *cut, bool *nul)
+{
+	return read_line_into(r, r->line, cut, nul);
+}
+
+/* ev, classified, counted and given the input's memory, in the input's
+ * order (the classification itself may have run in another thread) */
+static void account(struct log_reader *r, bool cut, bool nul, struct log_event *ev)
 {
 	json_object_put(r->last_json);
 	r->last_json = NULL;
-	log_line_parse(r->line, n, ev);
 	ev->raw_cut |= cut;
 	ev->input = r->name;
 	struct log_counts *k = &r->counts;
@@ -236,11 +282,118 @@ static void take_line(struct log_reader *r, size_t n, bool cut, bool nul, struct
 	}
 }
 
+/* r->line (n bytes) classified, counted and given the input's memory */
+static void take_line(struct log_reader *r, size_t n, bool cut, bool nul, struct log_event *ev)
+{
+	/* read_line looked for a NUL already: a line without one (nearly
+	 * all) is not searched again */
+	parse_upto(r->line, n, nul ? memchr(r->line, 0, n) : NULL, ev);
+	account(r, cut, nul, ev);
+}
+
+/* lines [from, to) of a batch, classified */
+struct batch_part {
+	struct batch *b;
+	size_t from, to;
+};
+
+static void classify_part(void *p)
+{
+	struct batch_part *part = p;
+	struct batch *b = part->b;
+
+	for (size_t i = part->from; i < part->to; i++) {
+		const struct batch_line *l = &b->lines[i];
+		const char *t = b->text + l->off;
+		parse_upto(t, l->len, l->nul ? memchr(t, 0, l->len) : NULL, &b->evs[i]);
+	}
+}
+
+static bool batch_alloc(struct log_reader *r)
+{
+	struct batch *b = &r->b;
+
+	b->text = malloc(BATCH_BYTES + LOG_LINE_MAX + 1);
+	b->lines = calloc(BATCH_LINES, sizeof(*b->lines));
+	b->evs = calloc(BATCH_LINES, sizeof(*b->evs));
+	if (!b->text || !b->lines || !b->evs) {
+		free(b->text);
+		free(b->lines);
+		free(b->evs);
+		memset(b, 0, sizeof(*b));
+		return false;
+	}
+	return true;
+}
+
+/* the next batch read and classified: the halves by bytes, one each */
+static void batch_fill(struct log_reader *r)
+{
+	struct batch *b = &r->b;
+	size_t used = 0;
+	long n;
+	bool cut, nul;
+
+	b->n = b->next = 0;
+	while (b->n < BATCH_LINES && used <= BATCH_BYTES) {
+		if ((n = read_line_into(r, b->text + used, &cut, &nul)) < 0) {
+			b->eof = true;
+			break;
+		}
+		b->lines[b->n++] = (struct batch_line){ used, (size_t)n, cut, nul };
+		used += (size_t)n + 1;
+	}
+	size_t half = 0;
+	while (half < b->n && b->lines[half].off < used / 2)
+		half++;
+	struct batch_part all = { b, 0, b->n }, first = { b, 0, half }, second = { b, half, b->n };
+	/* a short input (most single-job logs are) is not worth a thread */
+	if (b->n >= TWIN_MIN_LINES && !r->twin_tried) {
+		r->twin_tried = true;
+		r->twin = log_twin_start();
+	}
+	if (r->twin && b->n >= TWIN_MIN_LINES)
+		log_twin_run(r->twin, classify_part, &first, &second);
+	else
+		classify_part(&all);
+}
+
+/* the end of the input: 0, or -1 with the read error */
+static int at_end(struct log_reader *r)
+{
+	json_object_put(r->last_json);
+	r->last_json = NULL;
+	if (ferror(r->f)) {
+		snprintf(r->error, sizeof(r->error), "%s: read error", r->name);
+		clearerr(r->f);
+		return -1;
+	}
+	return 0;
+}
+
 int log_reader_next(struct log_reader *r, struct log_event *ev)
 {
 	bool cut, nul;
 	long n;
 
+	if (!r->batched && r->f && !r->counts.lines)
+		r->batched = batch_alloc(r);
+	if (r->batched) {
+		struct batch *b = &r->b;
+		if (b->next == b->n) {
+			if (b->eof)
+				return at_end(r);
+			batch_fill(r);
+			if (!b->n)
+				return at_end(r);
+		}
+		size_t i = b->next++;
+		/* the event moves to the caller with its JSON reference */
+		memcpy(ev, &b->evs[i], sizeof(*ev));
+		b->evs[i].json = NULL;
+		account(r, b->lines[i].cut, b->lines[i].nul, ev);
+		return 1;
+	}
 	if ((n = read_line(r, &cut, &nul)) < 0) {
 		json_object_put(r->last_json);
 		r->last_json = NULL;
@@ -271,6 +424,11 @@ void log_reader_take(struct log_reader *r, const char *line, size_t len, long li
 	ev->lineno = lineno;
 }
 
+bool log_reader_two_threads(const struct log_reader *r)
+{
+	return r->twin != NULL;
+}
+
 const struct log_counts *log_reader_counts(const struct log_reader *r)
 {
 	return &r->counts;
@@ -285,6 +443,12 @@ void log_reader_free(struct log_reader *r)
 {
 	if (!r)
 		return;
+	log_twin_stop(r->twin);
+	for (size_t i = r->b.next; i < r->b.n; i++)
+		json_object_put(r->b.evs[i].json);
+	free(r->b.text);
+	free(r->b.lines);
+	free(r->b.evs);
 	json_object_put(r->last_json);
 	if (r->own)
 		fclose(r->f);

@@ -5,6 +5,7 @@
 #include "logs/fmtmatch.h"
 #include "logs/parse.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +14,8 @@
 /* memchr for the first byte, then a compare: the lines are short and the
  * words few, where memmem's setup per call cost more than the search
  * (issue 46: the reader at disk speed) */
-const char *log_find(const char *s, const char *end, const char *lit)
+const char *log_find_n(const char *s, const char *end, const char *lit, size_t n)
 {
-	size_t n = strlen(lit);
-
 	if (!n)
 		return s;
 	while ((size_t)(end - s) >= n) {
@@ -30,21 +29,30 @@ const char *log_find(const char *s, const char *end, const char *lit)
 	return NULL;
 }
 
-const char *log_find_nocase(const char *s, const char *end, const char *lit)
+/* the first two bytes in either case found by plain compares, the rest
+ * by strncasecmp only there: a call per byte of the line was most of the
+ * cost of a line no word is in */
+const char *log_find_nocase_n(const char *s, const char *end, const char *lit, size_t n)
 {
-	size_t n = strlen(lit);
-
-	for (const char *p = s; n && (size_t)(end - p) >= n; p++)
-		if (!strncasecmp(p, lit, n))
+	if (!n)
+		return s;
+	if (n == 1)
+		for (const char *p = s; p < end; p++)
+			if (tolower((unsigned char)*p) == tolower((unsigned char)lit[0]))
+				return p;
+	if (n < 2)
+		return NULL;
+	unsigned char lo0 = (unsigned char)tolower((unsigned char)lit[0]);
+	unsigned char up0 = (unsigned char)toupper((unsigned char)lit[0]);
+	unsigned char lo1 = (unsigned char)tolower((unsigned char)lit[1]);
+	unsigned char up1 = (unsigned char)toupper((unsigned char)lit[1]);
+	for (const char *p = s; (size_t)(end - p) >= n; p++) {
+		unsigned char c = (unsigned char)p[0], d = (unsigned char)p[1];
+		if ((c == lo0 || c == up0) && (d == lo1 || d == up1) &&
+		    !strncasecmp(p + 2, lit + 2, n - 2))
 			return p;
+	}
 	return NULL;
-}
-
-bool log_starts(const char *s, const char *end, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return (size_t)(end - s) >= n && !memcmp(s, lit, n);
 }
 
 long long log_num(const char *s, size_t n, int base)
