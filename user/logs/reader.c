@@ -350,6 +350,8 @@ static void batch_fill(struct log_reader *r)
 	/* a short input (most single-job logs are) is not worth a thread */
 	if (b->n >= TWIN_MIN_LINES && !r->twin_tried) {
 		r->twin_tried = true;
+		/* the parts' tables are built once, here, before two threads use them */
+		log_parts_prepare();
 		r->twin = log_twin_start();
 	}
 	if (r->twin && b->n >= TWIN_MIN_LINES)

@@ -7,7 +7,6 @@
  * hand-over is a mutex and two condition variables, once per batch. */
 #include "logs/twin.h"
 #include "logs/logline.h"
-#include "logs/parse.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -70,8 +69,6 @@ struct log_twin *log_twin_start(void)
 	struct log_twin *t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	/* the parts' tables are built once, here, before two threads use them */
-	log_parts_prepare();
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->go, NULL);
 	pthread_cond_init(&t->done, NULL);

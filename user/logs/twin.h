@@ -14,7 +14,8 @@ struct log_twin;
 
 /* A started worker, or NULL: one CPU to run on, turned off
  * (log_reader_parallel), or a thread that could not start; the caller
- * then does all the work itself, the same work. */
+ * then does all the work itself, the same work.  The caller builds what
+ * the work reads lazily before (log_parts_prepare). */
 struct log_twin *log_twin_start(void);
 /* fn(here) on the calling thread and fn(there) on the worker; returns when
  * both are done */
