@@ -24,7 +24,9 @@
 #                            mrtrace's log reader (tools/bench-logread.c),
 #                            side by side with `grep -c 'NCCL WARN'` over the
 #                            same file (what a user does today) and `mrtrace
-#                            explain` end to end; the peak RSS of each
+#                            explain` end to end; the peak RSS of each; the
+#                            reader once more with one CPU allowed (no
+#                            second thread: user/logs/twin.c)
 #   SIGINT during attach     a stop request one second into a cold start:
 #                            time to exit, stop record, links left
 # The 6.12 guest (soft-RoCE, every registration site armed), under QEMU/TCG
@@ -287,20 +289,25 @@ attach_times() {
 # grep's count goes to a file: GNU grep writing to /dev/null stops at the
 # first match (it needs only the exit status), a baseline of 2 ms for 200 MB
 logs() {
-	local f=$OUT/merged.log i t g=() r=() e=() rss_r rss_e
+	local f=$OUT/merged.log i t g=() r=() r1=() e=() rss_r rss_e
 	python3 "$TOP/tools/gen-merged-log.py" "${LOG_MB:-200}" "$f" || return 1
 	for i in $(seq "$RUNS"); do
 		t=$(date +%s%N); grep -c 'NCCL WARN' "$f" > "$OUT/grep.txt"; g+=($(( ($(date +%s%N) - t) / 1000000 )))
 		t=$(date +%s%N); "$TOP/build/bench-logread" "$f" > "$OUT/logread.txt"; r+=($(( ($(date +%s%N) - t) / 1000000 )))
+		# one CPU allowed: the reader starts no second thread (twin.c)
+		t=$(date +%s%N); taskset -c 0 "$TOP/build/bench-logread" "$f" > /dev/null; r1+=($(( ($(date +%s%N) - t) / 1000000 )))
 		t=$(date +%s%N); "$TOP/build/mrtrace" explain --setting shell "$f" > /dev/null 2>&1; e+=($(( ($(date +%s%N) - t) / 1000000 )))
 	done
 	rss_r=$(/usr/bin/time -f %M "$TOP/build/bench-logread" "$f" 2>&1 > /dev/null | tail -1)
 	rss_e=$(/usr/bin/time -f %M "$TOP/build/mrtrace" explain --setting shell "$f" 2>&1 > /dev/null | tail -1)
-	local gm rm em mb
+	local gm rm r1m em mb
 	gm=$(printf '%s\n' "${g[@]}" | median); rm=$(printf '%s\n' "${r[@]}" | median)
+	r1m=$(printf '%s\n' "${r1[@]}" | median)
 	em=$(printf '%s\n' "${e[@]}" | median); mb=$(( $(stat -c %s "$f") / 1000000 ))
 	printf '%-34s %8s ms  %8s ms  x%-6s  %s MB, %s MB/s\n' "log reader vs grep -c" "$gm" "$rm" \
 		"$(echo "scale=2; $rm / ($gm + 0.001)" | bc)" "$mb" "$(echo "scale=1; $mb * 1000 / ($rm + 0.001)" | bc)"
+	printf '%-34s %8s ms  %8s ms  x%-6s  one CPU allowed: no second thread\n' "log reader (one thread) vs grep -c" \
+		"$gm" "$r1m" "$(echo "scale=2; $r1m / ($gm + 0.001)" | bc)"
 	printf '%-34s %8s ms  %8s ms  x%-6s  peak RSS reader %s KiB, explain %s KiB\n' "explain (end to end) vs grep -c" \
 		"$gm" "$em" "$(echo "scale=2; $em / ($gm + 0.001)" | bc)" "$rss_r" "$rss_e"
 	rm -f "$f"
