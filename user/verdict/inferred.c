@@ -494,6 +494,16 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 		weigh_facts(in, f, o);
 	else
 		inferred_rest(o, "no facts of the node the log came from: judged from the log alone");
+	/* a queue's firmware command refused with LIM_ERR (CREATE_QP's
+	 * "status limits exceeded(0x8)") is the HCA's own count or size used
+	 * up: the driver pins the queue's buffers (RLIMIT_MEMLOCK's charge)
+	 * before it sends the command, so the call's ENOMEM is the firmware's
+	 * refusal, not the limit */
+	if (in->kind == INF_CALL && in->kernel_lim_same_op && inferred_queue_op(inferred_in_op(in))) {
+		inferred_weigh(o, CAUSE_HCA_RESOURCE_LIMIT, 70);
+		inferred_weigh(o, CAUSE_MEMLOCK_LIMIT, -40);
+		inferred_rest(o, "the kernel log among the inputs says the HCA's firmware refused this object with limits exceeded (LIM_ERR), after its buffers were pinned");
+	}
 	rank(o);
 	inferred_rerun(in, f, setting, unit, o);
 }
