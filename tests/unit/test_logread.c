@@ -485,6 +485,10 @@ static void errno_shapes(void **state)
 		{ "ibv_reg_dmabuf_mr failed: Unknown error 524", "ibv_reg_dmabuf_mr", 524 },
 		{ "h:1:1 [0] NCCL WARN Call to ibv_reg_dmabuf_mr failed with error Unknown error 524", "ibv_reg_dmabuf_mr", 524 },
 		{ "Couldn't register MR: Unknown error -95", "ibv_reg_mr", 95 },
+		/* a word of the program's own between the verb and MR
+		 * (gpu_direct_rdma_access-5's "Couldn't register GPU MR") */
+		{ "Couldn't register GPU MR: Bad address", "ibv_reg_mr", 14 },
+		{ "Failed to register host MR: Cannot allocate memory", "ibv_reg_mr", 12 },
 		{ "Failed to register MR [error code: 14]", "ibv_reg_mr", 14 },
 		{ "libfabric:4242:1700000000::verbs:mr:vrb_mr_reg_common():109<warn> Unable to register memory: ret=-12", "fi_mr_reg", 12 },
 		{ "ibv_create_cq(cqe=4096) failed: errno: 12", "ibv_create_cq", 12 },

@@ -225,6 +225,30 @@ static const struct {
 	{ "Failed to create AH", "ibv_create_ah" },
 };
 
+/* "Couldn't register GPU MR", "Failed to register host MR": a program's
+ * registration phrase with one word of its own (the buffer's kind) between
+ * the verb and "MR".  The start of the word, or NULL. */
+static const char *register_word_mr(const char *s, const char *end)
+{
+	static const char *const verbs[] = { "ouldn't register ", "ailed to register ", "ould not register " };
+
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		const char *w = log_find_nocase(s, end, verbs[i]);
+		if (!w)
+			continue;
+		w += strlen(verbs[i]);
+		const char *e = w;
+		while (e < end && ((*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9')))
+			e++;
+		if (e == w || e + 3 > end || e[0] != ' ' || e[1] != 'M' || e[2] != 'R')
+			continue;
+		if (e + 3 < end && ((e[3] >= 'A' && e[3] <= 'Z') || (e[3] >= 'a' && e[3] <= 'z')))
+			continue;
+		return w;
+	}
+	return NULL;
+}
+
 bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
 {
 	struct fmt_cap c[FMT_CAPS_MAX];
@@ -266,6 +290,22 @@ bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
 			str_copy_n(ev->err_text, sizeof(ev->err_text), col + 2, (size_t)(end - col - 2));
 			ev->err = log_errno_from_text(col + 2, (size_t)(end - col - 2));
 			/* "Invalid argument [22]": the text, then more of the line */
+			if (!ev->err)
+				ev->err = log_errno_at_start(col + 2, (size_t)(end - col - 2));
+		}
+		ev->no_errno = !ev->err;
+		return true;
+	}
+	const char *w = register_word_mr(s, end);
+	if (w) {
+		ev->source = LOG_SRC_RDMA_CORE;
+		ev->kind = LOG_FAILURE_CALL;
+		str_copy_n(ev->call, sizeof(ev->call), "ibv_reg_mr", 10);
+		ev->op = log_op_of_call(ev->call);
+		const char *col = log_find(w, end, ": ");
+		if (col) {
+			str_copy_n(ev->err_text, sizeof(ev->err_text), col + 2, (size_t)(end - col - 2));
+			ev->err = log_errno_from_text(col + 2, (size_t)(end - col - 2));
 			if (!ev->err)
 				ev->err = log_errno_at_start(col + 2, (size_t)(end - col - 2));
 		}

@@ -129,6 +129,8 @@ static int prior_score(const struct cause_prior *p, const struct inferred_in *in
 		score += gpu - host;
 	if (p->flags & PRIOR_HOST_BUFFER)
 		score += host;
+	if (p->flags & PRIOR_NOT_GPU_BUFFER)
+		score -= gpu;
 	if ((p->flags & PRIOR_DMABUF_CALL) && e && dmabuf)
 		score += 35;
 	return score;
