@@ -57,6 +57,8 @@ FLOOR=75
 # ("file<TAB>reason").  A negative listed here is reported, not failed; an
 # entry whose fixture no longer misreads is itself a failure (drop it).
 KNOWN_MISREADS=$(cat <<'EOF'
+neg-horovod-1651-no-ib-socket-info.log	NCCL's INFO 'NET/IB : No device found.' is read as ibv_open_device's failure (device_missing; nccl_shapes.tsv's nodev row) even where the run goes on over NET/Socket on purpose (one node, no IB wanted)
+neg-vllm-10626-net-plugin-socket-info.log	the same: 'NET/IB : No device found.' then 'Using network Socket' in a one-node container read as device_missing
 EOF
 )
 
