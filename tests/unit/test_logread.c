@@ -273,6 +273,16 @@ static void other_sources(void **state)
 	assert_true(ev.has_boot_time);
 	assert_int_equal(ev.boot_ns, 123456789000LL);
 
+	/* mlx5_ib's own line of a user MR whose pages it could not pin, the
+	 * errno in its parentheses (pmem-issues-868: fs-dax memory, -95) */
+	parse("[82047.691057] mlx5_1:mr_umem_get:766:(pid 63518): umem get failed (-95)");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_int_equal(ev.op, OP_REG_MR);
+	assert_int_equal(ev.err, 95);
+	parse("[82047.691057] mlx5_1:mr_umem_get:766:(pid 63518): umem get failed (-2147483648)");
+	assert_int_equal(ev.err, 0);
+	assert_true(ev.no_errno);
+
 	parse("Dec 01 10:00:00 node07 kernel: mlx5_core 0000:08:00.0: poll_health:800:(pid 0): Fatal error 1 detected");
 	assert_int_equal(ev.kind, LOG_FAILURE_NOCALL);
 	assert_int_equal(ev.nocall, LOG_NC_KERNEL_EVENT);
