@@ -524,6 +524,13 @@ static void errno_shapes(void **state)
 		{ "_ibvwrap.cc: NCCL WARN Call to ibv_modify_qp failed with error Connection timed out_", "ibv_modify_qp", 110 },
 		{ "**h:1:1 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory**", "ibv_reg_mr", 12 },
 		{ "**ibv_create_cq(...) failed: Cannot allocate memory**", "ibv_create_cq", 12 },
+		/* a program's own words for a refused mlock(): failing to lock
+		 * memory, with the errno as a strerror text in either case, an
+		 * E-name or Rust's "(os error N)" (docker-vault-4, cassandra-189,
+		 * qdrant-1885) */
+		{ "Error initializing core: Failed to lock memory: cannot allocate memory", "mlock", 12 },
+		{ "WARN  [main] 2019-09-27 06:58:27,999 NativeLibrary.java:187 - Unable to lock JVM memory (ENOMEM). This can result in part of the JVM being swapped out.", "mlock", 12 },
+		{ "[2023-05-12T10:40:42.502Z ERROR segment::vector_storage::mmap_vectors] Failed to lock deleted flags for quantized mmap segment in memory: Cannot allocate memory (os error 12)", "mlock", 12 },
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		parse(lines[i].line);
@@ -531,6 +538,11 @@ static void errno_shapes(void **state)
 			fail_msg("%s: kind %d call %s err %d", lines[i].line, ev.kind, ev.call, ev.err);
 		assert_false(ev.no_errno);
 	}
+	/* "lock" with no memory in its clause, or no errno, is no mlock */
+	parse("Failed to lock the state file: Cannot allocate memory");
+	assert_false(ev.kind == LOG_FAILURE_CALL && !strcmp(ev.call, "mlock"));
+	parse("Unable to lock memory pool, retrying");
+	assert_false(ev.kind == LOG_FAILURE_CALL && !strcmp(ev.call, "mlock"));
 	/* the move a program names is the QP's next state, as NCCL's detail */
 	parse("Error: init_connection_modify_qp: ibv_modify_qp RTR -> RTS: Invalid argument.");
 	assert_string_equal(ev.qp.next_state, "RTS");
