@@ -631,6 +631,29 @@ static void test_no_kernel_refusal(void **state)
 	assert_string_equal(cause_name(o.cand[0].cause), "gdr_disabled");
 }
 
+/* A registration with no errno whose line says GPU memory: the missing
+ * peer-memory client leads, not RLIMIT_MEMLOCK (gpu_direct_rdma_access-5's
+ * "Couldn't register GPU MR"); a line that says nothing of its buffer
+ * keeps memlock_limit, and an ENOMEM of GPU memory keeps it too */
+static void test_gpu_mr_no_errno(void **state)
+{
+	(void)state;
+	static struct inferred o;
+	struct inferred_in in = call("ibv_reg_mr", 0, "");
+
+	in.gpu_mem = true;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(cause_name(o.cand[0].cause), "pin_device_memory");
+	assert_true(has_cand(&o, "memlock_limit"));
+	in.gpu_mem = false;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(cause_name(o.cand[0].cause), "memlock_limit");
+	in = call("ibv_reg_mr", ENOMEM, "");
+	in.gpu_mem = true;
+	inferred_judge(&in, NULL, INF_SET_SHELL, NULL, &o);
+	assert_string_equal(cause_name(o.cand[0].cause), "memlock_limit");
+}
+
 /* The kernel's CREATE_MKEY line leads with mlx5_firmware, and makes it
  * lead for the registration NCCL saw fail */
 static void test_kernel_mkey(void **state)
@@ -975,6 +998,7 @@ int main(void)
 		cmocka_unit_test(test_rdmacg_facts),
 		cmocka_unit_test(test_no_kernel_refusal),
 		cmocka_unit_test(test_kernel_mkey),
+		cmocka_unit_test(test_gpu_mr_no_errno),
 		cmocka_unit_test(test_kernel_health_lines),
 		cmocka_unit_test(test_kernel_limits_exceeded),
 		cmocka_unit_test(test_rerun_settings),

@@ -125,6 +125,33 @@ static void gpu_buffer_context_word(void **state)
 	assert_string_equal(jstr(out[0], "cause", NULL), "pin_device_memory");
 }
 
+/* the kernel's own line that the firmware refused CREATE_QP with limits
+ * exceeded speaks for the ENOMEM of the QP the program saw fail: the HCA's
+ * count used up leads, not RLIMIT_MEMLOCK (libfabric-7368); a CREATE_CQ
+ * line does not speak for a QP */
+static void kernel_lim_same_object(void **state)
+{
+	(void)state;
+	static const char qp_line[] = "ibv_create_qp failed: Cannot allocate memory\n";
+
+	assert_int_equal(explain_file("qp.log", qp_line), 1);
+	assert_string_equal(jstr(out[0], "cause", NULL), "memlock_limit");
+	assert_int_equal(explain_file("qp-dmesg.log",
+				      "ibv_create_qp failed: Cannot allocate memory\n"
+				      "[1899678.679848] mlx5_core 0000:5e:00.0: mlx5_cmd_out_err:838:(pid 4242): "
+				      "CREATE_QP(0x500) op_mod(0x0) failed, status limits exceeded(0x8), "
+				      "syndrome (0x19c6d6), err(-12)\n"),
+			 2);
+	assert_string_equal(jstr(out[0], "cause", NULL), "hca_resource_limit");
+	assert_int_equal(explain_file("cq-dmesg.log",
+				      "ibv_create_qp failed: Cannot allocate memory\n"
+				      "[1899678.679848] mlx5_core 0000:5e:00.0: mlx5_cmd_out_err:838:(pid 4242): "
+				      "CREATE_CQ(0x400) op_mod(0x0) failed, status limits exceeded(0x8), "
+				      "syndrome (0x1234), err(-12)\n"),
+			 2);
+	assert_string_equal(jstr(out[0], "cause", NULL), "memlock_limit");
+}
+
 /* two jobs merged (each announced by srun), the same ENOMEM in both: two
  * groups, each counting only its own ranks, the earlier job first */
 static void two_jobs_two_groups(void **state)
@@ -193,6 +220,7 @@ int main(void)
 		cmocka_unit_test(job_from_name_then_line),
 		cmocka_unit_test(every_group_a_verdict),
 		cmocka_unit_test(gpu_buffer_context_word),
+		cmocka_unit_test(kernel_lim_same_object),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -273,6 +273,16 @@ static void other_sources(void **state)
 	assert_true(ev.has_boot_time);
 	assert_int_equal(ev.boot_ns, 123456789000LL);
 
+	/* mlx5_ib's own line of a user MR whose pages it could not pin, the
+	 * errno in its parentheses (pmem-issues-868: fs-dax memory, -95) */
+	parse("[82047.691057] mlx5_1:mr_umem_get:766:(pid 63518): umem get failed (-95)");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_int_equal(ev.op, OP_REG_MR);
+	assert_int_equal(ev.err, 95);
+	parse("[82047.691057] mlx5_1:mr_umem_get:766:(pid 63518): umem get failed (-2147483648)");
+	assert_int_equal(ev.err, 0);
+	assert_true(ev.no_errno);
+
 	parse("Dec 01 10:00:00 node07 kernel: mlx5_core 0000:08:00.0: poll_health:800:(pid 0): Fatal error 1 detected");
 	assert_int_equal(ev.kind, LOG_FAILURE_NOCALL);
 	assert_int_equal(ev.nocall, LOG_NC_KERNEL_EVENT);
@@ -505,6 +515,10 @@ static void errno_shapes(void **state)
 		{ "ibv_reg_dmabuf_mr failed: Unknown error 524", "ibv_reg_dmabuf_mr", 524 },
 		{ "h:1:1 [0] NCCL WARN Call to ibv_reg_dmabuf_mr failed with error Unknown error 524", "ibv_reg_dmabuf_mr", 524 },
 		{ "Couldn't register MR: Unknown error -95", "ibv_reg_mr", 95 },
+		/* a word of the program's own between the verb and MR
+		 * (gpu_direct_rdma_access-5's "Couldn't register GPU MR") */
+		{ "Couldn't register GPU MR: Bad address", "ibv_reg_mr", 14 },
+		{ "Failed to register host MR: Cannot allocate memory", "ibv_reg_mr", 12 },
 		{ "Failed to register MR [error code: 14]", "ibv_reg_mr", 14 },
 		{ "libfabric:4242:1700000000::verbs:mr:vrb_mr_reg_common():109<warn> Unable to register memory: ret=-12", "fi_mr_reg", 12 },
 		{ "ibv_create_cq(cqe=4096) failed: errno: 12", "ibv_create_cq", 12 },
@@ -530,6 +544,13 @@ static void errno_shapes(void **state)
 		{ "_ibvwrap.cc: NCCL WARN Call to ibv_modify_qp failed with error Connection timed out_", "ibv_modify_qp", 110 },
 		{ "**h:1:1 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory**", "ibv_reg_mr", 12 },
 		{ "**ibv_create_cq(...) failed: Cannot allocate memory**", "ibv_create_cq", 12 },
+		/* a program's own words for a refused mlock(): failing to lock
+		 * memory, with the errno as a strerror text in either case, an
+		 * E-name or Rust's "(os error N)" (docker-vault-4, cassandra-189,
+		 * qdrant-1885) */
+		{ "Error initializing core: Failed to lock memory: cannot allocate memory", "mlock", 12 },
+		{ "WARN  [main] 2019-09-27 06:58:27,999 NativeLibrary.java:187 - Unable to lock JVM memory (ENOMEM). This can result in part of the JVM being swapped out.", "mlock", 12 },
+		{ "[2023-05-12T10:40:42.502Z ERROR segment::vector_storage::mmap_vectors] Failed to lock deleted flags for quantized mmap segment in memory: Cannot allocate memory (os error 12)", "mlock", 12 },
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		parse(lines[i].line);
@@ -537,6 +558,11 @@ static void errno_shapes(void **state)
 			fail_msg("%s: kind %d call %s err %d", lines[i].line, ev.kind, ev.call, ev.err);
 		assert_false(ev.no_errno);
 	}
+	/* "lock" with no memory in its clause, or no errno, is no mlock */
+	parse("Failed to lock the state file: Cannot allocate memory");
+	assert_false(ev.kind == LOG_FAILURE_CALL && !strcmp(ev.call, "mlock"));
+	parse("Unable to lock memory pool, retrying");
+	assert_false(ev.kind == LOG_FAILURE_CALL && !strcmp(ev.call, "mlock"));
 	/* the move a program names is the QP's next state, as NCCL's detail */
 	parse("Error: init_connection_modify_qp: ibv_modify_qp RTR -> RTS: Invalid argument.");
 	assert_string_equal(ev.qp.next_state, "RTS");

@@ -510,6 +510,27 @@ static bool kernel_line_for(const struct explain_logs *l, const struct group *g)
 	return false;
 }
 
+/* Whether a kernel line of g's host and job (kernel_line_for's rule) says
+ * the firmware refused g's own object with LIM_ERR (0x8): CREATE_QP for a
+ * failed ibv_create_qp / rdma_create_qp, CREATE_CQ for a CQ. */
+static bool kernel_lim_for(const struct explain_logs *l, const struct group *g)
+{
+	enum rdma_op op = inferred_in_op(&g->r.in);
+
+	if (g->r.in.kind != INF_CALL || op == OP_NONE)
+		return false;
+	for (int i = 0; i < l->ngroups; i++) {
+		const struct group *k = l->groups[i];
+		if (k->r.in.kind != INF_KERNEL_LOG || k->r.in.status != 0x8 || inferred_in_op(&k->r.in) != op)
+			continue;
+		if (k->r.job[0] && g->r.job[0] && strcmp(k->r.job, g->r.job))
+			continue;
+		if (same_host(k->r.in.host, g->r.in.host))
+			return true;
+	}
+	return false;
+}
+
 int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, const char *s, size_t n),
 			void *arg, char *err, size_t errlen)
 {
@@ -582,6 +603,7 @@ int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, c
 		if (!f)
 			snprintf(r->judged_on, sizeof(r->judged_on), "%s", "");
 		r->in.mkey_failed = kernel_line_for(l, g);
+		r->in.kernel_lim_same_op = kernel_lim_for(l, g);
 		inferred_judge(&r->in, f, s, l->o.unit, &r->v);
 		r->same_ranks = (unsigned long)(g->nseen > 1 ? g->nseen - 1 : 0) + g->seen_dropped;
 		compare_watch(l, r);

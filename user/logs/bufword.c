@@ -24,6 +24,8 @@ static const struct {
 	/* perftest's "allocated GPU buffer of a N address at 0x.. for type
 	 * CUDA_MEM_DEVICE" (its cuMemAlloc line is gone in newer releases) */
 	{ "GPU buffer", true },
+	/* gpu_direct_rdma_access's "Couldn't register GPU MR" */
+	{ "GPU MR", true },
 };
 
 static struct log_anchors anchors = { .nocase = true };

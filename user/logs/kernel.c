@@ -109,6 +109,18 @@ bool log_parse_kernel(const char *s, const char *end, bool force, struct log_eve
 		ev->no_errno = !ev->err;
 		return true;
 	}
+	/* mlx5_ib's mr_umem_get: "umem get failed (-95)", ib_umem_get's
+	 * errno for a user MR whose pages it could not pin */
+	const char *ug = log_find(s, end, "umem get failed (");
+	if (ug) {
+		ev->kind = LOG_FAILURE_CALL, ev->op = OP_REG_MR;
+		ug += 17;
+		const char *q = memchr(ug, ')', (size_t)(end - ug));
+		if (q && q - ug <= 12)
+			ev->err = log_errno_num(log_num(ug, (size_t)(q - ug), 10));
+		ev->no_errno = !ev->err;
+		return true;
+	}
 	if (log_find(s, end, "disagrees about version of symbol") &&
 	    (log_find(s, end, "peermem") || log_find(s, end, "peer_mem"))) {
 		ev->kind = LOG_FAILURE_NOCALL, ev->nocall = LOG_NC_GDR_DISABLED;

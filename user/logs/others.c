@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 /* ncclResult_t names and the texts ncclGetErrorString gives them */
 static const struct {
@@ -225,6 +226,30 @@ static const struct {
 	{ "Failed to create AH", "ibv_create_ah" },
 };
 
+/* "Couldn't register GPU MR", "Failed to register host MR": a program's
+ * registration phrase with one word of its own (the buffer's kind) between
+ * the verb and "MR".  The start of the word, or NULL. */
+static const char *register_word_mr(const char *s, const char *end)
+{
+	static const char *const verbs[] = { "ouldn't register ", "ailed to register ", "ould not register " };
+
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		const char *w = log_find_nocase(s, end, verbs[i]);
+		if (!w)
+			continue;
+		w += strlen(verbs[i]);
+		const char *e = w;
+		while (e < end && ((*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9')))
+			e++;
+		if (e == w || e + 3 > end || e[0] != ' ' || e[1] != 'M' || e[2] != 'R')
+			continue;
+		if (e + 3 < end && ((e[3] >= 'A' && e[3] <= 'Z') || (e[3] >= 'a' && e[3] <= 'z')))
+			continue;
+		return w;
+	}
+	return NULL;
+}
+
 bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
 {
 	struct fmt_cap c[FMT_CAPS_MAX];
@@ -272,6 +297,22 @@ bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
 		ev->no_errno = !ev->err;
 		return true;
 	}
+	const char *w = register_word_mr(s, end);
+	if (w) {
+		ev->source = LOG_SRC_RDMA_CORE;
+		ev->kind = LOG_FAILURE_CALL;
+		str_copy_n(ev->call, sizeof(ev->call), "ibv_reg_mr", 10);
+		ev->op = log_op_of_call(ev->call);
+		const char *col = log_find(w, end, ": ");
+		if (col) {
+			str_copy_n(ev->err_text, sizeof(ev->err_text), col + 2, (size_t)(end - col - 2));
+			ev->err = log_errno_from_text(col + 2, (size_t)(end - col - 2));
+			if (!ev->err)
+				ev->err = log_errno_at_start(col + 2, (size_t)(end - col - 2));
+		}
+		ev->no_errno = !ev->err;
+		return true;
+	}
 	return false;
 }
 
@@ -292,8 +333,67 @@ static const struct {
 	{ "fallocate: %s: fallocate failed: %s", "fallocate", 0, 1, 0 },
 };
 
+/* A strerror text at p in either case (Go prints them in lower case: "cannot
+ * allocate memory"), ending where a word ends: its errno, 0 none. */
+static int errno_text_nocase(const char *p, const char *end)
+{
+	int best = 0;
+	size_t best_len = 0;
+
+	for (int e = 1; e < 134; e++) {
+		const char *d = strerrordesc_np(e);
+		size_t l = d ? strlen(d) : 0;
+		if (!l || l > (size_t)(end - p) || l <= best_len || strncasecmp(d, p, l))
+			continue;
+		if (p + l < end && ((p[l] >= 'A' && p[l] <= 'Z') || (p[l] >= 'a' && p[l] <= 'z')))
+			continue;
+		best = e, best_len = l;
+	}
+	return best;
+}
+
+/* A program's own words for a refused mlock()/mlockall(): a verb of
+ * failure, "lock", and "memory" in the same clause (Vault's "Failed to lock
+ * memory: cannot allocate memory", Cassandra's "Unable to lock JVM memory
+ * (ENOMEM)", qdrant's "Failed to lock ... in memory: Cannot allocate memory
+ * (os error 12)"), then an errno the line names: a marker's number or an
+ * E-name (log_errno_scan), else a strerror text in either case.  No errno,
+ * no failure of ours: "lock" means file locks and mutexes too. */
+static bool lock_memory(const char *s, const char *end, struct log_event *ev)
+{
+	static const char *const verbs[] = { "ailed to lock ", "nable to lock ", "ould not lock ",
+					     "ouldn't lock ", "annot lock " };
+	const char *v = NULL, *m;
+	int e;
+
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]) && !v; i++)
+		if ((v = log_find_nocase(s, end, verbs[i])))
+			v += strlen(verbs[i]);
+	if (!v || !(m = log_find_nocase(v, end, "memory")) || m - v > 80)
+		return false;
+	for (const char *p = v; p < m; p++)
+		if (*p == ':' || *p == ';' || *p == '(')
+			return false; /* "memory" of another clause: the strerror's own */
+	m += 6;
+	e = log_errno_scan(m, (size_t)(end - m));
+	for (const char *p = m; !e && p < end; p++)
+		if (p == m || p[-1] == ' ')
+			e = errno_text_nocase(p, end);
+	if (!e)
+		return false;
+	ev->source = LOG_SRC_TOOL;
+	ev->kind = LOG_FAILURE_CALL;
+	str_copy_n(ev->call, sizeof(ev->call), "mlock", 5);
+	ev->op = log_op_of_call(ev->call);
+	ev->err = e;
+	ev->no_errno = false;
+	return true;
+}
+
 bool log_parse_tools(const char *s, const char *end, struct log_event *ev)
 {
+	if (lock_memory(s, end, ev))
+		return true;
 	for (size_t i = 0; i < sizeof(tool_failures) / sizeof(tool_failures[0]); i++) {
 		const char *fmt = tool_failures[i].fmt;
 		size_t lit = fmt_literal_prefix(fmt);

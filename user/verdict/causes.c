@@ -44,13 +44,19 @@
 #define DEV_MISSING_WHY "no /dev/infiniband/uverbsN node here, or no RDMA device (ENOENT/ENODEV)"
 #define DEV_PERM_WHY "the node's mode does not let this user open it (EACCES)"
 #define DEV_CG_WHY "the devices cgroup denies the node (EPERM/EACCES)"
+#define MEMLOCK_REG_WHY "ib_umem_get refuses (ENOMEM) when pinned_vm plus the request exceeds RLIMIT_MEMLOCK"
 #define HCA_WHY "the HCA's QP/CQ/PD count or queue depth is used up (ENOMEM, EINVAL past max_qp_wr/max_cqe)"
 #define QUEUE_ATTR_WHY "a queue size or SGE count beyond what the device allows (EINVAL)"
 
 static const struct cause_row rows[CAUSE__ALL] = {
 	[CAUSE_UNKNOWN] = { "unknown", ENV, NULL, REG | MLOCK | UCALL | FAIL, "any" },
 	[CAUSE_MEMLOCK_LIMIT] = { "memlock_limit", ENV, fixes_memlock, REG | MLOCK | UCALL, "ENOMEM",
-	  P({ REGMR, { ENOMEM, NOERR }, 50, 0, "ib_umem_get refuses (ENOMEM) when pinned_vm plus the request exceeds RLIMIT_MEMLOCK" },
+	  P({ REGMR, { ENOMEM }, 50, 0, MEMLOCK_REG_WHY },
+	  /* no errno, and the line says the buffer is GPU memory: such a
+	   * registration fails for want of a peer-memory client far more
+	   * often than on the limit (the field corpus: every settled thread
+	   * of a GPU MR with no errno), so the GPU word lowers this row */
+	  { REGMR, { NOERR }, 50, PRIOR_NOT_GPU_BUFFER, MEMLOCK_REG_WHY },
 	  /* a known ENOMEM: the queue's buffers pinned under RLIMIT_MEMLOCK
 	   * first (every settled thread of the field corpus: a container's or
 	   * a shell's limit), the HCA's counts when the limit is known to be

@@ -42,6 +42,7 @@ enum prior_flag {
 	PRIOR_GPU_BUFFER = 1u << 2,     /* raised by a line that says GPU memory, lowered by host */
 	PRIOR_HOST_BUFFER = 1u << 3,    /* raised by a line that says host memory (or by default) */
 	PRIOR_DMABUF_CALL = 1u << 4,    /* raised (+35) when a dma-buf registration says an errno */
+	PRIOR_NOT_GPU_BUFFER = 1u << 5, /* lowered by a line that says GPU memory */
 };
 struct cause_prior {
 	unsigned int ops;          /* PRIOR_OP() bits of enum rdma_op */

@@ -129,6 +129,8 @@ static int prior_score(const struct cause_prior *p, const struct inferred_in *in
 		score += gpu - host;
 	if (p->flags & PRIOR_HOST_BUFFER)
 		score += host;
+	if (p->flags & PRIOR_NOT_GPU_BUFFER)
+		score -= gpu;
 	if ((p->flags & PRIOR_DMABUF_CALL) && e && dmabuf)
 		score += 35;
 	return score;
@@ -494,6 +496,16 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 		weigh_facts(in, f, o);
 	else
 		inferred_rest(o, "no facts of the node the log came from: judged from the log alone");
+	/* a queue's firmware command refused with LIM_ERR (CREATE_QP's
+	 * "status limits exceeded(0x8)") is the HCA's own count or size used
+	 * up: the driver pins the queue's buffers (RLIMIT_MEMLOCK's charge)
+	 * before it sends the command, so the call's ENOMEM is the firmware's
+	 * refusal, not the limit */
+	if (in->kind == INF_CALL && in->kernel_lim_same_op && inferred_queue_op(inferred_in_op(in))) {
+		inferred_weigh(o, CAUSE_HCA_RESOURCE_LIMIT, 70);
+		inferred_weigh(o, CAUSE_MEMLOCK_LIMIT, -40);
+		inferred_rest(o, "the kernel log among the inputs says the HCA's firmware refused this object with limits exceeded (LIM_ERR), after its buffers were pinned");
+	}
 	rank(o);
 	inferred_rerun(in, f, setting, unit, o);
 }

@@ -56,6 +56,9 @@ struct inferred_in {
 	uint64_t buffsize;
 	bool gdr;              /* the log says GPU Direct RDMA is on */
 	bool mkey_failed;      /* the inputs' kernel log has an mlx5 CREATE_MKEY failure */
+	/* the inputs' kernel log says the firmware refused this call's own
+	 * object (CREATE_QP for ibv_create_qp) with LIM_ERR */
+	bool kernel_lim_same_op;
 	/* what the log itself says of the process (UCX's "(current: 64
 	 * kbytes)", libibverbs' RLIMIT_MEMLOCK warning; UCX's length=) */
 	bool memlock_logged;
