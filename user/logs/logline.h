@@ -266,8 +266,7 @@ void log_reader_free(struct log_reader *r);
  * two threads (the events come out in order, the same events); on by
  * default, off for tests that compare the two. */
 void log_reader_parallel(bool on);
-/* whether r's batches are classified in two threads (its first batch
- * started the second) */
+/* whether a second thread classified any of r's lines */
 bool log_reader_two_threads(const struct log_reader *r);
 
 /* One line by itself (the tests, the fuzzer): the same matching as the

@@ -19,6 +19,9 @@
 /* a batch shorter than this is classified by one thread: the hand-over
  * costs more than half of it */
 #define TWIN_MIN_LINES 64
+/* the lines a thread takes at a time (~10 us of work): small enough that
+ * waiting for the other thread's last piece costs little */
+#define TWIN_PIECE 32
 
 struct batch_line {
 	size_t off, len; /* in text */
@@ -292,17 +295,11 @@ static void take_line(struct log_reader *r, size_t n, bool cut, bool nul, struct
 }
 
 /* lines [from, to) of a batch, classified */
-struct batch_part {
-	struct batch *b;
-	size_t from, to;
-};
-
-static void classify_part(void *p)
+static void classify_part(void *ctx, size_t from, size_t to)
 {
-	struct batch_part *part = p;
-	struct batch *b = part->b;
+	struct batch *b = ctx;
 
-	for (size_t i = part->from; i < part->to; i++) {
+	for (size_t i = from; i < to; i++) {
 		const struct batch_line *l = &b->lines[i];
 		const char *t = b->text + l->off;
 		parse_upto(t, l->len, l->nul ? memchr(t, 0, l->len) : NULL, &b->evs[i]);
@@ -343,10 +340,6 @@ static void batch_fill(struct log_reader *r)
 		b->lines[b->n++] = (struct batch_line){ used, (size_t)n, cut, nul };
 		used += (size_t)n + 1;
 	}
-	size_t half = 0;
-	while (half < b->n && b->lines[half].off < used / 2)
-		half++;
-	struct batch_part all = { b, 0, b->n }, first = { b, 0, half }, second = { b, half, b->n };
 	/* a short input (most single-job logs are) is not worth a thread */
 	if (b->n >= TWIN_MIN_LINES && !r->twin_tried) {
 		r->twin_tried = true;
@@ -355,9 +348,9 @@ static void batch_fill(struct log_reader *r)
 		r->twin = log_twin_start();
 	}
 	if (r->twin && b->n >= TWIN_MIN_LINES)
-		log_twin_run(r->twin, classify_part, &first, &second);
+		log_twin_run(r->twin, classify_part, b, b->n, TWIN_PIECE);
 	else
-		classify_part(&all);
+		classify_part(b, 0, b->n);
 }
 
 /* the end of the input: 0, or -1 with the read error */
@@ -428,7 +421,7 @@ void log_reader_take(struct log_reader *r, const char *line, size_t len, long li
 
 bool log_reader_two_threads(const struct log_reader *r)
 {
-	return r->twin != NULL;
+	return log_twin_worker_pieces(r->twin) > 0;
 }
 
 const struct log_counts *log_reader_counts(const struct log_reader *r)

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* twin.c - the log reader's second thread (twin.h).  A log is read on a
- * node after a failure, or on a workstation: where a second CPU is free
- * the classification of a batch is split between two threads (issue 46:
- * the reader at disk speed); where it is not, nothing starts.  One worker
- * per reader, started at its first batch and joined at its end; the
- * hand-over is a mutex and two condition variables, once per batch. */
+ * node after a failure, or on a workstation: where a second CPU is free the
+ * classification of a batch is shared by two threads (issue 46: the reader
+ * at disk speed); where it is not, nothing starts.  The work is handed out
+ * a piece at a time under one lock, so a worker that the scheduler keeps
+ * off its CPU (a loaded node) takes nothing and delays nothing: the caller
+ * does the pieces itself and waits only for a piece in the worker's hands.
+ * One worker per reader, started at its first batch worth it, joined at
+ * its end. */
 #include "logs/twin.h"
 #include "logs/logline.h"
 
@@ -22,30 +25,52 @@ void log_reader_parallel(bool on)
 struct log_twin {
 	pthread_t thread;
 	pthread_mutex_t lock;
-	pthread_cond_t go, done;
-	void (*fn)(void *);
-	void *arg;
-	unsigned long asked, finished; /* batches handed over, batches done */
+	pthread_cond_t go, idle;
+	/* the current batch's work, under lock */
+	void (*fn)(void *ctx, size_t from, size_t to);
+	void *ctx;
+	size_t n, piece, next;
+	unsigned long batch; /* counts batches: the worker's wake-up */
+	int held; /* pieces the worker is doing now (0 or 1) */
+	unsigned long worker_pieces;
 	bool stop;
 };
+
+/* the next piece of the current batch, under lock; false when none is left */
+static bool take(struct log_twin *t, size_t *from, size_t *to)
+{
+	if (t->next >= t->n)
+		return false;
+	*from = t->next;
+	*to = t->n - t->next > t->piece ? t->next + t->piece : t->n;
+	t->next = *to;
+	return true;
+}
 
 static void *worker(void *p)
 {
 	struct log_twin *t = p;
+	unsigned long seen = 0;
+	size_t from, to;
 
 	pthread_mutex_lock(&t->lock);
 	for (;;) {
-		while (!t->stop && t->asked == t->finished)
+		while (!t->stop && t->batch == seen)
 			pthread_cond_wait(&t->go, &t->lock);
 		if (t->stop)
 			break;
-		void (*fn)(void *) = t->fn;
-		void *arg = t->arg;
-		pthread_mutex_unlock(&t->lock);
-		fn(arg);
-		pthread_mutex_lock(&t->lock);
-		t->finished++;
-		pthread_cond_signal(&t->done);
+		seen = t->batch;
+		while (take(t, &from, &to)) {
+			t->held++;
+			t->worker_pieces++;
+			void (*fn)(void *, size_t, size_t) = t->fn;
+			void *ctx = t->ctx;
+			pthread_mutex_unlock(&t->lock);
+			fn(ctx, from, to);
+			pthread_mutex_lock(&t->lock);
+			if (!--t->held)
+				pthread_cond_signal(&t->idle);
+		}
 	}
 	pthread_mutex_unlock(&t->lock);
 	return NULL;
@@ -71,30 +96,44 @@ struct log_twin *log_twin_start(void)
 		return NULL;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->go, NULL);
-	pthread_cond_init(&t->done, NULL);
+	pthread_cond_init(&t->idle, NULL);
 	if (pthread_create(&t->thread, NULL, worker, t)) {
 		pthread_mutex_destroy(&t->lock);
 		pthread_cond_destroy(&t->go);
-		pthread_cond_destroy(&t->done);
+		pthread_cond_destroy(&t->idle);
 		free(t);
 		return NULL;
 	}
 	return t;
 }
 
-void log_twin_run(struct log_twin *t, void (*fn)(void *), void *here, void *there)
+void log_twin_run(struct log_twin *t, void (*fn)(void *ctx, size_t from, size_t to), void *ctx,
+		  size_t n, size_t piece)
 {
+	size_t from, to;
+
 	pthread_mutex_lock(&t->lock);
 	t->fn = fn;
-	t->arg = there;
-	t->asked++;
+	t->ctx = ctx;
+	t->n = n;
+	t->piece = piece ? piece : 1;
+	t->next = 0;
+	t->batch++;
 	pthread_cond_signal(&t->go);
+	while (take(t, &from, &to)) {
+		pthread_mutex_unlock(&t->lock);
+		fn(ctx, from, to);
+		pthread_mutex_lock(&t->lock);
+	}
+	/* nothing left to take: only a piece the worker holds is waited for */
+	while (t->held)
+		pthread_cond_wait(&t->idle, &t->lock);
 	pthread_mutex_unlock(&t->lock);
-	fn(here);
-	pthread_mutex_lock(&t->lock);
-	while (t->finished != t->asked)
-		pthread_cond_wait(&t->done, &t->lock);
-	pthread_mutex_unlock(&t->lock);
+}
+
+unsigned long log_twin_worker_pieces(const struct log_twin *t)
+{
+	return t ? t->worker_pieces : 0;
 }
 
 void log_twin_stop(struct log_twin *t)
@@ -108,6 +147,6 @@ void log_twin_stop(struct log_twin *t)
 	pthread_join(t->thread, NULL);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->go);
-	pthread_cond_destroy(&t->done);
+	pthread_cond_destroy(&t->idle);
 	free(t);
 }
