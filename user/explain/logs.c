@@ -492,15 +492,23 @@ static void by_job(struct explain_logs *l)
 	memcpy(l->groups, sorted, sizeof(sorted[0]) * (size_t)n);
 }
 
-/* Whether a kernel line's firmware failure (CREATE_MKEY) weighs on g: a
- * kernel group of g's host (or of none) and of g's job (or of none, as a
- * separate dmesg file is).  One job's kernel line never judges another's
- * failure, nor one host's another's. */
-static bool kernel_line_for(const struct explain_logs *l, const struct group *g)
+/* Whether a kernel line's firmware failure weighs on g: a kernel group of
+ * g's host (or of none) and of g's job (or of none, as a separate dmesg
+ * file is).  One job's kernel line never judges another's failure, nor one
+ * host's another's.  op_status: only a line that refused g's own object
+ * (its op) with that firmware status. */
+static bool kernel_line_of(const struct explain_logs *l, const struct group *g, bool op_status,
+			   unsigned status)
 {
+	enum rdma_op op = inferred_in_op(&g->r.in);
+
+	if (op_status && (g->r.in.kind != INF_CALL || op == OP_NONE))
+		return false;
 	for (int i = 0; i < l->ngroups; i++) {
 		const struct group *k = l->groups[i];
 		if (k->r.in.kind != INF_KERNEL_LOG)
+			continue;
+		if (op_status && ((unsigned)k->r.in.status != status || inferred_in_op(&k->r.in) != op))
 			continue;
 		if (k->r.job[0] && g->r.job[0] && strcmp(k->r.job, g->r.job))
 			continue;
@@ -510,25 +518,17 @@ static bool kernel_line_for(const struct explain_logs *l, const struct group *g)
 	return false;
 }
 
-/* Whether a kernel line of g's host and job (kernel_line_for's rule) says
- * the firmware refused g's own object with LIM_ERR (0x8): CREATE_QP for a
- * failed ibv_create_qp / rdma_create_qp, CREATE_CQ for a CQ. */
+/* any firmware failure line (CREATE_MKEY) for g */
+static bool kernel_line_for(const struct explain_logs *l, const struct group *g)
+{
+	return kernel_line_of(l, g, false, 0);
+}
+
+/* a line that says the firmware refused g's own object with LIM_ERR (0x8):
+ * CREATE_QP for a failed ibv_create_qp / rdma_create_qp, CREATE_CQ for a CQ */
 static bool kernel_lim_for(const struct explain_logs *l, const struct group *g)
 {
-	enum rdma_op op = inferred_in_op(&g->r.in);
-
-	if (g->r.in.kind != INF_CALL || op == OP_NONE)
-		return false;
-	for (int i = 0; i < l->ngroups; i++) {
-		const struct group *k = l->groups[i];
-		if (k->r.in.kind != INF_KERNEL_LOG || k->r.in.status != 0x8 || inferred_in_op(&k->r.in) != op)
-			continue;
-		if (k->r.job[0] && g->r.job[0] && strcmp(k->r.job, g->r.job))
-			continue;
-		if (same_host(k->r.in.host, g->r.in.host))
-			return true;
-	}
-	return false;
+	return kernel_line_of(l, g, true, 0x8);
 }
 
 int explain_logs_finish(struct explain_logs *l, void (*write_piece)(void *arg, const char *s, size_t n),

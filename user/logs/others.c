@@ -250,6 +250,26 @@ static const char *register_word_mr(const char *s, const char *end)
 	return NULL;
 }
 
+/* a tool's phrase for call's failure at p: the errno after its ": " when
+ * the tool printed one ("...: Cannot allocate memory"; "Invalid argument
+ * [22]": the text, then more of the line) */
+static bool rdma_core_failure(const char *call, const char *p, const char *end, struct log_event *ev)
+{
+	ev->source = LOG_SRC_RDMA_CORE;
+	ev->kind = LOG_FAILURE_CALL;
+	str_copy_n(ev->call, sizeof(ev->call), call, strlen(call));
+	ev->op = log_op_of_call(ev->call);
+	const char *col = log_find(p, end, ": ");
+	if (col) {
+		str_copy_n(ev->err_text, sizeof(ev->err_text), col + 2, (size_t)(end - col - 2));
+		ev->err = log_errno_from_text(col + 2, (size_t)(end - col - 2));
+		if (!ev->err)
+			ev->err = log_errno_at_start(col + 2, (size_t)(end - col - 2));
+	}
+	ev->no_errno = !ev->err;
+	return true;
+}
+
 bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
 {
 	struct fmt_cap c[FMT_CAPS_MAX];
@@ -280,39 +300,11 @@ bool log_parse_rdma_core(const char *s, const char *end, struct log_event *ev)
 		const char *p = log_find_nocase(s, end, rdma_core_failures[i].lit);
 		if (!p)
 			continue;
-		ev->source = LOG_SRC_RDMA_CORE;
-		ev->kind = LOG_FAILURE_CALL;
-		str_copy_n(ev->call, sizeof(ev->call), rdma_core_failures[i].call,
-			 strlen(rdma_core_failures[i].call));
-		ev->op = log_op_of_call(ev->call);
-		/* "...: Cannot allocate memory" when the tool printed errno */
-		const char *col = log_find(p, end, ": ");
-		if (col) {
-			str_copy_n(ev->err_text, sizeof(ev->err_text), col + 2, (size_t)(end - col - 2));
-			ev->err = log_errno_from_text(col + 2, (size_t)(end - col - 2));
-			/* "Invalid argument [22]": the text, then more of the line */
-			if (!ev->err)
-				ev->err = log_errno_at_start(col + 2, (size_t)(end - col - 2));
-		}
-		ev->no_errno = !ev->err;
-		return true;
+		return rdma_core_failure(rdma_core_failures[i].call, p, end, ev);
 	}
 	const char *w = register_word_mr(s, end);
-	if (w) {
-		ev->source = LOG_SRC_RDMA_CORE;
-		ev->kind = LOG_FAILURE_CALL;
-		str_copy_n(ev->call, sizeof(ev->call), "ibv_reg_mr", 10);
-		ev->op = log_op_of_call(ev->call);
-		const char *col = log_find(w, end, ": ");
-		if (col) {
-			str_copy_n(ev->err_text, sizeof(ev->err_text), col + 2, (size_t)(end - col - 2));
-			ev->err = log_errno_from_text(col + 2, (size_t)(end - col - 2));
-			if (!ev->err)
-				ev->err = log_errno_at_start(col + 2, (size_t)(end - col - 2));
-		}
-		ev->no_errno = !ev->err;
-		return true;
-	}
+	if (w)
+		return rdma_core_failure("ibv_reg_mr", w, end, ev);
 	return false;
 }
 

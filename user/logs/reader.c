@@ -389,16 +389,8 @@ int log_reader_next(struct log_reader *r, struct log_event *ev)
 		account(r, b->lines[i].cut, b->lines[i].nul, ev);
 		return 1;
 	}
-	if ((n = read_line(r, &cut, &nul)) < 0) {
-		json_object_put(r->last_json);
-		r->last_json = NULL;
-		if (ferror(r->f)) {
-			snprintf(r->error, sizeof(r->error), "%s: read error", r->name);
-			clearerr(r->f);
-			return -1;
-		}
-		return 0;
-	}
+	if ((n = read_line(r, &cut, &nul)) < 0)
+		return at_end(r);
 	take_line(r, (size_t)n, cut, nul, ev);
 	return 1;
 }
