@@ -100,10 +100,8 @@ static bool any_prefix(const char *s, const char *end)
 static const char *const lead_words[] = { "failed with error ", "failed with ", "failed, ",
 					  "returned error ", "error " };
 
-bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
+static bool rdma_call(const char *s, const char *end, struct log_event *ev)
 {
-	if (!any_prefix(s, end))
-		return false;
 	for (const char *p = s; p < end; p++) {
 		if ((p > s && ident(p[-1])) || !known_prefix(p, end))
 			continue;
@@ -137,4 +135,15 @@ bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
 		return true;
 	}
 	return false;
+}
+
+/* an RDMA call's failure; else a CUDA memory call's driver error (a context
+ * line: cudacall.c) or UCX's mlx5 CQE line printed outside UCX's own prefix
+ * (its fatal handler's "[host:pid:tid] ib_mlx5_log.c:139  Transport retry
+ * count exceeded on mlx5_0:1/IB (synd 0x15 ...)": ucxshapes.c) */
+bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
+{
+	if (any_prefix(s, end) && rdma_call(s, end, ev))
+		return true;
+	return log_parse_cuda_call(s, end, ev) || log_parse_ucx_cqe(s, end, ev);
 }

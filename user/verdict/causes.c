@@ -93,7 +93,14 @@ static const struct cause_row rows[CAUSE__ALL] = {
 	[CAUSE_DMABUF_ATTACH] = { "dmabuf_attach", ENV, fixes_dmabuf_attach, REG, "exporter's errno" },
 	[CAUSE_MLX5_FIRMWARE] = { "mlx5_firmware", IB, fixes_mlx5_firmware, REG,
 				  "ENOMEM, EINVAL, EIO, EBUSY",
-	  P({ REGMR, { ENOMEM, NOERR }, 8, 0, "the HCA's firmware refused CREATE_MKEY (ENOMEM; dmesg names the status)" }) },
+	  P({ REGMR, { ENOMEM, NOERR }, 8, 0, "the HCA's firmware refused CREATE_MKEY (ENOMEM; dmesg names the status)" },
+	  /* a DEVX command (UCX's mlx5dv_devx_obj_create(QP) "failed on
+	   * mlx5_0, syndrome 0x2c4154: Remote I/O error"): the firmware's own
+	   * status comes back as EREMOTEIO with its syndrome; a command it did
+	   * not finish as ETIMEDOUT or ECANCELED (not modify_qp's ETIMEDOUT:
+	   * that one is RoCE's address resolution) */
+	  { REGMR | PRIOR_QUEUES | MODQP, { EREMOTEIO }, 60, 0, "the mlx5 firmware refused the DEVX command (EREMOTEIO: its status; the line's syndrome names why)" },
+	  { REGMR | PRIOR_QUEUES, { ETIMEDOUT, ECANCELED }, 40, 0, "the mlx5 firmware did not complete the command (ETIMEDOUT, ECANCELED): a firmware or device fault" }) },
 	[CAUSE_BAD_ACCESS_FLAGS] = { "bad_access_flags", ENV, fixes_bad_access_flags, REG, "EINVAL",
 	  P({ REGMR, { EINVAL }, 40, 0, BAD_ACCESS_WHY }, { REGMR, { NOERR }, 5, 0, BAD_ACCESS_WHY }) },
 	[CAUSE_IOVA_MISALIGNED] = { "iova_misaligned", ENV, fixes_iova_misaligned, REG, "EINVAL",
