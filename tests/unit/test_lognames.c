@@ -125,6 +125,28 @@ static void ucx_devx_shapes(void **state)
 	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
 	assert_int_equal(ev.op, OP_REG_MR);
 	assert_int_equal(ev.err, ENOMEM);
+	/* openucx/ucx PR#4980 (1.7, 1.8) and ucx#4986 (1.8..1.13's opcode in hex) */
+	parse("[2020-04-05T16:14:40.624Z] [1586103280.408573] [hpc-arm-cavium-jenkins:11236:0]   "
+	      "ib_mlx5dv_md.c:718  UCX  ERROR mlx5dv_devx_umem_reg() zero umem failed: Cannot allocate memory");
+	assert_int_equal(ev.op, OP_REG_MR);
+	assert_int_equal(ev.err, ENOMEM);
+	parse("Mon Apr  6 14:58:07 2020[1,1]<stdout>:[1586174287.331106] [clx-hercules-015:32494:0]     "
+	      "ib_mlx5_dv.c:217  UCX  ERROR mlx5dv_devx_qp_modify(503) failed, syndrome 0: Invalid argument");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_int_equal(ev.op, OP_MODIFY_QP);
+	assert_int_equal(ev.err, EINVAL);
+	/* ucx#9953 (1.12+: "ibv_create_ah(%s) for %s on %s failed: %m") and
+	 * ompi#9881 (1.9..1.11: "ibv_create_ah(%s) on %s failed: %m") */
+	parse("[1718224849.578624] [gds1:1761229:0]       ib_device.c:1163 UCX  ERROR   ibv_create_ah(dlid=49152 "
+	      "sl=0 port=1 src_path_bits=0 dgid=fe80::eaeb:d3ff:feaa:8116 flow_label=0xffffffff sgid_index=3 "
+	      "traffic_class=106) for UD mlx5 connect on mlx5_0 failed: Invalid argument");
+	assert_int_equal(ev.kind, LOG_FAILURE_CALL);
+	assert_int_equal(ev.op, OP_CREATE_AH);
+	assert_int_equal(ev.err, EINVAL);
+	parse("ib_device.c:1319 UCX ERROR ibv_create_ah(dlid=49152 sl=0 port=1 src_path_bits=0 "
+	      "dgid=::ffff:172.17.22.101 sgid_index=1 traffic_class=106) on rocep33s0f1 failed: Invalid argument");
+	assert_int_equal(ev.op, OP_CREATE_AH);
+	assert_int_equal(ev.err, EINVAL);
 	/* a DEVX object of no known operation is not taken */
 	parse("[1.0] [h:1:0] ib_mlx5_dv.c:464  UCX  ERROR   mlx5dv_devx_general_cmd(ALLOW_OTHER_VHCA_ACCESS) "
 	      "failed on mlx5_bond_1, syndrome 0x88f347: Remote I/O error");
@@ -261,6 +283,18 @@ static void devx_leads_firmware(void **state)
 	assert_string_equal(cause(), "gid_unreachable");
 }
 
+/* an address handle checks the source GID as RTR does: ompi#9881 was
+ * settled by naming the NIC whose GID index works (UCX_NET_DEVICES) */
+static void create_ah_leads_gid(void **state)
+{
+	(void)state;
+	assert_int_equal(explain_lines("ib_device.c:1319 UCX ERROR ibv_create_ah(dlid=49152 sl=0 port=1 "
+				       "src_path_bits=0 dgid=::ffff:172.17.22.101 sgid_index=1 traffic_class=106) "
+				       "on rocep33s0f1 failed: Invalid argument\n"),
+			 1);
+	assert_string_equal(cause(), "bad_gid_index");
+}
+
 static void cqe_leads_status(void **state)
 {
 	(void)state;
@@ -290,6 +324,15 @@ static void cuda_no_dmabuf_context(void **state)
 	/* without it, a plain ibv_reg_mr's EFAULT is the range's */
 	assert_int_equal(explain_lines("ibv_reg_mr failed: Bad address\n"), 1);
 	assert_string_equal(cause(), "pin_fault");
+	/* libfabric's hmem_cuda CUDA_DRIVER_LOG_ERR ("%s failed: %s:%s", the
+	 * name and cuGetErrorString's text), before EFA's refused registration */
+	assert_int_equal(explain_lines("libfabric:2612:1700000000::core:core:cuda_get_dmabuf_fd():880<warn> "
+				       "cuMemGetHandleForAddressRange failed: CUDA_ERROR_NOT_SUPPORTED:operation "
+				       "not supported\n"
+				       "libfabric:2612:1700000000::efa:mr:efa_mr_reg_impl():946<warn> Unable to "
+				       "register MR: Bad address\n"),
+			 1);
+	assert_string_equal(cause(), "pin_device_memory");
 	/* another error of the export says nothing of dma-buf support */
 	assert_int_equal(explain_lines("cuMemGetHandleForAddressRange failed: CUDA_ERROR_INVALID_VALUE\n"
 				       "ibv_reg_mr failed: Bad address\n"),
@@ -303,6 +346,7 @@ int main(void)
 		cmocka_unit_test(cuda_calls_are_context), cmocka_unit_test(ucx_devx_shapes),
 		cmocka_unit_test(ucx_cqe_lines),	  cmocka_unit_test(devx_leads_firmware),
 		cmocka_unit_test(cqe_leads_status),	  cmocka_unit_test(cuda_no_dmabuf_context),
+		cmocka_unit_test(create_ah_leads_gid),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
