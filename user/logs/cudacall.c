@@ -133,15 +133,21 @@ static bool error_after(const char *p, const char *end, char *out, size_t outlen
 	return false;
 }
 
-static bool any_prefix(const char *s, const char *end)
-{
-	static struct log_anchors anchors;
+static struct log_anchors anchors;
 
+/* built before the reader's twin starts (log_anycall_prepare calls it) */
+void log_cudacall_prepare(void)
+{
 	if (!anchors.built) {
 		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 			log_anchors_add(&anchors, prefixes[i], strlen(prefixes[i]));
 		log_anchors_build(&anchors);
 	}
+}
+
+static bool any_prefix(const char *s, const char *end)
+{
+	log_cudacall_prepare();
 	return log_anchors_any(&anchors, s, end);
 }
 

@@ -32,6 +32,8 @@ bool log_parse_anycall(const char *s, const char *end, struct log_event *ev);
 /* a CUDA memory call a line says failed, with the driver's error: a
  * LOG_CTX_CUDA context line, never an errno (cudacall.c) */
 bool log_parse_cuda_call(const char *s, const char *end, struct log_event *ev);
+/* builds its table of anchors (log_anycall_prepare calls it) */
+void log_cudacall_prepare(void);
 /* UCX's own shapes (user/logs/ucx_shapes.tsv, ucxshapes.c): its verbs and
  * mlx5 DEVX failure formats, after the generic "CALL(...) failed: TEXT";
  * and its mlx5 CQE error line "TEXT on DEV:PORT/LL (synd 0x..": a completion
