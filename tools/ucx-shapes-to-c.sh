@@ -3,7 +3,8 @@
 # tools/ucx-shapes-to-c.sh TSV - UCX's line shapes (user/logs/ucx_shapes.tsv,
 # written by tools/ucx-shapes.py from UCX's sources) as C initializers for
 # user/logs/ucxshapes.c: UCX_FMT rows (the formats whose call has an
-# operation, or whose DEVX object names one: "obj"), UCX_OBJ rows (the DEVX
+# operation, or whose DEVX object names one: "obj"), UCX_CALL rows (the
+# MLNX_OFED experimental verbs UCX names, with their op), UCX_OBJ rows (the DEVX
 # objects and their operations) and UCX_CQE rows (the mlx5 CQE texts with
 # their work completion status).
 set -eu
@@ -14,4 +15,5 @@ $1 == "fmt" && $6 != "-" {
 	printf "UCX_FMT(%s, %s, %s, %s)\n", q($7), q($5), op, $6 == "obj" ? "true" : "false"
 }
 $1 == "obj" { printf "UCX_OBJ(%s, OP_%s)\n", q($2), toupper($3) }
+$1 == "call" { printf "UCX_CALL(%s, OP_%s)\n", q($2), toupper($3) }
 $1 == "cqe" { printf "UCX_CQE(%s, %d, %s)\n", q($2), $6, q($7) }' "$1"

@@ -19,6 +19,12 @@ file under src/uct/ib/:
 - `obj` rows: the object names UCX hands its mlx5dv_devx_obj_create
   wrapper ("QP", "DCT", "CQ", "MKEY_ALIAS" ...), printed as the format's
   first %s, with the op each creates (OBJ_OPS);
+- `call` rows: the MLNX_OFED experimental verbs UCX names in its text
+  (string literals "ibv_exp_reg_mr", "ibv_exp_modify_qp" of 1.6..1.13: its
+  md prints "%s(address=%p, length=%zu, access=0x%lx) failed: %m" with
+  that title), which no rdma-core header declares: each with the op of its
+  rdma-core name without "exp_" (ibv_exp_reg_mr is ibv_reg_mr's), none
+  written when that has none;
 - `cqe` rows: uct_ib_mlx5_completion_with_err()'s text for each mlx5 CQE
   syndrome ("Transport retry count exceeded", "Local protection"), printed
   as "TEXT on DEV:PORT/LL (synd 0x.. vend 0x.. hw_synd N/N)", with the work
@@ -138,6 +144,7 @@ def main():
     fmts = {}  # (level, call, op, fmt) -> [first, last]
     objs = {}  # obj -> op
     cqes = {}  # (text, syndrome) -> [first, last]
+    exp = {}  # ibv_exp_* name UCX prints -> [first, last]
     for tag in tags():
         files = [p for p in git(UCX, "ls-tree", "-r", "--name-only", tag, "src/uct/ib/").split()
                  if p.endswith((".c", ".h", ".inl"))]
@@ -162,6 +169,8 @@ def main():
                 fmt = fmt.replace("%m", "%s")
                 key = (level, call, op, fmt)
                 fmts.setdefault(key, [tag, tag])[1] = tag
+            for m in re.finditer(r'"(ibv_exp_[a-z0-9_]+)', src):
+                exp.setdefault(m.group(1), [tag, tag])[1] = tag
             for m in re.finditer(r"uct_ib_mlx5_devx_obj_create\s*\(", src):
                 for lit in re.findall(LIT, args_of(src, m.end())):
                     obj = unescape(lit[1:-1])
@@ -184,12 +193,17 @@ def main():
         f.write("# ucx %s (tags v1.6.0..%s and HEAD), rdma-core %s (providers/mlx5/cq.c)\n" %
                 (git(UCX, "rev-parse", "HEAD").strip(), tags()[-2], git(RDMA_CORE, "rev-parse", "HEAD").strip()))
         f.write("# fmt\tlevel\tfirst_tag\tlast_tag\tcall\top\tformat (%m as %s)\n")
+        f.write("# call\tname\top\tfirst_tag\tlast_tag\n")
         f.write("# obj\tname\top\n")
         f.write("# cqe\ttext\tfirst_tag\tlast_tag\tsyndrome\twc status number\tIBV_WC name\n")
         for (level, call, op, fmt), (a, b) in sorted(fmts.items(), key=lambda kv: (kv[0][1], kv[0][3])):
             if "\t" in fmt:
                 continue
             f.write("fmt\t%s\t%s\t%s\t%s\t%s\t%s\n" % (level, a, b, call, op, fmt))
+        for name, (a, b) in sorted(exp.items()):
+            op = ops.get(name.replace("ibv_exp_", "ibv_", 1), "-")
+            if op != "-":
+                f.write("call\t%s\t%s\t%s\t%s\n" % (name, op, a, b))
         for obj in sorted(objs):
             f.write("obj\t%s\t%s\n" % (obj, objs[obj]))
         for (text, synd), (a, b) in sorted(cqes.items()):

@@ -71,6 +71,8 @@ static bool call_failed(const char *s, const char *end, struct log_event *ev)
 		c--;
 	str_copy_n(ev->call, sizeof(ev->call), c, (size_t)(o - c));
 	ev->op = log_op_of_call(ev->call);
+	if (!ev->op) /* UCX's MLNX_OFED verbs: "ibv_exp_reg_mr(address=...) failed: ..." */
+		ev->op = log_ucx_call_op(ev->call);
 	const char *t = f + 10, *e = log_find(t, end, " : ");
 	if (!e)
 		e = end;

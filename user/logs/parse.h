@@ -40,6 +40,9 @@ void log_cudacall_prepare(void);
  * error with the status rdma-core's mlx5 provider gives the syndrome */
 bool log_parse_ucx_shape(const char *s, const char *end, struct log_event *ev);
 bool log_parse_ucx_cqe(const char *s, const char *end, struct log_event *ev);
+/* the op of an MLNX_OFED experimental verb UCX names (ibv_exp_reg_mr:
+ * OP_REG_MR); OP_NONE for another name */
+enum rdma_op log_ucx_call_op(const char *call);
 /* a work completion's error status in any program's words (completion.c) */
 bool log_parse_completion(const char *s, const char *end, struct log_event *ev);
 /* a line that names the job (job.c): srun's, salloc's, slurmstepd's, an

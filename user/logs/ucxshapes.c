@@ -13,6 +13,9 @@
  *   (fmtmatch.c); the call and its op are the row's, a DEVX object's op its
  *   object's (QP, DCT: create_qp; CQ: create_cq; MKEY: reg_mr), the errno
  *   the strerror text of the last %s;
+ * - the MLNX_OFED experimental verbs UCX 1.6..1.13 names ("ibv_exp_reg_mr(
+ *   address=0xf154610, length=6544, access=0xf) failed: Resource temporarily
+ *   unavailable"): the op of their rdma-core name (log_ucx_call_op);
  * - uct_ib_mlx5_completion_with_err()'s line "Transport retry count
  *   exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)" (UCX 1.5's
  *   "Error on mlx5_3:1 QP 0x.. wqe[..]: TEXT (synd 0x15 vend 0x81)" too):
@@ -32,10 +35,12 @@ static const struct ucx_fmt {
 #define UCX_FMT(f, c, o, b) { f, c, o, b },
 #define UCX_OBJ(n, o)
 #define UCX_CQE(t, s, n)
+#define UCX_CALL(n, o)
 #include "ucx_shapes.h"
 #undef UCX_FMT
 #undef UCX_OBJ
 #undef UCX_CQE
+#undef UCX_CALL
 };
 
 static const struct {
@@ -45,10 +50,12 @@ static const struct {
 #define UCX_FMT(f, c, o, b)
 #define UCX_OBJ(n, o) { n, o },
 #define UCX_CQE(t, s, n)
+#define UCX_CALL(n, o)
 #include "ucx_shapes.h"
 #undef UCX_FMT
 #undef UCX_OBJ
 #undef UCX_CQE
+#undef UCX_CALL
 };
 
 static const struct {
@@ -59,11 +66,36 @@ static const struct {
 #define UCX_FMT(f, c, o, b)
 #define UCX_OBJ(n, o)
 #define UCX_CQE(t, s, n) { t, s, n },
+#define UCX_CALL(n, o)
 #include "ucx_shapes.h"
 #undef UCX_FMT
 #undef UCX_OBJ
 #undef UCX_CQE
+#undef UCX_CALL
 };
+
+static const struct {
+	const char *name;
+	enum rdma_op op;
+} ucx_calls[] = {
+#define UCX_FMT(f, c, o, b)
+#define UCX_OBJ(n, o)
+#define UCX_CQE(t, s, n)
+#define UCX_CALL(n, o) { n, o },
+#include "ucx_shapes.h"
+#undef UCX_FMT
+#undef UCX_OBJ
+#undef UCX_CQE
+#undef UCX_CALL
+};
+
+enum rdma_op log_ucx_call_op(const char *call)
+{
+	for (size_t i = 0; call && i < sizeof(ucx_calls) / sizeof(ucx_calls[0]); i++)
+		if (!strcmp(call, ucx_calls[i].name))
+			return ucx_calls[i].op;
+	return OP_NONE;
+}
 
 /* the DEVX object named right after "CALL(": "QP", "DCT", "CQ", "MKEY_ALIAS" */
 static enum rdma_op object_op(const char *s, const char *end, const char *call)
