@@ -147,6 +147,16 @@ $(BUILD)/user/logs/shapes.o: $(BUILD)/nccl_shapes.h
 $(BUILD)/log_calls.h: user/logs/calls.tsv tools/calls-to-c.sh | $(BUILD)
 	$(Q)tools/calls-to-c.sh $< > $@.tmp && mv $@.tmp $@
 $(BUILD)/user/logs/util.o $(BUILD)/user/logs/completion.o: $(BUILD)/log_calls.h
+# and CUDA's memory calls and error names (the same file, from NVIDIA's
+# cuda.h): compiled into cudacall.c
+$(BUILD)/log_cuda.h: user/logs/calls.tsv tools/calls-to-c.sh | $(BUILD)
+	$(Q)tools/calls-to-c.sh --cuda $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/user/logs/cudacall.o: $(BUILD)/log_cuda.h
+# UCX's failure formats and mlx5 CQE texts (user/logs/ucx_shapes.tsv,
+# tools/ucx-shapes.py reads them from UCX's sources per release)
+$(BUILD)/ucx_shapes.h: user/logs/ucx_shapes.tsv tools/ucx-shapes-to-c.sh | $(BUILD)
+	$(Q)tools/ucx-shapes-to-c.sh $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/user/logs/ucxshapes.o: $(BUILD)/ucx_shapes.h
 
 # only the tracer includes the generated skeletons
 $(filter $(BUILD)/user/tracer/%,$(LIB_OBJS)): $(SKELS)
@@ -397,6 +407,8 @@ $(FUZZ_BUILD)/user/core/version.o: $(BUILD)/mrtrace_version.h
 $(FUZZ_BUILD)/user/check/cmd.o: $(BUILD)/mrtrace_docdir.h
 $(FUZZ_BUILD)/user/logs/shapes.o: $(BUILD)/nccl_shapes.h
 $(FUZZ_BUILD)/user/logs/util.o $(FUZZ_BUILD)/user/logs/completion.o: $(BUILD)/log_calls.h
+$(FUZZ_BUILD)/user/logs/cudacall.o: $(BUILD)/log_cuda.h
+$(FUZZ_BUILD)/user/logs/ucxshapes.o: $(BUILD)/ucx_shapes.h
 
 # the BPF objects are the same with or without sanitizers: reused
 asan: all $(HELPER_BINS)

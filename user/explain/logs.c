@@ -70,6 +70,11 @@ struct explain_logs {
 	 * rarely says it again */
 	int buf_ctx; /* 0 none, 1 GPU, -1 host */
 	char buf_host[64];
+	/* a line said the CUDA driver cannot export the job's GPU memory as
+	 * dma-buf (`cuMemGetHandleForAddressRange failed:
+	 * CUDA_ERROR_NOT_SUPPORTED`, user/logs/cudacall.c): "CALL: ERROR" */
+	char no_dmabuf[112];
+	char no_dmabuf_host[64];
 	/* the memlock limit a line stated (libibverbs' warning), for the
 	 * failures of that process after it (pid 0: the line named none) */
 	bool has_memlock;
@@ -238,6 +243,12 @@ static void to_inferred(const struct explain_logs *l, const struct log_event *ev
 	int w = ev->buf_word;
 	if (!w && l->buf_ctx && same_host(l->buf_host, ev->host))
 		w = l->buf_ctx;
+	if (l->no_dmabuf[0] && same_host(l->no_dmabuf_host, ev->host)) {
+		snprintf(in->cuda_no_dmabuf, sizeof(in->cuda_no_dmabuf), "%s", l->no_dmabuf);
+		/* what it failed to export was GPU memory */
+		if (!w)
+			w = 1;
+	}
 	in->gpu_mem = w > 0;
 	in->host_mem = w < 0;
 	/* the line's own device is NCCL's first only when it names none or the same */
@@ -262,6 +273,7 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 		l->gdr = false;
 		l->has_memlock = false;
 		l->buf_ctx = 0;
+		l->no_dmabuf[0] = '\0';
 	}
 	/* a context line's word on the buffers (not a failure's own: that one
 	 * is read with its failure) */
@@ -270,6 +282,15 @@ static void context(struct explain_logs *l, const struct log_event *ev)
 		if (w) {
 			l->buf_ctx = w;
 			snprintf(l->buf_host, sizeof(l->buf_host), "%s", ev->host);
+		}
+	}
+	/* a CUDA memory call's error: only a dma-buf export that the driver
+	 * does not support says something of the registrations after it */
+	if (ev->ctx == LOG_CTX_CUDA) {
+		const char *what = log_cuda_call_what(ev->call);
+		if (what && !strcmp(what, "dmabuf_export") && log_cuda_error_unsupported(ev->cuda_error)) {
+			snprintf(l->no_dmabuf, sizeof(l->no_dmabuf), "%.40s: %.60s", ev->call, ev->cuda_error);
+			snprintf(l->no_dmabuf_host, sizeof(l->no_dmabuf_host), "%s", ev->host);
 		}
 	}
 	if (ev->has_memlock) {

@@ -75,10 +75,15 @@ static bool known_prefix(const char *p, const char *end)
 	return false;
 }
 
-/* whether any of the prefixes stands in the line at all: every line that no
- * other part took comes here, so the walk below is for the few that name a
- * call; the prefixes are the table's anchors (prefilter.c), one scan of the
- * line for all of them */
+/* the words the other readers of this part need: a CUDA memory call's
+ * family (cudacall.c), UCX's CQE line's "(synd 0x" (ucxshapes.c) */
+static const char *const others[] = { "cuMem", "cuPointer", "cuIpc", "cudaIpc", "cudaMalloc",
+				      "cudaHost", "cudaPointer", "(synd 0x" };
+
+/* whether any of the prefixes, or the others' words, stands in the line at
+ * all: every line that no other part took comes here, so the walks below
+ * are for the few that name a call; the words are the table's anchors
+ * (prefilter.c), one scan of the line for all of them */
 static struct log_anchors anchors;
 
 void log_anycall_prepare(void)
@@ -86,8 +91,12 @@ void log_anycall_prepare(void)
 	if (!anchors.built) {
 		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 			log_anchors_add(&anchors, prefixes[i], strlen(prefixes[i]));
+		for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+			log_anchors_add(&anchors, others[i], strlen(others[i]));
 		log_anchors_build(&anchors);
 	}
+	/* and the CUDA reader's own (its UCX lines): built before the twin */
+	log_cudacall_prepare();
 }
 
 static bool any_prefix(const char *s, const char *end)
@@ -100,10 +109,8 @@ static bool any_prefix(const char *s, const char *end)
 static const char *const lead_words[] = { "failed with error ", "failed with ", "failed, ",
 					  "returned error ", "error " };
 
-bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
+static bool rdma_call(const char *s, const char *end, struct log_event *ev)
 {
-	if (!any_prefix(s, end))
-		return false;
 	for (const char *p = s; p < end; p++) {
 		if ((p > s && ident(p[-1])) || !known_prefix(p, end))
 			continue;
@@ -137,4 +144,15 @@ bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
 		return true;
 	}
 	return false;
+}
+
+/* an RDMA call's failure; else a CUDA memory call's driver error (a context
+ * line: cudacall.c) or UCX's mlx5 CQE line printed outside UCX's own prefix
+ * (its fatal handler's "[host:pid:tid] ib_mlx5_log.c:139  Transport retry
+ * count exceeded on mlx5_0:1/IB (synd 0x15 ...)": ucxshapes.c) */
+bool log_parse_anycall(const char *s, const char *end, struct log_event *ev)
+{
+	if (!any_prefix(s, end))
+		return false;
+	return rdma_call(s, end, ev) || log_parse_cuda_call(s, end, ev) || log_parse_ucx_cqe(s, end, ev);
 }

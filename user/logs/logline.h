@@ -76,6 +76,10 @@ enum log_ctx {
 	LOG_CTX_HOST, /* a line that only names the host (Bootstrap, hostname) */
 	LOG_CTX_RETURN, /* NCCL's `file.cc:LINE -> N` trail of a failure: result_code */
 	LOG_CTX_JOB, /* a line that names the job (srun: job 12345 ..., slurmstepd's *** JOB ...): job */
+	/* a CUDA memory call that failed (`cuMemGetHandleForAddressRange failed:
+	 * CUDA_ERROR_NOT_SUPPORTED`): call, cuda_error (the driver's error, never
+	 * an errno: user/logs/cudacall.c) */
+	LOG_CTX_CUDA,
 };
 
 /* How a matched NCCL shape carries the error (user/logs/nccl_shapes.tsv) */
@@ -261,6 +265,14 @@ void log_reader_take(struct log_reader *r, const char *line, size_t len, long li
 const struct log_counts *log_reader_counts(const struct log_reader *r);
 /* the read error, "" when none */
 const char *log_reader_error(const struct log_reader *r);
+
+/* What a CUDA memory call of user/logs/calls.tsv does to memory
+ * ("dmabuf_export", "handle_export", "handle_import", "host_register",
+ * "alloc", "map", "query"); NULL for another name. */
+const char *log_cuda_call_what(const char *call);
+/* Whether a CUDA error as LOG_CTX_CUDA keeps it says "not supported"
+ * (CUDA_ERROR_NOT_SUPPORTED, cudaErrorNotSupported, the driver's text). */
+bool log_cuda_error_unsupported(const char *err);
 void log_reader_free(struct log_reader *r);
 /* Where two CPUs are free to it, a reader classifies a batch of lines in
  * two threads (the events come out in order, the same events); on by

@@ -71,6 +71,8 @@ static bool call_failed(const char *s, const char *end, struct log_event *ev)
 		c--;
 	str_copy_n(ev->call, sizeof(ev->call), c, (size_t)(o - c));
 	ev->op = log_op_of_call(ev->call);
+	if (!ev->op) /* UCX's MLNX_OFED verbs: "ibv_exp_reg_mr(address=...) failed: ..." */
+		ev->op = log_ucx_call_op(ev->call);
 	const char *t = f + 10, *e = log_find(t, end, " : ");
 	if (!e)
 		e = end;
@@ -123,7 +125,16 @@ bool log_parse_ucx(const char *s, const char *end, struct log_event *ev)
 	bool error = log_starts(lv, end, "ERROR") || log_starts(lv, end, "WARN");
 	while (m < end && *m == ' ')
 		m++;
-	if (error && call_failed(m, end, ev))
+	bool named = error && call_failed(m, end, ev);
+	if (named && ev->kind == LOG_FAILURE_CALL)
+		return true;
+	/* UCX's own formats (ucx_shapes.tsv: DEVX's "failed on DEV, syndrome
+	 * 0x..: TEXT", "failed : TEXT"), a CUDA call's driver error (a context
+	 * line, no errno), the mlx5 CQE's "TEXT on DEV:PORT/LL (synd 0x.." */
+	if (error && (log_parse_ucx_shape(m, end, ev) || log_parse_cuda_call(m, end, ev) ||
+		      log_parse_ucx_cqe(m, end, ev)))
+		return true;
+	if (named)
 		return true;
 	/* rc_verbs/dc_verbs: "Send completion with error on qp 0x226c3:
 	 * transport retry counter exceeded syndrome 0x81" */

@@ -29,6 +29,20 @@ bool log_parse_kernel(const char *s, const char *end, bool force, struct log_eve
 /* a known call (log_op_of_call's) that a line of no known source says
  * failed: "pidfd_getfd: Operation not permitted", "X failed: TEXT" (anycall.c) */
 bool log_parse_anycall(const char *s, const char *end, struct log_event *ev);
+/* a CUDA memory call a line says failed, with the driver's error: a
+ * LOG_CTX_CUDA context line, never an errno (cudacall.c) */
+bool log_parse_cuda_call(const char *s, const char *end, struct log_event *ev);
+/* builds its table of anchors (log_anycall_prepare calls it) */
+void log_cudacall_prepare(void);
+/* UCX's own shapes (user/logs/ucx_shapes.tsv, ucxshapes.c): its verbs and
+ * mlx5 DEVX failure formats, after the generic "CALL(...) failed: TEXT";
+ * and its mlx5 CQE error line "TEXT on DEV:PORT/LL (synd 0x..": a completion
+ * error with the status rdma-core's mlx5 provider gives the syndrome */
+bool log_parse_ucx_shape(const char *s, const char *end, struct log_event *ev);
+bool log_parse_ucx_cqe(const char *s, const char *end, struct log_event *ev);
+/* the op of an MLNX_OFED experimental verb UCX names (ibv_exp_reg_mr:
+ * OP_REG_MR); OP_NONE for another name */
+enum rdma_op log_ucx_call_op(const char *call);
 /* a work completion's error status in any program's words (completion.c) */
 bool log_parse_completion(const char *s, const char *end, struct log_event *ev);
 /* a line that names the job (job.c): srun's, salloc's, slurmstepd's, an

@@ -23,6 +23,11 @@
 #define NOERR PRIOR_NO_ERRNO
 #define REGMR PRIOR_OP(OP_REG_MR)
 #define MODQP PRIOR_OP(OP_MODIFY_QP)
+/* an address vector's checks: modify_qp to RTR and create_ah resolve and
+ * check the same GID (the records' explain_modify judges both so); UCX's
+ * "ibv_create_ah(... sgid_index=1 ...) on rocep33s0f1 failed: Invalid
+ * argument" */
+#define ADDR (MODQP | PRIOR_OP(OP_CREATE_AH))
 #define OPEN PRIOR_OP(OP_OPEN_DEVICE)
 #define MLOCK_ PRIOR_OP(OP_MLOCK)
 #define SHM PRIOR_OP(OP_SHM_ALLOC)
@@ -93,7 +98,14 @@ static const struct cause_row rows[CAUSE__ALL] = {
 	[CAUSE_DMABUF_ATTACH] = { "dmabuf_attach", ENV, fixes_dmabuf_attach, REG, "exporter's errno" },
 	[CAUSE_MLX5_FIRMWARE] = { "mlx5_firmware", IB, fixes_mlx5_firmware, REG,
 				  "ENOMEM, EINVAL, EIO, EBUSY",
-	  P({ REGMR, { ENOMEM, NOERR }, 8, 0, "the HCA's firmware refused CREATE_MKEY (ENOMEM; dmesg names the status)" }) },
+	  P({ REGMR, { ENOMEM, NOERR }, 8, 0, "the HCA's firmware refused CREATE_MKEY (ENOMEM; dmesg names the status)" },
+	  /* a DEVX command (UCX's mlx5dv_devx_obj_create(QP) "failed on
+	   * mlx5_0, syndrome 0x2c4154: Remote I/O error"): the firmware's own
+	   * status comes back as EREMOTEIO with its syndrome; a command it did
+	   * not finish as ETIMEDOUT or ECANCELED (not modify_qp's ETIMEDOUT:
+	   * that one is RoCE's address resolution) */
+	  { REGMR | PRIOR_QUEUES | MODQP, { EREMOTEIO }, 60, 0, "the mlx5 firmware refused the DEVX command (EREMOTEIO: its status; the line's syndrome names why)" },
+	  { REGMR | PRIOR_QUEUES, { ETIMEDOUT, ECANCELED }, 40, 0, "the mlx5 firmware did not complete the command (ETIMEDOUT, ECANCELED): a firmware or device fault" }) },
 	[CAUSE_BAD_ACCESS_FLAGS] = { "bad_access_flags", ENV, fixes_bad_access_flags, REG, "EINVAL",
 	  P({ REGMR, { EINVAL }, 40, 0, BAD_ACCESS_WHY }, { REGMR, { NOERR }, 5, 0, BAD_ACCESS_WHY }) },
 	[CAUSE_IOVA_MISALIGNED] = { "iova_misaligned", ENV, fixes_iova_misaligned, REG, "EINVAL",
@@ -115,20 +127,20 @@ static const struct cause_row rows[CAUSE__ALL] = {
 				       "EINVAL, ENOSPC",
 	  P({ PRIOR_QUEUES, { ENOMEM, NOERR }, 40, 0, HCA_WHY }, { PRIOR_QUEUES, { EINVAL }, 20, 0, HCA_WHY }) },
 	[CAUSE_PORT_NOT_ACTIVE] = { "port_not_active", IB, fixes_port_not_active, FAIL, "ENETUNREACH",
-	  P({ MODQP, { ETIMEDOUT }, 12, 0, "a port that went down under the job loses its neighbours" },
-	  { MODQP, { ENETUNREACH }, 40, 0, "a port that is not ACTIVE has no routes (ENETUNREACH)" },
-	  { MODQP, { EHOSTUNREACH }, 15, 0, "a port that is not ACTIVE has no routes" },
-	  { MODQP, { ENODEV }, 10, 0, "the port's netdev went down or away" },
-	  { MODQP, { EINVAL }, 30, 0, "a QP cannot move to RTR on a port that is not ACTIVE (EINVAL)" },
-	  { MODQP, { NOERR }, 30, 0, "a QP cannot move to RTR on a port that is not ACTIVE" }) },
+	  P({ ADDR, { ETIMEDOUT }, 12, 0, "a port that went down under the job loses its neighbours" },
+	  { ADDR, { ENETUNREACH }, 40, 0, "a port that is not ACTIVE has no routes (ENETUNREACH)" },
+	  { ADDR, { EHOSTUNREACH }, 15, 0, "a port that is not ACTIVE has no routes" },
+	  { ADDR, { ENODEV }, 10, 0, "the port's netdev went down or away" },
+	  { ADDR, { EINVAL }, 30, 0, "a QP cannot move to RTR on a port that is not ACTIVE (EINVAL)" },
+	  { ADDR, { NOERR }, 30, 0, "a QP cannot move to RTR on a port that is not ACTIVE" }) },
 	[CAUSE_BAD_GID_INDEX] = { "bad_gid_index", IB, fixes_bad_gid_index, FAIL, "ENODATA",
-	  P({ MODQP, { ENODEV }, 40, 0, "the GID index names an entry whose netdev went (an address, VF or macvlan removed): the index of another node's table (ENODEV)" },
-	  { MODQP, { ENODATA }, 60, 0, "the source GID index is an empty entry of the port's table (ENODATA)" },
+	  P({ ADDR, { ENODEV }, 40, 0, "the GID index names an entry whose netdev went (an address, VF or macvlan removed): the index of another node's table (ENODEV)" },
+	  { ADDR, { ENODATA }, 60, 0, "the source GID index is an empty entry of the port's table (ENODATA)" },
 	  /* the index (and RoCE's GRH) before the port: what the threads that
 	   * settled an RTR EINVAL found (tests/fixtures/field) and what the
 	   * VM proves (failures.sh nogrh); a down port is the facts' to raise */
-	  { MODQP, { EINVAL }, 32, 0, "the GID index is empty or of another type, or no GRH on RoCE (EINVAL)" },
-	  { MODQP, { NOERR }, 32, 0, "the GID index is empty or of another type, or no GRH on RoCE" }) },
+	  { ADDR, { EINVAL }, 32, 0, "the GID index is empty or of another type, or no GRH on RoCE (EINVAL)" },
+	  { ADDR, { NOERR }, 32, 0, "the GID index is empty or of another type, or no GRH on RoCE" }) },
 	[CAUSE_BAD_PKEY_INDEX] = { "bad_pkey_index", IB, fixes_bad_pkey_index, FAIL, "EINVAL",
 	  P({ MODQP, { EINVAL }, 10, 0, "the PKey index has no valid PKey (EINVAL)" },
 	  { MODQP, { NOERR }, 10, 0, "the PKey index has no valid PKey" }) },
@@ -151,14 +163,14 @@ static const struct cause_row rows[CAUSE__ALL] = {
 	     * ETIMEDOUT ("Call to ibv_modify_qp failed with 110 Connection
 	     * timed out"), the source GID's netdev gone or in another
 	     * namespace ENODEV */
-	  { MODQP, { ETIMEDOUT }, 60, 0, "no neighbour answered for the peer GID's address within 1 s (ETIMEDOUT): a peer down, an address nobody owns, a cross-rail address, the source GID's netdev in another namespace" },
-	  { MODQP, { ENETUNREACH }, 50, 0, "no route from the source GID's netdev to the peer's address (ENETUNREACH)" },
-	  { MODQP, { EHOSTUNREACH }, 55, 0, "the route to the peer's address is unreachable (EHOSTUNREACH)" },
-	  { MODQP, { ENODEV }, 50, 0, "the source GID's netdev is gone, or lives in another network namespace (ENODEV)" },
-	  { MODQP, { EINVAL }, 6, 0, "source and remote GID of different address families (EINVAL)" },
+	  { ADDR, { ETIMEDOUT }, 60, 0, "no neighbour answered for the peer GID's address within 1 s (ETIMEDOUT): a peer down, an address nobody owns, a cross-rail address, the source GID's netdev in another namespace" },
+	  { ADDR, { ENETUNREACH }, 50, 0, "no route from the source GID's netdev to the peer's address (ENETUNREACH)" },
+	  { ADDR, { EHOSTUNREACH }, 55, 0, "the route to the peer's address is unreachable (EHOSTUNREACH)" },
+	  { ADDR, { ENODEV }, 50, 0, "the source GID's netdev is gone, or lives in another network namespace (ENODEV)" },
+	  { ADDR, { EINVAL }, 6, 0, "source and remote GID of different address families (EINVAL)" },
 	  /* below the index and the port: resolution refuses with an errno of
 	   * its own (above), which a line without one did not see */
-	  { MODQP, { NOERR }, 15, 0, "RoCE: the peer's GID resolved to no route or no neighbour" }) },
+	  { ADDR, { NOERR }, 15, 0, "RoCE: the peer's GID resolved to no route or no neighbour" }) },
 	[CAUSE_DMABUF_RANGE] = { "dmabuf_range", ENV, fixes_dmabuf_range, REG, "EINVAL" },
 	[CAUSE_REG_RETRY] = { "reg_retry", IB, fixes_reg_retry, REG, "EAGAIN" },
 	[CAUSE_DEVICE_FATAL] = { "device_fatal", IB, fixes_device_fatal, REG, "EIO" },

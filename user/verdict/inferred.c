@@ -486,6 +486,16 @@ void inferred_judge(const struct inferred_in *in, const struct inferred_facts *f
 	}
 	if (in->kind == INF_CALL && inferred_in_op(in) == OP_REG_MR)
 		weigh_logged_memlock(in, o);
+	/* the CUDA driver said it cannot export GPU memory as dma-buf: a
+	 * dma-buf registration of it is refused, a plain one pins it through
+	 * a peer-memory client or not at all (its EFAULT) */
+	if (in->kind == INF_CALL && in->cuda_no_dmabuf[0] && inferred_in_op(in) == OP_REG_MR) {
+		inferred_rest(o, "the log says the CUDA driver cannot export GPU memory as dma-buf (%s): "
+			      "a registration of GPU memory needs a peer-memory client (nvidia-peermem) then",
+			      in->cuda_no_dmabuf);
+		inferred_weigh(o, CAUSE_DMABUF_UNSUPPORTED, strstr(in->call, "dmabuf") ? 40 : 15);
+		inferred_weigh(o, CAUSE_PIN_DEVICE_MEMORY, 15);
+	}
 	if (in->kind == INF_CALL && in->mkey_failed && inferred_in_op(in) == OP_REG_MR) {
 		inferred_weigh(o, CAUSE_MLX5_FIRMWARE, 70);
 		inferred_rest(o, "the kernel log among the inputs says the HCA's firmware refused CREATE_MKEY");

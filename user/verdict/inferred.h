@@ -78,6 +78,10 @@ struct inferred_in {
 	/* the line says the buffer is GPU memory (cuda, GPU memory) or host
 	 * memory; both false: not said */
 	bool gpu_mem, host_mem;
+	/* a line before it said the CUDA driver cannot export GPU memory as
+	 * dma-buf ("cuMemGetHandleForAddressRange: CUDA_ERROR_NOT_SUPPORTED");
+	 * "" not said */
+	char cuda_no_dmabuf[112];
 };
 
 /* One RDMA port's GID table as check's fabric area reads it, and which

@@ -178,7 +178,8 @@ static void proof_of(const struct inferred_in *in, enum inferred_setting setting
 		p->mrprobe = true;
 	} else if (inferred_queue_op(op)) {
 		qp_proof(in, o, p);
-	} else if (op == OP_MODIFY_QP) {
+	} else if (op == OP_MODIFY_QP || op == OP_CREATE_AH) {
+		/* an address handle checks and resolves the GID as RTR does */
 		gid_proof(in, o, p, false);
 	} else if (op == OP_SHM_ALLOC) {
 		shm_proof(in, setting, o, p);

@@ -85,6 +85,7 @@ static const struct {
 	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" },
 	{ ETIMEDOUT, "ETIMEDOUT" },
 	{ EREMOTEIO, "EREMOTEIO" },
+	{ ECANCELED, "ECANCELED" }, /* a DEVX command the device did not finish (UCX's mlx5dv_devx_obj_create) */
 	{ ENXIO, "ENXIO" },
 	{ 524, "ENOTSUPP" }, /* kernel-internal, returned by some dma-buf exporters */
 	{ EOVERFLOW, "EOVERFLOW" },
