@@ -7,7 +7,12 @@
 # MLNX_OFED experimental verbs UCX names, with their op), UCX_OBJ rows (the DEVX
 # objects and their operations) and UCX_CQE rows (the mlx5 CQE texts with
 # their work completion status).
+# A table's includer defines the one kind it takes; the others are empty
+# here, and all four are undefined after the rows.
 set -eu
+for k in 'UCX_FMT(f, c, o, b)' 'UCX_OBJ(n, o)' 'UCX_CALL(n, o)' 'UCX_CQE(t, s, n)'; do
+	printf '#ifndef %s\n#define %s\n#endif\n' "${k%%(*}" "$k"
+done
 awk -F '\t' '
 function q(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
 $1 == "fmt" && $6 != "-" {
@@ -17,3 +22,4 @@ $1 == "fmt" && $6 != "-" {
 $1 == "obj" { printf "UCX_OBJ(%s, OP_%s)\n", q($2), toupper($3) }
 $1 == "call" { printf "UCX_CALL(%s, OP_%s)\n", q($2), toupper($3) }
 $1 == "cqe" { printf "UCX_CQE(%s, %d, %s)\n", q($2), $6, q($7) }' "$1"
+printf '#undef UCX_FMT\n#undef UCX_OBJ\n#undef UCX_CALL\n#undef UCX_CQE\n'

@@ -33,29 +33,15 @@ static const struct ucx_fmt {
 	bool obj; /* the op is the DEVX object's (the text in the call's parentheses) */
 } ucx_fmts[] = {
 #define UCX_FMT(f, c, o, b) { f, c, o, b },
-#define UCX_OBJ(n, o)
-#define UCX_CQE(t, s, n)
-#define UCX_CALL(n, o)
 #include "ucx_shapes.h"
-#undef UCX_FMT
-#undef UCX_OBJ
-#undef UCX_CQE
-#undef UCX_CALL
 };
 
 static const struct {
 	const char *name;
 	enum rdma_op op;
 } ucx_objs[] = {
-#define UCX_FMT(f, c, o, b)
 #define UCX_OBJ(n, o) { n, o },
-#define UCX_CQE(t, s, n)
-#define UCX_CALL(n, o)
 #include "ucx_shapes.h"
-#undef UCX_FMT
-#undef UCX_OBJ
-#undef UCX_CQE
-#undef UCX_CALL
 };
 
 static const struct {
@@ -63,30 +49,16 @@ static const struct {
 	int status;
 	const char *name;
 } ucx_cqes[] = {
-#define UCX_FMT(f, c, o, b)
-#define UCX_OBJ(n, o)
 #define UCX_CQE(t, s, n) { t, s, n },
-#define UCX_CALL(n, o)
 #include "ucx_shapes.h"
-#undef UCX_FMT
-#undef UCX_OBJ
-#undef UCX_CQE
-#undef UCX_CALL
 };
 
 static const struct {
 	const char *name;
 	enum rdma_op op;
 } ucx_calls[] = {
-#define UCX_FMT(f, c, o, b)
-#define UCX_OBJ(n, o)
-#define UCX_CQE(t, s, n)
 #define UCX_CALL(n, o) { n, o },
 #include "ucx_shapes.h"
-#undef UCX_FMT
-#undef UCX_OBJ
-#undef UCX_CQE
-#undef UCX_CALL
 };
 
 enum rdma_op log_ucx_call_op(const char *call)
